@@ -1,0 +1,68 @@
+#include "cli/hw_command.hpp"
+
+#include <fmt/format.h>
+#include <memory>
+
+#include "engine/hardware_db.hpp"
+#include "engine/writers/record_writers.hpp"
+
+namespace perfcast::cli {
+namespace {
+
+struct HwOptions {
+  std::string kind;
+  std::string format = "table";
+  std::string name;
+};
+
+int list(const GlobalOptions& global, const HwOptions& o) {
+  HardwareDb db = HardwareDb::load(global.hardware_db);
+  std::vector<const Record*> records;
+  for (const Record& r : db.records())
+    if (o.kind.empty() || schema::schema_for(r.kind).name == o.kind) records.push_back(&r);
+  if (o.format == "json") {
+    nlohmann::json items = nlohmann::json::array();
+    for (const Record* r : records) items.push_back(record_to_json(*r));
+    fmt::print("{}\n", items.dump(2));
+  } else if (o.format == "csv") {
+    fmt::print("{}", records_to_csv(records));
+  } else {
+    fmt::print("{}", records_summary_table(records));
+  }
+  return 0;
+}
+
+int show(const GlobalOptions& global, const HwOptions& o) {
+  HardwareDb db = HardwareDb::load(global.hardware_db);
+  const Record& r = db.record(o.name);
+  const Record* one[] = {&r};
+  if (o.format == "json")
+    fmt::print("{}\n", record_to_json(r).dump(2));
+  else if (o.format == "csv")
+    fmt::print("{}", records_to_csv(one));
+  else
+    fmt::print("{}", record_to_table(r));
+  return 0;
+}
+
+}  // namespace
+
+void add_hw_command(CLI::App& app, const GlobalOptions& global, std::function<int()>& action) {
+  auto options = std::make_shared<HwOptions>();
+  CLI::App* hw = app.add_subcommand("hw", "Browse the hardware database (every figure with its source)");
+  hw->require_subcommand(1);
+  const std::vector<std::string> formats{"table", "json", "csv"};
+
+  CLI::App* list_cmd = hw->add_subcommand("list", "List accelerators, interconnects, systems, offers and regions");
+  list_cmd->add_option("--kind", options->kind, "Only items of this kind")
+      ->check(CLI::IsMember({"accelerator", "interconnect", "system", "offer", "region"}));
+  list_cmd->add_option("--format", options->format, "Output format")->check(CLI::IsMember(formats));
+  list_cmd->callback([&action, &global, options] { action = [&global, options] { return list(global, *options); }; });
+
+  CLI::App* show_cmd = hw->add_subcommand("show", "Show one item with every figure and its source");
+  show_cmd->add_option("name", options->name, "Item name, e.g. h100-sxm")->required();
+  show_cmd->add_option("--format", options->format, "Output format")->check(CLI::IsMember(formats));
+  show_cmd->callback([&action, &global, options] { action = [&global, options] { return show(global, *options); }; });
+}
+
+}  // namespace perfcast::cli

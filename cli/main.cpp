@@ -1,0 +1,37 @@
+// perfcast: argument parsing and printing only; the engine does the work.
+// Exit codes: 0 ok, 1 usage error, 2 bad input (data file, scenario, unknown name), 3 internal error.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <fmt/format.h>
+
+#include "cli/hw_command.hpp"
+#include "engine/errors.hpp"
+#include "perfcast/version.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"perfcast predicts what AI hardware will do for an AI workload, before anyone buys it.", "perfcast"};
+  app.set_version_flag("--version", std::string("perfcast ") + perfcast::version);
+  app.require_subcommand(1);
+  perfcast::cli::GlobalOptions options{.hardware_db = PERFCAST_DEFAULT_HARDWARE_DB};
+  app.add_option("--db", options.hardware_db, "Hardware database directory")
+      ->envname("PERFCAST_HARDWARE_DB")
+      ->capture_default_str();
+  std::function<int()> action;
+  perfcast::cli::add_hw_command(app, options, action);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : 1;
+  }
+  try {
+    return action ? action() : 1;
+  } catch (const perfcast::InputError& e) {
+    fmt::print(stderr, "perfcast: error: {}\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "perfcast: internal error: {}\n", e.what());
+    return 3;
+  }
+}

@@ -1,0 +1,87 @@
+#pragma once
+// Typed, immutable hardware specs in SI units, built from validated records. Models take these;
+// they never see files, strings of units or sources.
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/record.hpp"
+
+namespace perfcast {
+
+enum class Precision { fp64, fp64_tensor, fp32, tf32, bf16, fp16, fp8, fp6, fp4, int8, int4 };
+inline constexpr std::size_t kPrecisionCount = 11;
+inline constexpr std::array<std::string_view, kPrecisionCount> kPrecisionNames{
+    "fp64", "fp64_tensor", "fp32", "tf32", "bf16", "fp16", "fp8", "fp6", "fp4", "int8", "int4"};
+
+struct PowerMode {
+  std::string name;
+  double power_W = 0;
+  bool is_default = false;
+  std::optional<double> gpu_max_clock_Hz;
+  std::optional<int> gpu_tpcs;
+  std::optional<double> memory_bandwidth_Bps;
+};
+
+struct AcceleratorSpec {
+  std::string name, display_name, vendor, category;
+  std::array<std::optional<double>, kPrecisionCount> peak_dense_ops_per_s{};  // FLOP/s or OP/s, dense
+  std::optional<double> memory_capacity_marketing_B;  // as printed by the vendor
+  std::optional<double> memory_capacity_usable_B;     // as reported by the driver
+  std::optional<double> memory_bandwidth_Bps;
+  std::optional<double> l2_B, sram_B, tdp_W, boost_clock_Hz, price_usd;
+  std::optional<int> compute_units, tpcs;
+  std::string scale_up_link, host_link;
+  std::optional<double> scale_up_bandwidth_per_direction_Bps;
+  std::optional<int> dla_count;
+  std::optional<double> dla_int8_ops_per_s;
+  std::vector<PowerMode> power_modes;
+
+  std::optional<double> peak(Precision p) const { return peak_dense_ops_per_s[static_cast<std::size_t>(p)]; }
+  // What allocations can use: the driver-reported capacity when known, else the vendor figure.
+  std::optional<double> memory_capacity_B() const {
+    return memory_capacity_usable_B ? memory_capacity_usable_B : memory_capacity_marketing_B;
+  }
+};
+
+struct LinkSpec {
+  std::string name, display_name, link_class, scope;
+  std::optional<double> bandwidth_per_direction_Bps, per_link_bandwidth_per_direction_Bps;
+  std::optional<double> latency_s, nvls_efficiency, switching_capacity_per_direction_Bps;
+  std::optional<int> links, max_domain;
+  bool in_network_reduction = false;
+};
+
+struct SystemSpec {
+  std::string name, display_name, accelerator, scale_up, scale_up_switch, scale_out, host_link, cpu;
+  int devices_per_node = 0;
+  int scale_up_domain = 0;
+  std::optional<int> nics_per_node;
+  std::optional<double> node_power_W, price_usd;
+};
+
+struct OfferSpec {
+  std::string name, display_name, provider, instance, system, region, cloud_region, as_of;
+  int devices = 0;
+  double on_demand_usd_per_device_s = 0;  // normalised to one device
+  std::optional<double> spot_usd_per_device_s;
+  std::optional<double> network_per_instance_Bps;  // per direction
+};
+
+struct RegionSpec {
+  std::string name, display_name, grid_area, grid_basis, grid_year;
+  double grid_kg_per_J = 0;
+  std::optional<double> electricity_usd_per_J;
+  std::optional<double> pue;
+  std::vector<std::string> cloud_regions;
+};
+
+AcceleratorSpec accelerator_from(const Record& r);
+LinkSpec link_from(const Record& r);
+SystemSpec system_from(const Record& r);
+OfferSpec offer_from(const Record& r);
+RegionSpec region_from(const Record& r);
+
+}  // namespace perfcast

@@ -1,0 +1,23 @@
+#pragma once
+// A plain column-aligned text table for terminal output.
+#include <string>
+#include <vector>
+
+namespace perfcast {
+
+class TextTable {
+ public:
+  explicit TextTable(std::vector<std::string> header) : header_(std::move(header)) {}
+  void add_row(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
+  bool empty() const { return rows_.empty(); }
+  std::string render() const;
+
+ private:
+  std::vector<std::string> header_;
+  std::vector<std::vector<std::string>> rows_;
+};
+
+// RFC 4180 quoting for one CSV field.
+std::string csv_field(const std::string& s);
+
+}  // namespace perfcast
