@@ -1,9 +1,12 @@
 #include "cli/hw_command.hpp"
 
 #include <fmt/format.h>
+#include <algorithm>
+#include <filesystem>
 #include <memory>
 
 #include "engine/hardware_db.hpp"
+#include "engine/record_loader.hpp"
 #include "engine/writers/record_writers.hpp"
 
 namespace perfcast::cli {
@@ -13,6 +16,7 @@ struct HwOptions {
   std::string kind;
   std::string format = "table";
   std::string name;
+  std::vector<std::string> files;
 };
 
 int list(const GlobalOptions& global, const HwOptions& o) {
@@ -45,6 +49,25 @@ int show(const GlobalOptions& global, const HwOptions& o) {
   return 0;
 }
 
+// Validates files one by one; the kind comes from the parent directory (accelerators/, ...).
+int check(const HwOptions& o) {
+  for (const std::string& file : o.files) {
+    std::filesystem::path path(file);
+    std::string directory = path.parent_path().filename().string();
+    const schema::KindSchema* kind = schema::find_kind(directory);
+    if (!kind)
+      throw InputError({file, 0, 0}, fmt::format("cannot tell the kind from the directory '{}' (expected "
+                                                 "accelerators/, interconnects/, systems/, offers/ or regions/)",
+                                                 directory));
+    Record r = load_record(path, kind->kind);
+    fmt::print("{}: ok ({} '{}', {} figures, {} sources)\n", file, kind->name, r.name,
+               std::count_if(r.entries.begin(), r.entries.end(),
+                             [](const Entry& e) { return schema::is_figure(e.field->type); }),
+               r.sources.size());
+  }
+  return 0;
+}
+
 }  // namespace
 
 void add_hw_command(CLI::App& app, const GlobalOptions& global, std::function<int()>& action) {
@@ -63,6 +86,11 @@ void add_hw_command(CLI::App& app, const GlobalOptions& global, std::function<in
   show_cmd->add_option("name", options->name, "Item name, e.g. h100-sxm")->required();
   show_cmd->add_option("--format", options->format, "Output format")->check(CLI::IsMember(formats));
   show_cmd->callback([&action, &global, options] { action = [&global, options] { return show(global, *options); }; });
+
+  CLI::App* check_cmd = hw->add_subcommand(
+      "check", "Validate data files (schema, units, sources); cross-file references are checked by list/show");
+  check_cmd->add_option("files", options->files, "TOML files under accelerators/, interconnects/, ...")->required();
+  check_cmd->callback([&action, options] { action = [options] { return check(*options); }; });
 }
 
 }  // namespace perfcast::cli

@@ -1,5 +1,5 @@
 #pragma once
-// `perfcast hw list|show`: browse the hardware database.
+// `perfcast hw list|show|check`: browse the hardware database and validate data files.
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <string>

@@ -113,7 +113,8 @@ class Reader {
       if (prefix.empty() && (k == "sources" || k == "schema_version")) continue;
       bool known = std::any_of(fields.begin(), fields.end(), [&](const Field& f) { return f.key == k; });
       if (known) continue;
-      std::string hint = did_you_mean(k, keys_of(fields));
+      std::string match = closest_match(k, keys_of(fields));
+      std::string hint = match.empty() ? std::string() : fmt::format(" (did you mean '{}{}'?)", prefix, match);
       if (hint.empty()) {
         // The key may exist at another level: point there.
         std::vector<std::string> paths;
