@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <sys/wait.h>
+#include <unistd.h>
 
 namespace {
 
@@ -17,7 +18,8 @@ struct Run {
 };
 
 Run run(const std::string& args) {
-  std::string err_file = (std::filesystem::temp_directory_path() / "perfcast-cli-test-stderr.txt").string();
+  std::string err_file = (std::filesystem::temp_directory_path() /
+                          ("perfcast-cli-test-stderr-" + std::to_string(getpid()) + ".txt")).string();
   std::string command = std::string(PERFCAST_BINARY) + " " + args + " 2>" + err_file;
   Run r{};
   FILE* pipe = popen(command.c_str(), "r");

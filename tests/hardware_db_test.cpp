@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <unistd.h>
 
 #include "engine/hardware_db.hpp"
 
@@ -21,7 +23,7 @@ const HardwareDb& db() {
 // A copy of the shipped database with one file's text changed, for cross-file errors.
 std::string load_error_with(const std::string& relative, const std::string& from, const std::string& to) {
   namespace fs = std::filesystem;
-  fs::path dir = fs::temp_directory_path() / "perfcast-db-test";
+  fs::path dir = fs::temp_directory_path() / ("perfcast-db-test-" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::copy(PERFCAST_DEFAULT_HARDWARE_DB, dir, fs::copy_options::recursive);
   fs::path file = dir / relative;
