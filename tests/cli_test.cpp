@@ -56,6 +56,8 @@ TEST_CASE("hw show h100-sxm --format json: dense BF16, HBM bandwidth, capacity b
   CHECK(j["memory"]["bandwidth"]["value"].get<double>() == doctest::Approx(3.35e12));
   CHECK(j["memory"]["usable_capacity"]["value"].get<double>() == doctest::Approx(81559.0 * 1048576));
   CHECK(j["memory"]["capacity"]["source"].contains("url"));
+  CHECK(j["memory"]["capacity"]["basis"] == "marketing");
+  CHECK(j["memory"]["usable_capacity"]["basis"] == "usable");
 }
 
 TEST_CASE("hw list --format json lists every item, every figure with a source") {

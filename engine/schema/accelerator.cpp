@@ -36,8 +36,12 @@ constexpr Field kPeaks[] = {
 
 constexpr Field kMemory[] = {
     text("type", "memory technology: HBM3, HBM3e, LPDDR5, GDDR6 ..."),
-    quantity("capacity", bytes, 2e12, "vendor's marketing capacity, as printed (decimal GB unless stated)"),
-    quantity("usable_capacity", bytes, 2e12, "capacity the driver reports (nvidia-smi total), what allocations can use"),
+    Field{.key = "capacity", .type = FieldType::quantity,
+          .help = "vendor's marketing capacity, as printed (decimal GB unless stated)", .dimension = bytes,
+          .max = 2e12, .basis = "marketing"},
+    Field{.key = "usable_capacity", .type = FieldType::quantity,
+          .help = "capacity the driver reports (nvidia-smi total), what allocations can use", .dimension = bytes,
+          .max = 2e12, .basis = "usable"},
     quantity("bandwidth", bytes_per_second, 1e14, "peak memory bandwidth (device memory, not a link)"),
 };
 

@@ -40,6 +40,7 @@ struct Field {
   std::span<const std::string_view> choices{};
   std::string_view refers_to{};  // kind name for references, e.g. "interconnect"
   std::string_view unit_symbol{};  // display symbol when the dimension's default misleads ("OP/s")
+  std::string_view basis{};        // what kind of figure this is, for scripts: "marketing", "usable"
 };
 
 constexpr bool is_figure(FieldType t) {

@@ -40,6 +40,7 @@ nlohmann::json entry_json(const Record& r, const Entry& e) {
     if (f.dimension == units::dim::bytes) j["display_binary"] = units::format_binary_bytes(e.number);
     if (f.directional) j["direction"] = "per direction";
   }
+  if (!f.basis.empty()) j["basis"] = std::string(f.basis);
   if (const Source* s = r.source_of(e)) j["source"] = source_json(*s);
   if (!e.note.empty()) j["note"] = e.note;
   return j;
