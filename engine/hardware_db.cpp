@@ -62,12 +62,13 @@ void HardwareDb::check_references() const {
     for (const Entry& e : r.entries) {
       if (!e.field || e.field->type != schema::FieldType::reference) continue;
       const schema::KindSchema* target = schema::find_kind(e.field->refers_to);
-      std::vector<std::string> candidates;
-      for (const Record* c : records_of(target->kind)) candidates.push_back(c->name);
       auto it = by_name_.find(e.text);
-      if (it == by_name_.end() || records_[it->second].kind != target->kind)
+      if (it == by_name_.end() || records_[it->second].kind != target->kind) {
+        std::vector<std::string> candidates;
+        for (const Record* c : records_of(target->kind)) candidates.push_back(c->name);
         throw r.error(e, fmt::format("no {} named '{}' in the database{}", target->name, e.text,
                                      did_you_mean(e.text, candidates)));
+      }
       for (const ReferenceRule& rule : kLinkClasses) {
         if (rule.kind != r.kind || rule.path != e.path) continue;
         const std::string& actual = links_.at(e.text).link_class;
