@@ -73,7 +73,8 @@ class Reader {
       s.url = source_text(*t, "url", path, false);
       s.kind = source_text(*t, "kind", path, true);
       s.via = source_text(*t, "via", path, false);
-      const Field& kind_field = schema::source_fields()[4];
+      auto fields = schema::source_fields();
+      const Field& kind_field = *std::find_if(fields.begin(), fields.end(), [](const Field& f) { return f.key == "kind"; });
       check_choice(*t->get("kind"), kind_field, path + ".kind", s.kind);
       record_.sources.push_back(std::move(s));
     }
