@@ -35,9 +35,12 @@ std::string closest_match(std::string_view word, std::span<const std::string> ca
   return best;
 }
 
+std::string suggestion(std::string_view match) {
+  return match.empty() ? std::string() : " (did you mean '" + std::string(match) + "'?)";
+}
+
 std::string did_you_mean(std::string_view word, std::span<const std::string> candidates) {
-  std::string match = closest_match(word, candidates);
-  return match.empty() ? std::string() : " (did you mean '" + match + "'?)";
+  return suggestion(closest_match(word, candidates));
 }
 
 }  // namespace perfcast

@@ -15,5 +15,7 @@ std::string closest_match(std::string_view word, std::span<const std::string> ca
 
 // " (did you mean 'x'?)" or "" — ready to append to a message.
 std::string did_you_mean(std::string_view word, std::span<const std::string> candidates);
+// The same phrase for a suggestion already chosen ("" gives "").
+std::string suggestion(std::string_view match);
 
 }  // namespace perfcast

@@ -115,7 +115,7 @@ class Reader {
       bool known = std::any_of(fields.begin(), fields.end(), [&](const Field& f) { return f.key == k; });
       if (known) continue;
       std::string match = closest_match(k, keys_of(fields));
-      std::string hint = match.empty() ? std::string() : fmt::format(" (did you mean '{}{}'?)", prefix, match);
+      std::string hint = match.empty() ? std::string() : suggestion(prefix + match);
       if (hint.empty()) {
         // The key may exist at another level: point there.
         std::vector<std::string> paths;
@@ -123,7 +123,7 @@ class Reader {
         for (const std::string& p : paths) {
           auto dot = p.rfind('.');
           if (dot != std::string::npos && p.substr(dot + 1) == k) {
-            hint = fmt::format(" (did you mean '{}'?)", p);
+            hint = suggestion(p);
             break;
           }
         }
