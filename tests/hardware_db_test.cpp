@@ -9,16 +9,12 @@
 #include <unistd.h>
 
 #include "engine/hardware_db.hpp"
+#include "tests/shipped_db.hpp"
 
 using perfcast::HardwareDb;
 using perfcast::Precision;
 
 namespace {
-
-const HardwareDb& db() {
-  static const HardwareDb loaded = HardwareDb::load(PERFCAST_DEFAULT_HARDWARE_DB);
-  return loaded;
-}
 
 // A copy of the shipped database with one file's text changed, for cross-file errors.
 std::string load_error_with(const std::string& relative, const std::string& from, const std::string& to) {
@@ -50,25 +46,25 @@ TEST_CASE("every item the foundation issue names is in the database") {
                            "jetson-agx-orin-64gb", "jetson-agx-orin-32gb", "jetson-orin-nx-16gb", "jetson-orin-nx-8gb",
                            "jetson-orin-nano-8gb", "coral-usb", "coral-m2", "coral-devboard", "hailo-8"}) {
     CAPTURE(name);
-    CHECK_NOTHROW(db().accelerator(name));
+    CHECK_NOTHROW(shipped_db().accelerator(name));
   }
   for (const char* name : {"nvlink3", "nvlink4", "nvlink5", "nvswitch-gen3", "nvlink-switch-gen5", "pcie4-x16",
                            "pcie5-x16", "pcie6-x16", "ib-hdr", "ib-ndr", "ib-xdr", "roce-100g", "roce-200g",
                            "roce-400g", "roce-800g", "usb3-gen1"}) {
     CAPTURE(name);
-    CHECK_NOTHROW(db().link(name));
+    CHECK_NOTHROW(shipped_db().link(name));
   }
   for (const char* name : {"dgx-a100-80gb", "hgx-a100-80gb", "dgx-h100", "hgx-h100", "dgx-h200", "dgx-b200", "gb200-nvl72"}) {
     CAPTURE(name);
-    CHECK_NOTHROW(db().system(name));
+    CHECK_NOTHROW(shipped_db().system(name));
   }
-  CHECK(db().records_of(perfcast::schema::Kind::offer).size() >= 10);
-  CHECK(db().records_of(perfcast::schema::Kind::region).size() >= 10);
+  CHECK(shipped_db().records_of(perfcast::schema::Kind::offer).size() >= 10);
+  CHECK(shipped_db().records_of(perfcast::schema::Kind::region).size() >= 10);
 }
 
 TEST_CASE("every figure in the database cites a source with a title and a date") {
   std::size_t figures = 0;
-  for (const perfcast::Record& r : db().records()) {
+  for (const perfcast::Record& r : shipped_db().records()) {
     for (const perfcast::Entry& e : r.entries) {
       if (!perfcast::schema::is_figure(e.field->type)) continue;
       ++figures;
@@ -84,7 +80,7 @@ TEST_CASE("every figure in the database cites a source with a title and a date")
 }
 
 TEST_CASE("H100 SXM: dense BF16, HBM bandwidth, and both memory capacities") {
-  const perfcast::AcceleratorSpec& h100 = db().accelerator("h100-sxm");
+  const perfcast::AcceleratorSpec& h100 = shipped_db().accelerator("h100-sxm");
   CHECK(h100.peak(Precision::bf16) == doctest::Approx(989.4e12));  // whitepaper Table 3, dense
   CHECK(h100.peak(Precision::fp8) == doctest::Approx(1978.9e12));
   CHECK_FALSE(h100.peak(Precision::int4).has_value());              // Hopper has no INT4 tensor path
@@ -97,38 +93,38 @@ TEST_CASE("H100 SXM: dense BF16, HBM bandwidth, and both memory capacities") {
 
 TEST_CASE("the known traps carry the right values") {
   // B300 collapses FP64 and INT8, and its dense FP4 is not half the sparse figure.
-  const auto& b300 = db().accelerator("b300");
+  const auto& b300 = shipped_db().accelerator("b300");
   CHECK(b300.peak(Precision::fp64) == doctest::Approx(1.2e12));
   CHECK(b300.peak(Precision::int8) == doctest::Approx(153.5e12));
   CHECK(b300.peak(Precision::fp4) == doctest::Approx(14e15));
   // Orin's 275 TOPS is sparse GPU+DLA; the GPU's dense INT8 is 85 TOP/s and the DLAs are separate.
-  const auto& orin = db().accelerator("jetson-agx-orin-64gb");
+  const auto& orin = shipped_db().accelerator("jetson-agx-orin-64gb");
   CHECK(orin.peak(Precision::int8) == doctest::Approx(85e12));
   CHECK(orin.dla_int8_ops_per_s == doctest::Approx(52.5e12));
   CHECK(orin.power_modes.size() == 4);
   // TPU v4 memory is 32 GiB, not 32 GB.
-  CHECK(db().accelerator("tpu-v4").memory_capacity_marketing_B == doctest::Approx(32.0 * 1073741824));
+  CHECK(shipped_db().accelerator("tpu-v4").memory_capacity_marketing_B == doctest::Approx(32.0 * 1073741824));
   // PCIe 5.0 x16 is 63 GB/s per direction (vendors' 128 GB/s is both directions).
-  CHECK(db().link("pcie5-x16").bandwidth_per_direction_Bps == doctest::Approx(63e9));
-  CHECK(db().link("ib-ndr").bandwidth_per_direction_Bps == doctest::Approx(50e9));  // 400 Gb/s
-  CHECK(db().link("nvlink5").bandwidth_per_direction_Bps == doctest::Approx(900e9));
+  CHECK(shipped_db().link("pcie5-x16").bandwidth_per_direction_Bps == doctest::Approx(63e9));
+  CHECK(shipped_db().link("ib-ndr").bandwidth_per_direction_Bps == doctest::Approx(50e9));  // 400 Gb/s
+  CHECK(shipped_db().link("nvlink5").bandwidth_per_direction_Bps == doctest::Approx(900e9));
 }
 
 TEST_CASE("systems, offers and regions resolve to typed specs in SI units") {
-  const auto& nvl72 = db().system("gb200-nvl72");
+  const auto& nvl72 = shipped_db().system("gb200-nvl72");
   CHECK(nvl72.scale_up_domain == 72);
   CHECK(nvl72.accelerator == "gb200");
-  const auto& p5 = db().offer("aws-p5.48xlarge");
+  const auto& p5 = shipped_db().offer("aws-p5.48xlarge");
   CHECK(p5.on_demand_usd_per_device_s * 3600 == doctest::Approx(55.04 / 8));  // $55.04/h for 8 GPUs
   CHECK(p5.network_per_instance_Bps == doctest::Approx(400e9));               // 3,200 Gb/s EFA
-  const auto& quebec = db().region("ca-quebec");
+  const auto& quebec = shipped_db().region("ca-quebec");
   CHECK(quebec.grid_kg_per_J * 3.6e9 == doctest::Approx(5.48));  // g/kWh
-  CHECK(db().region("us-iowa").electricity_usd_per_J.value() * 3.6e6 == doctest::Approx(0.0679));
+  CHECK(shipped_db().region("us-iowa").electricity_usd_per_J.value() * 3.6e6 == doctest::Approx(0.0679));
 }
 
 TEST_CASE("unknown names suggest the closest one") {
-  CHECK_THROWS_WITH(db().record("h100"), "no hardware named 'h100' (did you mean 'h200'?) (perfcast hw list shows them all)");
-  CHECK_THROWS_WITH(db().accelerator("dgx-h100"), "'dgx-h100' is an system, not an accelerator");
+  CHECK_THROWS_WITH(shipped_db().record("h100"), "no hardware named 'h100' (did you mean 'h200'?) (perfcast hw list shows them all)");
+  CHECK_THROWS_WITH(shipped_db().accelerator("dgx-h100"), "'dgx-h100' is an system, not an accelerator");
 }
 
 TEST_CASE("cross-file errors: dangling references, wrong link classes, duplicate names") {

@@ -2,18 +2,13 @@
 #include <doctest/doctest.h>
 
 #include "engine/hardware_db.hpp"
+#include "tests/shipped_db.hpp"
 #include "engine/writers/record_writers.hpp"
 #include "engine/writers/text_table.hpp"
 
-namespace {
-const perfcast::HardwareDb& db() {
-  static const perfcast::HardwareDb loaded = perfcast::HardwareDb::load(PERFCAST_DEFAULT_HARDWARE_DB);
-  return loaded;
-}
-}  // namespace
 
 TEST_CASE("JSON: every figure has its SI value, unit, text as written and source") {
-  nlohmann::json j = perfcast::record_to_json(db().record("h100-sxm"));
+  nlohmann::json j = perfcast::record_to_json(shipped_db().record("h100-sxm"));
   CHECK(j["kind"] == "accelerator");
   CHECK(j["peak_dense"]["bf16"]["value"].get<double>() == doctest::Approx(989.4e12));
   CHECK(j["peak_dense"]["bf16"]["unit"] == "FLOP/s");
@@ -29,7 +24,7 @@ TEST_CASE("JSON: every figure has its SI value, unit, text as written and source
 }
 
 TEST_CASE("JSON: power modes become an array") {
-  nlohmann::json j = perfcast::record_to_json(db().record("jetson-orin-nx-16gb"));
+  nlohmann::json j = perfcast::record_to_json(shipped_db().record("jetson-orin-nx-16gb"));
   REQUIRE(j["power_modes"].is_array());
   CHECK(j["power_modes"].size() == 3);
   CHECK(j["power_modes"][0]["name"] == "10W");
@@ -37,7 +32,7 @@ TEST_CASE("JSON: power modes become an array") {
 }
 
 TEST_CASE("CSV: one row per entry, quoted where needed") {
-  const perfcast::Record* one[] = {&db().record("pcie5-x16")};
+  const perfcast::Record* one[] = {&shipped_db().record("pcie5-x16")};
   std::string csv = perfcast::records_to_csv(one);
   CHECK(csv.rfind("kind,name,key,value,unit,as_written,source_title", 0) == 0);
   CHECK(csv.find("interconnect,pcie5-x16,bandwidth,6.3e+10,B/s,63 GB/s per direction,") != std::string::npos);
