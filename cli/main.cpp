@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "cli/hw_command.hpp"
+#include "cli/roofline_command.hpp"
 #include "engine/errors.hpp"
 #include "perfcast/version.hpp"
 
@@ -18,6 +19,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   std::function<int()> action;
   perfcast::cli::add_hw_command(app, options, action);
+  perfcast::cli::add_roofline_command(app, options, action);
 
   try {
     app.parse(argc, argv);

@@ -7,14 +7,10 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/precision.hpp"
 #include "engine/record.hpp"
 
 namespace perfcast {
-
-enum class Precision { fp64, fp64_tensor, fp32, tf32, bf16, fp16, fp8, fp6, fp4, int8, int4 };
-inline constexpr std::size_t kPrecisionCount = 11;
-inline constexpr std::array<std::string_view, kPrecisionCount> kPrecisionNames{
-    "fp64", "fp64_tensor", "fp32", "tf32", "bf16", "fp16", "fp8", "fp6", "fp4", "int8", "int4"};
 
 struct PowerMode {
   std::string name;

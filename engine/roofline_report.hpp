@@ -1,0 +1,59 @@
+#pragma once
+// The roofline evaluation: resolves a device's ceilings from the hardware database, builds the
+// ops of a scenario, a preset or one op spec, times every op and sums per section.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/hardware_db.hpp"
+#include "engine/scenario.hpp"
+#include "models/roofline.hpp"
+#include "models/transformer_ops.hpp"
+
+namespace perfcast {
+
+struct RooflineRow {
+  models::Op op;
+  models::OpTiming timing;
+  double host_bytes = 0;  // streamed over the host link (parameters beyond on-chip SRAM)
+  double share = 0;       // of the section's time
+};
+
+struct RooflineSection {
+  std::string title;      // "dense layer (x80), training forward + backward"
+  double repeats = 1;
+  std::vector<RooflineRow> rows;
+  double time_s = 0;      // one repeat
+};
+
+struct RooflineReport {
+  std::string accelerator, accelerator_display, workload;
+  Precision precision = Precision::bf16;
+  models::Ceilings ceilings;
+  models::Efficiency efficiency;
+  double peak_ops_per_s = 0;               // dense peak at `precision`
+  std::string bandwidth_level;             // "HBM3" / "device memory" / "host link (usb3-gen1)"
+  double bandwidth_Bps = 0;                // the level the ridge point is taken against
+  double ridge = 0, ridge_derated = 0;     // FLOP/B
+  std::vector<RooflineSection> sections;
+  std::vector<std::string> assumptions;
+};
+
+// What to evaluate when no scenario file is given.
+struct PresetRun {
+  models::Phase phase = models::Phase::training;
+  double batch = 1, seq_len = 2048, context_len = 0;
+  int tp = 1;
+  std::optional<Precision> precision;
+};
+
+models::Ceilings ceilings_for(const AcceleratorSpec& a, const HardwareDb& db);
+// The 16-bit tensor format the device has (bf16, else fp16), else int8 (edge NPUs), else fp32.
+Precision default_precision(const AcceleratorSpec& a);
+
+RooflineReport roofline_for_scenario(const Scenario& s, const HardwareDb& db, const std::string& accelerator_override = {});
+RooflineReport roofline_for_preset(const Workload& w, const AcceleratorSpec& a, const HardwareDb& db, const PresetRun& run);
+// One op from "gemm:M=8192,N=8192,K=8192,dtype=bf16" or "memory:read=1GB,write=1GB".
+RooflineReport roofline_for_op(std::string_view spec, const AcceleratorSpec& a, const HardwareDb& db);
+
+}  // namespace perfcast

@@ -1,0 +1,232 @@
+#include "engine/scenario.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <fstream>
+#include <sstream>
+
+namespace perfcast {
+namespace {
+
+constexpr std::int64_t kMaxCount = 10'000'000;
+constexpr std::string_view kTrainingPrecisions[] = {"fp32", "tf32", "bf16", "fp16", "fp8"};
+constexpr std::string_view kRecompute[] = {"none", "selective", "full"};
+constexpr std::string_view kDtypes[] = {"fp32", "bf16", "fp16", "fp8", "fp6", "fp4", "int8", "int4"};
+constexpr std::string_view kMasks[] = {"causal", "full"};
+constexpr std::string_view kKernels[] = {"flash", "materialised"};
+
+// A hardware_db name read from `key`; unknown names become errors at the key.
+template <class Lookup>
+std::string hardware_name(TomlSection& t, std::string_view key, Lookup lookup) {
+  auto name = t.string(key);
+  if (!name) return {};
+  try {
+    lookup(*name);
+  } catch (const InputError& e) {
+    t.fail(key, e.message());
+  }
+  return *name;
+}
+
+std::optional<Precision> dtype(TomlSection& t, std::string_view key, std::span<const std::string_view> options) {
+  auto v = t.choice(key, options);
+  return v ? precision_from(*v) : std::nullopt;
+}
+
+HardwareChoice read_hardware(TomlSection& t, const HardwareDb& db) {
+  HardwareChoice h;
+  h.system = hardware_name(t, "system", [&](const std::string& n) { db.system(n); });
+  h.accelerator = hardware_name(t, "accelerator", [&](const std::string& n) { db.accelerator(n); });
+  auto nodes = t.integer("nodes", 1, kMaxCount);
+  auto count = t.integer("count", 1, kMaxCount);
+  auto per_node = t.integer("gpus_per_node", 1, 100'000);
+  h.scale_up = hardware_name(t, "scale_up", [&](const std::string& n) { db.link(n); });
+  h.scale_out = hardware_name(t, "scale_out", [&](const std::string& n) { db.link(n); });
+  t.finish();
+  if (!h.system.empty() && !h.accelerator.empty())
+    t.fail("accelerator", "give either system or accelerator, not both");
+  if (!h.system.empty()) {
+    const SystemSpec& s = db.system(h.system);
+    h.accelerator = s.accelerator;
+    h.devices_per_node = s.devices_per_node;
+    if (count) t.fail("count", "with a system, give nodes (the device count follows from it)");
+    h.count = static_cast<int>(nodes.value_or(1)) * s.devices_per_node;
+    if (h.scale_up.empty()) h.scale_up = s.scale_up;
+    if (h.scale_out.empty()) h.scale_out = s.scale_out;
+  } else if (!h.accelerator.empty()) {
+    if (nodes) t.fail("nodes", "nodes needs a system; with an accelerator give count");
+    h.count = static_cast<int>(count.value_or(1));
+    h.devices_per_node = static_cast<int>(per_node.value_or(std::min<std::int64_t>(h.count, 8)));
+    if (h.count % h.devices_per_node != 0 && h.count > h.devices_per_node)
+      t.fail("count", fmt::format("{} devices do not fill whole nodes of {}", h.count, h.devices_per_node));
+  } else {
+    t.fail_here("[hardware] needs system = \"<name>\" or accelerator = \"<name>\"");
+  }
+  return h;
+}
+
+TrainingSettings read_training(TomlSection& t) {
+  TrainingSettings s;
+  s.seq_len = static_cast<double>(t.require_integer("seq_len", 1, kMaxCount));
+  s.global_batch = static_cast<double>(t.require_integer("global_batch", 1, 1'000'000'000));
+  s.micro_batch = static_cast<double>(t.integer("micro_batch", 1, 1'000'000).value_or(1));
+  s.precision = dtype(t, "precision", kTrainingPrecisions);
+  if (auto r = t.choice("recompute", kRecompute))
+    s.recompute = *r == "full" ? models::Recompute::full : *r == "selective" ? models::Recompute::selective : models::Recompute::none;
+  s.tokens = t.number("tokens", 0, false, 1e18);
+  t.finish();
+  if (std::fmod(s.global_batch, s.micro_batch) != 0)
+    t.fail("micro_batch", fmt::format("{} does not divide global_batch {}", s.micro_batch, s.global_batch));
+  return s;
+}
+
+InferenceSettings read_inference(TomlSection& t) {
+  InferenceSettings s;
+  s.input_len = static_cast<double>(t.integer("input_len", 1, kMaxCount).value_or(1));
+  s.output_len = static_cast<double>(t.integer("output_len", 0, kMaxCount).value_or(0));
+  if (auto b = t.integer("batch", 1, 1'000'000)) s.batch = static_cast<double>(*b);
+  s.weight_dtype = dtype(t, "weight_dtype", kDtypes);
+  s.kv_dtype = dtype(t, "kv_dtype", kDtypes);
+  s.compute_dtype = dtype(t, "compute_dtype", kDtypes);
+  s.target_fps = t.number("target_fps", 0, false, 1e6);
+  t.finish();
+  return s;
+}
+
+ParallelismSettings read_parallelism(TomlSection& t) {
+  ParallelismSettings p;
+  auto get = [&](std::string_view key, int& out) {
+    if (auto v = t.integer(key, 1, 1'000'000)) out = static_cast<int>(*v);
+  };
+  get("tp", p.tp);
+  get("pp", p.pp);
+  get("vp", p.vp);
+  get("cp", p.cp);
+  get("ep", p.ep);
+  if (auto v = t.integer("dp", 1, kMaxCount)) p.dp = static_cast<int>(*v);
+  if (auto v = t.boolean("sequence_parallel")) p.sequence_parallel = *v;
+  p.zero = static_cast<int>(t.integer("zero", 0, 3).value_or(0));
+  t.finish();
+  return p;
+}
+
+// Layout rules against the model and the device count (Megatron-LM's argument checks).
+void check_layout(const Scenario& s, TomlSection& par) {
+  const ParallelismSettings& p = s.parallelism;
+  long model_parallel = long(p.tp) * p.pp * p.cp;  // experts shard within data parallelism
+  if (s.hardware.count % model_parallel != 0)
+    par.fail("tp", fmt::format("tp x pp x cp = {} does not divide the {} devices", model_parallel, s.hardware.count));
+  if (p.dp && long(*p.dp) * model_parallel != s.hardware.count)
+    par.fail("dp", fmt::format("tp x pp x cp x dp = {} is not the {} devices", long(*p.dp) * model_parallel, s.hardware.count));
+  if (!s.workload.is_transformer()) return;
+  const models::TransformerSpec& m = s.workload.transformer();
+  if (m.heads % p.tp != 0) par.fail("tp", fmt::format("{} does not divide the model's {} attention heads", p.tp, m.heads));
+  if (m.kv_heads % p.tp != 0 && p.tp % m.kv_heads != 0)
+    par.fail("tp", fmt::format("{} neither divides nor is a multiple of the model's {} KV heads", p.tp, m.kv_heads));
+  if (m.ffn_hidden % p.tp != 0) par.fail("tp", fmt::format("{} does not divide ffn_hidden {}", p.tp, m.ffn_hidden));
+  if (m.layers % p.pp != 0) par.fail("pp", fmt::format("{} does not divide the model's {} layers", p.pp, m.layers));
+  if (p.vp > 1 && (m.layers / p.pp) % p.vp != 0)
+    par.fail("vp", fmt::format("{} does not divide the {} layers per pipeline stage", p.vp, m.layers / p.pp));
+  if (p.ep > 1) {
+    if (!m.moe) par.fail("ep", "expert parallelism needs an MoE model");
+    if (m.moe->experts % p.ep != 0) par.fail("ep", fmt::format("{} does not divide the model's {} experts", p.ep, m.moe->experts));
+  }
+  if (m.moe && m.moe->expert_ffn_hidden % p.tp != 0)
+    par.fail("tp", fmt::format("{} does not divide expert_ffn_hidden {}", p.tp, m.moe->expert_ffn_hidden));
+  if (s.training && std::fmod(s.training->seq_len, p.cp) != 0)
+    par.fail("cp", fmt::format("{} does not divide seq_len {}", p.cp, s.training->seq_len));
+  if (p.sequence_parallel && p.tp == 1) par.fail("sequence_parallel", "needs tp > 1");
+}
+
+// The DESIGN.md sections later stages read; their keys are checked for type here already.
+void read_later_sections(TomlSection& root) {
+  if (auto t = root.table("serving")) {
+    t->number("arrival_rate", 0, false, 1e9);
+    t->number("ttft_slo_s", 0, false, 1e6);
+    t->number("tpot_slo_s", 0, false, 1e6);
+    t->finish();
+  }
+  if (auto t = root.table("cost")) {
+    t->string("offer");
+    t->boolean("purchase");
+    t->boolean("spot");
+    t->finish();
+  }
+  if (auto t = root.table("region")) {
+    t->string("name");
+    t->finish();
+  }
+  if (auto t = root.table("reliability")) {
+    t->number("gpu_mtbf_h", 0, false, 1e9);
+    t->number("checkpoint_write_s", 0, true, 1e9);
+    t->finish();
+  }
+}
+
+}  // namespace
+
+Scenario parse_scenario(std::string_view content, const std::string& label, const std::filesystem::path& workloads,
+                        const HardwareDb& db) {
+  std::shared_ptr<toml::table> doc;
+  TomlSection root = TomlSection::parse(content, label, doc);
+  Scenario s;
+  s.file = label;
+  root.integer("schema_version", 1, 1);
+  s.name = root.string("name").value_or(std::filesystem::path(label).stem().string());
+  auto model = root.table("model");
+  if (!model) root.fail_here("missing required table [model] (preset = \"<name>\" and/or the architecture)");
+  // A vision preset has no fields to override: `preset` alone.
+  if (auto preset = model->string("preset")) {
+    Workload base;
+    try {
+      base = load_preset(workloads, *preset);
+    } catch (const InputError& e) {
+      if (e.where().file.empty()) model->fail("preset", e.message());
+      throw;
+    }
+    if (base.is_transformer()) {
+      auto again = root.table("model");
+      s.workload = read_model_table(*again, workloads, base.name);
+      s.workload.display_name = base.display_name;
+      s.workload.source = base.source;
+      s.workload.published_parameters = base.published_parameters;
+      s.workload.published_active_parameters = base.published_active_parameters;
+    } else {
+      model->finish();
+      s.workload = base;
+    }
+  } else {
+    auto again = root.table("model");
+    s.workload = read_model_table(*again, workloads, "inline-model");
+  }
+  if (auto attention = root.table("attention")) {
+    if (auto m = attention->choice("mask", kMasks)) s.mask = *m == "full" ? models::AttentionMask::full : models::AttentionMask::causal;
+    if (auto k = attention->choice("kernel", kKernels))
+      s.attention_kernel = *k == "materialised" ? models::AttentionKernel::materialised : models::AttentionKernel::flash;
+    attention->finish();
+  }
+  auto hardware = root.table("hardware");
+  if (!hardware) root.fail_here("missing required table [hardware]");
+  s.hardware = read_hardware(*hardware, db);
+  if (auto t = root.table("training")) s.training = read_training(*t);
+  if (auto t = root.table("inference")) s.inference = read_inference(*t);
+  if (s.training && s.inference) root.fail("inference", "a scenario is either [training] or [inference], not both");
+  if (!s.training && !s.inference) root.fail_here("a scenario needs a [training] or an [inference] table");
+  if (s.training && !s.workload.is_transformer()) root.fail("training", "training is modelled for transformer workloads only");
+  auto par = root.table("parallelism");
+  if (par) s.parallelism = read_parallelism(*par);
+  read_later_sections(root);
+  root.finish();
+  if (par) check_layout(s, *par);  // without [parallelism] every device is a data-parallel replica
+  return s;
+}
+
+Scenario load_scenario(const std::filesystem::path& file, const std::filesystem::path& workloads, const HardwareDb& db) {
+  std::ifstream in(file);
+  if (!in) throw InputError({file.string(), 0, 0}, "cannot open scenario file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_scenario(ss.str(), file.string(), workloads, db);
+}
+
+}  // namespace perfcast

@@ -1,0 +1,44 @@
+#pragma once
+// Workload presets (scenarios/workloads/<name>.toml): a transformer ([model], optionally based on
+// another preset) or a vision op list ([[layer]]), with the published figures the tests check.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "engine/toml_section.hpp"
+#include "models/transformer.hpp"
+#include "models/vision.hpp"
+
+namespace perfcast {
+
+struct WorkloadSource {
+  std::string title, url, locator, date;
+};
+
+struct Workload {
+  std::string name, display_name, file;
+  WorkloadSource source;
+  std::variant<models::TransformerSpec, models::VisionModel> model;
+  std::optional<double> published_parameters, published_active_parameters, published_macs;
+  int input_resolution = 0;  // vision
+
+  bool is_transformer() const { return std::holds_alternative<models::TransformerSpec>(model); }
+  const models::TransformerSpec& transformer() const { return std::get<models::TransformerSpec>(model); }
+  const models::VisionModel& vision() const { return std::get<models::VisionModel>(model); }
+};
+
+// Where presets live: $PERFCAST_WORKLOADS, else the source tree's scenarios/workloads.
+std::filesystem::path default_workloads_dir();
+std::vector<std::string> preset_names(const std::filesystem::path& dir);
+
+// Loads a preset by name, with a "did you mean" for unknown names.
+Workload load_preset(const std::filesystem::path& dir, const std::string& name);
+Workload load_workload_file(const std::filesystem::path& file, const std::filesystem::path& dir);
+
+// Reads a [model] table: `preset = "<name>"` (resolved in `dir`) and/or inline fields, which
+// override the preset's. Validates the architecture. Used by presets and scenarios.
+Workload read_model_table(TomlSection& model, const std::filesystem::path& dir, const std::string& name);
+
+}  // namespace perfcast

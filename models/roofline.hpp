@@ -1,0 +1,75 @@
+#pragma once
+// The roofline with hierarchical ceilings (MODELS-REFERENCE §1, F-ROOF-1..4): per op,
+//   t = max(FLOPs / achievable compute, bytes / achievable memory bandwidth,
+//           host bytes / achievable host-link bandwidth) + kernels x launch overhead,
+// where achievable = datasheet peak x a named efficiency, and GEMM compute is further scaled by
+// the tile and wave quantisation of the GEMM's shape.
+#include <array>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "engine/precision.hpp"
+#include "models/op.hpp"
+
+namespace perfcast::models {
+
+// One device's ceilings, resolved from the hardware database (SI units).
+struct Ceilings {
+  std::array<std::optional<double>, kPrecisionCount> peak_ops_per_s{};  // dense
+  std::optional<double> memory_Bps;      // device memory (HBM, GDDR, LPDDR); absent on DRAM-less NPUs
+  std::optional<double> host_link_Bps;   // per direction
+  std::optional<double> on_chip_B;       // parameter SRAM of a DRAM-less NPU (Edge TPU)
+  int compute_units = 0;                 // SMs/CUs for wave quantisation; 0 = unknown (not modelled)
+};
+
+// The named efficiency parameters. Defaults and their sources: default_efficiency() and
+// efficiency_sources(); `perfcast calibrate` may replace any of them.
+struct Efficiency {
+  double gemm = 0;               // large GEMM, 16-bit or wider math, fraction of dense peak
+  double gemm_8bit = 0;          // large FP8/INT8 GEMM (and narrower)
+  double attention = 0;          // fused attention kernel
+  double memory = 0;             // streaming kernels, fraction of device-memory bandwidth
+  double host_link = 0;          // bulk transfers, fraction of the host link's per-direction rate
+  double kernel_overhead_s = 0;  // fixed cost per kernel launch
+  bool wave_quantisation = true;
+};
+
+struct EfficiencySource {
+  std::string_view name;   // "gemm", "kernel_overhead_s", ...
+  double value;
+  std::string_view source;
+};
+
+Efficiency default_efficiency();
+std::vector<EfficiencySource> efficiency_sources();
+
+enum class Bound { compute, memory, host_link, launch };
+std::string_view name_of(Bound b);
+
+struct OpTiming {
+  double compute_s = 0, memory_s = 0, host_s = 0, overhead_s = 0;
+  double time_s = 0;
+  Bound bound = Bound::compute;
+  double compute_efficiency = 0;  // achieved fraction of the precision's peak the model assumed
+  double achieved_ops_per_s() const;  // set by time_op: FLOPs / time
+  double flops = 0;
+};
+
+// Tile quantisation x wave quantisation of a GEMM (NVIDIA, "Matrix Multiplication Background
+// User's Guide" DU-09799-001, §3.1-3.2): the useful share of the tile-slots the GPU runs, best
+// over the large cuBLAS tiles 128x256, 256x128, 128x128 (and 64x128 when M <= 64, GEMV-like).
+// Without a known SM count only tile padding counts.
+double gemm_shape_efficiency(const GemmShape& s, int compute_units);
+
+// Times one op. `host_bytes` are bytes that cross the host link for this op (streamed
+// parameters on a DRAM-less NPU, offloaded tensors).
+OpTiming time_op(const Op& op, const Ceilings& c, const Efficiency& e, double host_bytes = 0);
+
+// F-ROOF-1: ridge point I* = peak / bandwidth, FLOP per byte.
+constexpr double ridge_point(double peak_ops_per_s, double bandwidth_Bps) { return peak_ops_per_s / bandwidth_Bps; }
+
+// The efficiency the roofline applies to an op's math before shape effects.
+double compute_efficiency(const Op& op, const Efficiency& e);
+
+}  // namespace perfcast::models

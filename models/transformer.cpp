@@ -1,0 +1,60 @@
+#include "models/transformer.hpp"
+
+namespace perfcast::models {
+
+// LayerNorm has a gain and a bias; RMSNorm only a gain.
+double norm_parameters(const TransformerSpec& m, double width) {
+  return m.norm == NormKind::layernorm ? 2 * width : width;
+}
+
+// Q/K/V and output projections (MODELS-REFERENCE §6.1 rows; GPT biases per Narayanan Eq. 2, whose
+// 13h per layer is 3h QKV + h output + 4h + h MLP biases + 4h for two LayerNorms).
+double attention_parameters(const TransformerSpec& m) {
+  const double h = m.hidden;
+  if (m.mla) {
+    const MlaSpec& l = *m.mla;
+    const double a = m.heads;
+    double q = l.q_lora_rank > 0
+                   ? h * l.q_lora_rank + norm_parameters(m, l.q_lora_rank) + double(l.q_lora_rank) * a * l.qk_head_dim()
+                   : h * a * l.qk_head_dim();
+    double kv = h * (l.kv_lora_rank + l.qk_rope_head_dim) + norm_parameters(m, l.kv_lora_rank) +
+                double(l.kv_lora_rank) * a * (l.qk_nope_head_dim + l.v_head_dim);
+    double out = a * l.v_head_dim * h;
+    return q + kv + out;
+  }
+  const double hq = m.q_width(), hkv = m.kv_width();
+  double weights = h * (hq + 2 * hkv) + hq * h;
+  double biases = m.linear_bias ? hq + 2 * hkv + h : 0;
+  return weights + biases;
+}
+
+double mlp_parameters(const TransformerSpec& m, double f) {
+  const double h = m.hidden;
+  if (m.mlp == MlpKind::swiglu) return 3 * h * f + (m.linear_bias ? 2 * f + h : 0);
+  return 2 * h * f + (m.linear_bias ? f + h : 0);
+}
+
+ParameterCount count_parameters(const TransformerSpec& m) {
+  ParameterCount c;
+  const double h = m.hidden;
+  const double norms = 2 * norm_parameters(m, h);  // pre-attention and pre-MLP
+  c.attention_per_layer = attention_parameters(m);
+  c.dense_layer = c.attention_per_layer + mlp_parameters(m, m.ffn_hidden) + norms;
+  if (m.moe) {
+    const MoeSpec& e = *m.moe;
+    double expert = mlp_parameters(m, e.expert_ffn_hidden);
+    double shared = e.shared_experts * mlp_parameters(m, e.shared_ffn_hidden);
+    double router = h * e.experts + (e.router_bias ? e.experts : 0);
+    c.moe_layer = c.attention_per_layer + e.experts * expert + shared + router + norms;
+    c.moe_layer_active = c.attention_per_layer + e.top_k * expert + shared + router + norms;
+  }
+  c.embedding = double(m.vocab) * h + double(m.max_positions) * h;
+  c.lm_head = m.tied_embeddings ? 0 : double(m.vocab) * h;
+  c.final_norm = norm_parameters(m, h);
+  const double outer = c.embedding + c.lm_head + c.final_norm;
+  c.total = outer + m.dense_layers() * c.dense_layer + m.moe_layers() * c.moe_layer;
+  c.active = outer + m.dense_layers() * c.dense_layer + m.moe_layers() * c.moe_layer_active;
+  return c;
+}
+
+}  // namespace perfcast::models

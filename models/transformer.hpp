@@ -1,0 +1,78 @@
+#pragma once
+// A decoder-only transformer as published in its config (dense, GQA/MQA, MLA, MoE), and its
+// parameter count computed from the architecture. Plain data; the loader validates it.
+#include <optional>
+#include <string>
+
+namespace perfcast::models {
+
+enum class MlpKind { gelu, swiglu };       // swiglu = any gated MLP (SwiGLU, GeGLU): 3 matrices
+enum class NormKind { layernorm, rmsnorm };  // layernorm has a bias: 2 vectors per norm
+
+struct MoeSpec {
+  int experts = 0;            // routed experts E
+  int top_k = 0;              // routed experts per token k
+  int expert_ffn_hidden = 0;  // f_e, per routed expert
+  int shared_experts = 0;     // always-on experts
+  int shared_ffn_hidden = 0;  // f_s, per shared expert
+  int dense_layers = 0;       // the first layers keep a dense MLP (DeepSeek first_k_dense_replace)
+  bool router_bias = false;   // per-expert routing bias (DeepSeek-V3 e_score_correction_bias)
+};
+
+// Multi-head latent attention (DeepSeek-V2/V3). q_lora_rank = 0: queries are not compressed.
+struct MlaSpec {
+  int q_lora_rank = 0;
+  int kv_lora_rank = 0;
+  int qk_nope_head_dim = 0;
+  int qk_rope_head_dim = 0;
+  int v_head_dim = 0;
+  int qk_head_dim() const { return qk_nope_head_dim + qk_rope_head_dim; }
+};
+
+struct TransformerSpec {
+  std::string name;
+  int layers = 0;
+  int hidden = 0;       // h
+  int heads = 0;        // a (query heads)
+  int kv_heads = 0;     // n_kv (= heads for MHA, 1 for MQA)
+  int head_dim = 0;     // d_h (hidden / heads unless stated)
+  int ffn_hidden = 0;   // f (dense MLP)
+  int vocab = 0;        // V (as padded for training, where the source says so)
+  int max_positions = 0;       // learned absolute position embeddings (GPT); 0 = rotary
+  MlpKind mlp = MlpKind::swiglu;
+  NormKind norm = NormKind::rmsnorm;
+  bool tied_embeddings = false;
+  bool linear_bias = false;    // biases on every linear layer (GPT-2/3 style)
+  std::optional<MoeSpec> moe;
+  std::optional<MlaSpec> mla;
+
+  int q_width() const { return heads * head_dim; }       // h_q
+  int kv_width() const { return kv_heads * head_dim; }   // h_kv
+  int moe_layers() const { return moe ? layers - moe->dense_layers : 0; }
+  int dense_layers() const { return layers - moe_layers(); }
+};
+
+// Parameter counts in parameters (not bytes). "active" is what one token uses: the routed experts
+// it is sent to plus everything dense, embeddings and LM head included (the convention of the
+// Mixtral and DeepSeek model cards; see the tests for how published figures compare).
+struct ParameterCount {
+  double total = 0;
+  double active = 0;
+  double embedding = 0;        // input token (+ position) embeddings
+  double lm_head = 0;          // 0 when tied to the input embedding
+  double attention_per_layer = 0;
+  double dense_layer = 0;      // one layer with a dense MLP (attention + MLP + norms)
+  double moe_layer = 0;        // one MoE layer, every expert
+  double moe_layer_active = 0; // one MoE layer, the experts one token uses
+  double final_norm = 0;
+};
+
+ParameterCount count_parameters(const TransformerSpec& m);
+
+// Weights of one attention block (projections and their biases).
+double attention_parameters(const TransformerSpec& m);
+// Weights of one dense MLP of width f (with biases when the model has them).
+double mlp_parameters(const TransformerSpec& m, double f);
+double norm_parameters(const TransformerSpec& m, double width);
+
+}  // namespace perfcast::models

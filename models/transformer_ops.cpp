@@ -1,0 +1,261 @@
+#include "models/transformer_ops.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace perfcast::models {
+namespace {
+
+// Builds the forward op list of one layer or of the head. Names follow the module they belong to.
+class LayerBuilder {
+ public:
+  LayerBuilder(const TransformerSpec& m, const OpContext& c) : m_(m), c_(c) {
+    T_ = c.tokens();
+    Tn_ = c.sequence_parallel ? T_ / c.tp : T_;  // tokens per rank in norms/residuals
+    act_ = c.activation_bytes;
+    in_ = std::min(act_, bytes_per_element(c.math));  // GEMM input as the math format reads it
+    kv_ = c.phase == Phase::training ? act_ : c.kv_bytes;
+  }
+
+  std::vector<Op> take() { return std::move(ops_); }
+
+  void gemm(std::string name, double m, double n, double k, double count = 1, bool weight = true) {
+    ops_.push_back(gemm_op(std::move(name), {m, n, k, count}, c_.math, in_, weight ? c_.weight_bytes : in_, act_, weight));
+  }
+  void memory(std::string name, double read, double written) { ops_.push_back(memory_op(std::move(name), read, written)); }
+  void norm(std::string name, double width) { memory(std::move(name), Tn_ * width * act_, Tn_ * width * act_); }
+  void residual(std::string name) { memory(std::move(name), 2 * Tn_ * m_.hidden * act_, Tn_ * m_.hidden * act_); }
+
+  // The attention core: QK^T, softmax, .V for `heads` local query heads over `kv_heads` local KV
+  // heads (or a latent cache of width `kv_width` for absorbed MLA).
+  void attention_core(double heads, double qk_dim, double v_dim, double kv_read_per_key) {
+    const double b = c_.batch, q = c_.query_tokens(), keys = c_.keys(), ctx = c_.attended();
+    const double counted = 2 * b * q * ctx * heads * (qk_dim + v_dim);  // §6.1 score + context rows
+    if (c_.kernel == AttentionKernel::flash) {
+      Op op;
+      op.name = "attn.core";
+      op.kind = OpKind::attention;
+      op.precision = c_.math;
+      op.flops = counted;  // a causal FlashAttention kernel skips masked blocks
+      op.model_flops = counted;
+      op.bytes_read = T_ * heads * qk_dim * act_ + b * keys * kv_read_per_key * kv_;
+      op.bytes_written = T_ * heads * v_dim * act_;
+      ops_.push_back(op);
+      return;
+    }
+    // Materialised: two batched GEMMs over the full q x keys block, the scores in memory.
+    const double n = b * heads, full_share = ctx / keys;
+    gemm("attn.scores", q, keys, qk_dim, n, false);
+    ops_.back().model_flops *= full_share;
+    memory("attn.softmax", n * q * keys * act_, n * q * keys * act_);
+    gemm("attn.context", q, v_dim, keys, n, false);
+    ops_.back().model_flops *= full_share;
+  }
+
+  void attention() {
+    const double h = m_.hidden, tp = c_.tp;
+    norm("attn.norm", h);
+    if (m_.mla) return mla_attention();
+    const double heads = m_.heads / tp, kv_heads = std::max(1.0, std::floor(m_.kv_heads / tp)), d = m_.head_dim;
+    gemm("attn.qkv", T_, (heads + 2 * kv_heads) * d, h);
+    if (m_.max_positions == 0) memory("attn.rope", T_ * (heads + kv_heads) * d * act_, T_ * (heads + kv_heads) * d * act_);
+    if (c_.phase != Phase::training) memory("attn.kv_cache_write", T_ * 2 * kv_heads * d * act_, T_ * 2 * kv_heads * d * kv_);
+    attention_core(heads, d, d, 2 * kv_heads * d);
+    gemm("attn.out", T_, h, heads * d);
+    residual("attn.residual");
+  }
+
+  // DeepSeek-V2/V3 MLA. Training and prefill up-project the latent to per-head K and V; decode
+  // works on the latent cache with W_UK and W_UV absorbed (FlashMLA), reading kv_lora + rope per key.
+  void mla_attention() {
+    const MlaSpec& l = *m_.mla;
+    const double h = m_.hidden, heads = m_.heads / double(c_.tp);
+    if (l.q_lora_rank > 0) {
+      gemm("mla.q_down", T_, l.q_lora_rank, h);
+      memory("mla.q_norm", T_ * l.q_lora_rank * act_, T_ * l.q_lora_rank * act_);
+      gemm("mla.q_up", T_, heads * l.qk_head_dim(), l.q_lora_rank);
+    } else {
+      gemm("mla.q_proj", T_, heads * l.qk_head_dim(), h);
+    }
+    gemm("mla.kv_down", T_, l.kv_lora_rank + l.qk_rope_head_dim, h);
+    memory("mla.kv_norm", T_ * l.kv_lora_rank * act_, T_ * l.kv_lora_rank * act_);
+    const double rope = T_ * (heads + 1) * l.qk_rope_head_dim * act_;
+    memory("attn.rope", rope, rope);
+    const double latent = l.kv_lora_rank + l.qk_rope_head_dim;
+    if (c_.phase != Phase::training) memory("attn.kv_cache_write", T_ * latent * act_, T_ * latent * kv_);
+    if (c_.phase == Phase::decode) {
+      gemm("mla.q_absorb", T_, l.kv_lora_rank, l.qk_nope_head_dim, heads);
+      attention_core(heads, latent, l.kv_lora_rank, latent);
+      gemm("mla.v_absorb", T_, l.v_head_dim, l.kv_lora_rank, heads);
+    } else {
+      gemm("mla.kv_up", T_, heads * (l.qk_nope_head_dim + l.v_head_dim), l.kv_lora_rank);
+      attention_core(heads, l.qk_head_dim(), l.v_head_dim, l.qk_head_dim() + l.v_head_dim);
+    }
+    gemm("attn.out", T_, h, heads * l.v_head_dim);
+    residual("attn.residual");
+  }
+
+  void mlp(const std::string& prefix, double tokens, double width, double count = 1) {
+    const double h = m_.hidden;
+    if (m_.mlp == MlpKind::swiglu) {
+      gemm(prefix + ".gate_up", tokens, 2 * width, h, count);
+      memory(prefix + ".act", count * tokens * 2 * width * act_, count * tokens * width * act_);
+    } else {
+      gemm(prefix + ".up", tokens, width, h, count);
+      memory(prefix + ".act", count * tokens * width * act_, count * tokens * width * act_);
+    }
+    gemm(prefix + ".down", tokens, h, width, count);
+  }
+
+  void dense_mlp() {
+    norm("mlp.norm", m_.hidden);
+    mlp("mlp", T_, m_.ffn_hidden / double(c_.tp));
+    residual("mlp.residual");
+  }
+
+  // Routed experts see T*ep*k/E tokens each (balanced routing). With few tokens (decode) not every
+  // expert is hit: under uniform independent routing an expert is touched with probability
+  // u = 1 - (1 - k/E)^(T*ep) [derived], and only touched experts' weights are read.
+  void moe_mlp() {
+    const MoeSpec& e = *m_.moe;
+    const double h = m_.hidden, tp = c_.tp, k = e.top_k, E = e.experts;
+    norm("mlp.norm", h);
+    gemm("moe.router", T_, E, h);
+    memory("moe.dispatch", T_ * h * act_, T_ * k * h * act_);
+    const double routed = T_ * c_.ep * k / E;  // tokens per expert
+    const double touched = 1 - std::pow(1 - k / E, T_ * c_.ep);
+    const double local = (E / c_.ep) * touched;
+    mlp("moe.expert", routed / touched, e.expert_ffn_hidden / tp, local);
+    if (e.shared_experts > 0) mlp("moe.shared", T_, e.shared_experts * double(e.shared_ffn_hidden) / tp);
+    memory("moe.combine", T_ * k * h * act_, T_ * h * act_);
+    residual("mlp.residual");
+  }
+
+  void head() {
+    const double h = m_.hidden, V = m_.vocab / double(c_.tp);
+    const double pos = m_.max_positions > 0 ? T_ * h * c_.weight_bytes : 0;
+    memory("embed.lookup", T_ * h * c_.weight_bytes + pos, T_ * h * act_);
+    ops_.back().weight_bytes = T_ * h * c_.weight_bytes + pos;
+    norm("final.norm", h);
+    // Logits for every position in training, the last position of each sequence otherwise (§6.1).
+    const double rows = c_.phase == Phase::training ? T_ : c_.batch;
+    gemm("lm_head", rows, V, h);
+    if (c_.phase == Phase::training) memory("loss.cross_entropy", rows * V * act_, rows * V * act_);
+    else memory("sample.softmax", rows * V * act_, rows * 4);
+  }
+
+ private:
+  const TransformerSpec& m_;
+  const OpContext& c_;
+  double T_ = 0, Tn_ = 0, act_ = 2, in_ = 2, kv_ = 2;
+  std::vector<Op> ops_;
+};
+
+bool is_attention_core(const Op& op) {
+  return op.name == "attn.core" || op.name == "attn.scores" || op.name == "attn.softmax" || op.name == "attn.context";
+}
+
+std::vector<Op> recompute_ops(const std::vector<Op>& forward, Recompute r, AttentionKernel kernel) {
+  std::vector<Op> out;
+  if (r == Recompute::none) return out;
+  for (const Op& op : forward) {
+    // Selective recomputation (Korthikanti et al. 2022 §4.2) redoes the attention core; a fused
+    // FlashAttention backward already recomputes its scores, so there is nothing more to redo.
+    if (r == Recompute::selective && (!is_attention_core(op) || kernel == AttentionKernel::flash)) continue;
+    Op copy = op;
+    copy.pass = Pass::recompute;
+    copy.model_flops = 0;
+    copy.name += ".recompute";
+    out.push_back(std::move(copy));
+  }
+  return out;
+}
+
+void append_group(std::vector<OpGroup>& groups, std::string name, double repeats, std::vector<Op> forward,
+                  const OpContext& c, bool layer) {
+  if (repeats <= 0) return;
+  OpGroup g{std::move(name), repeats, forward};
+  if (c.phase == Phase::training) {
+    if (layer) {
+      auto re = recompute_ops(forward, c.recompute, c.kernel);
+      g.ops.insert(g.ops.end(), re.begin(), re.end());
+    }
+    auto back = backward_ops(forward, c);
+    g.ops.insert(g.ops.end(), back.begin(), back.end());
+  }
+  groups.push_back(std::move(g));
+}
+
+}  // namespace
+
+std::vector<Op> backward_ops(const std::vector<Op>& forward, const OpContext& c) {
+  std::vector<Op> out;
+  for (auto it = forward.rbegin(); it != forward.rend(); ++it) {
+    const Op& f = *it;
+    if (f.name.ends_with(".residual")) continue;  // the gradient passes through; the add is in the norm backward
+    if (f.kind == OpKind::gemm) {
+      const GemmShape& s = f.gemm;
+      // dA = dC . B^T : (M x N)(N x K)
+      Op da = gemm_op(f.name + ".dgrad", {s.m, s.k, s.n, s.count}, f.precision, s.c_bytes, s.b_bytes, s.a_bytes, s.b_is_weight);
+      // dB = A^T . dC : (K x M)(M x N); a weight gradient accumulates in grad_bytes
+      Op db = gemm_op(f.name + (s.b_is_weight ? ".wgrad" : ".dgrad_b"), {s.k, s.n, s.m, s.count}, f.precision, s.a_bytes,
+                      s.c_bytes, s.b_is_weight ? c.grad_bytes : s.b_bytes, false);
+      da.model_flops = f.model_flops / 2;
+      db.model_flops = f.model_flops / 2;
+      da.pass = db.pass = Pass::backward;
+      out.push_back(std::move(da));
+      out.push_back(std::move(db));
+    } else if (f.kind == OpKind::attention) {
+      // FlashAttention-2 backward: five matmuls against the forward's two (Dao 2023, §3.1.2), so
+      // 2.5x the forward FLOPs executed; model FLOPs count the usual 2x (§6.1 training multiplier).
+      // Reads Q, K, V, O, dO; writes dQ, dK, dV.
+      Op b = f;
+      b.name += ".bwd";
+      b.pass = Pass::backward;
+      b.flops = 2.5 * f.flops;
+      b.model_flops = 2 * f.model_flops;
+      b.bytes_read = f.bytes_read + 2 * f.bytes_written;
+      b.bytes_written = f.bytes_read;
+      out.push_back(std::move(b));
+    } else {
+      Op b = memory_op(f.name + ".bwd", f.bytes_read + f.bytes_written, f.bytes_read);
+      b.pass = Pass::backward;
+      out.push_back(std::move(b));
+    }
+  }
+  return out;
+}
+
+std::vector<OpGroup> transformer_ops(const TransformerSpec& m, const OpContext& c) {
+  std::vector<OpGroup> groups;
+  LayerBuilder head(m, c);
+  head.head();
+  append_group(groups, "embedding and LM head", 1, head.take(), c, false);
+  LayerBuilder dense(m, c);
+  dense.attention();
+  dense.dense_mlp();
+  append_group(groups, "dense layer", m.dense_layers(), dense.take(), c, true);
+  if (m.moe) {
+    LayerBuilder moe(m, c);
+    moe.attention();
+    moe.moe_mlp();
+    append_group(groups, "MoE layer", m.moe_layers(), moe.take(), c, true);
+  }
+  return groups;
+}
+
+double total_flops(const std::vector<OpGroup>& groups) {
+  double sum = 0;
+  for (const OpGroup& g : groups)
+    for (const Op& op : g.ops) sum += g.repeats * op.flops;
+  return sum;
+}
+
+double total_model_flops(const std::vector<OpGroup>& groups) {
+  double sum = 0;
+  for (const OpGroup& g : groups)
+    for (const Op& op : g.ops) sum += g.repeats * op.model_flops;
+  return sum;
+}
+
+}  // namespace perfcast::models

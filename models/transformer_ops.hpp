@@ -1,0 +1,57 @@
+#pragma once
+// Operator accounting for a transformer (MODELS-REFERENCE §6.1): every GEMM, the attention core
+// and the memory-bound ops of one layer, per micro-batch and per tensor-parallel rank, forward,
+// backward and recomputation separately.
+#include <vector>
+
+#include "models/op.hpp"
+#include "models/transformer.hpp"
+
+namespace perfcast::models {
+
+enum class Phase { training, prefill, decode };
+enum class AttentionMask { causal, full };               // §6.4: s_ctx = (s+1)/2 or s
+enum class AttentionKernel { flash, materialised };      // fused (FlashAttention) or s x s scores in memory
+enum class Recompute { none, selective, full };
+
+struct OpContext {
+  Phase phase = Phase::training;
+  double batch = 1;          // sequences in the micro-batch
+  double seq_len = 2048;     // tokens per sequence (training, prefill)
+  double context_len = 0;    // decode: tokens already in the KV cache
+  AttentionMask mask = AttentionMask::causal;
+  AttentionKernel kernel = AttentionKernel::flash;
+  Recompute recompute = Recompute::none;
+  int tp = 1;                // tensor parallel (Megatron column/row split)
+  int ep = 1;                // expert parallel
+  bool sequence_parallel = false;  // norms and residuals on s/tp tokens (Korthikanti et al. 2022)
+  Precision math = Precision::bf16;  // GEMM and attention math
+  double weight_bytes = 2;           // bytes per parameter as stored (weight-only quantisation: < 2)
+  double activation_bytes = 2;       // activations (GEMM A operand is `math`-sized when smaller)
+  double kv_bytes = 2;               // KV cache element (inference)
+  double grad_bytes = 4;             // weight gradients accumulate in FP32 (Megatron main_grads, §17.2)
+
+  double query_tokens() const { return phase == Phase::decode ? 1 : seq_len; }
+  double tokens() const { return batch * query_tokens(); }  // T on this rank per micro-batch
+  double keys() const { return phase == Phase::decode ? context_len + 1 : seq_len; }
+  // Keys each query attends to on average (§6.4).
+  double attended() const {
+    if (phase == Phase::decode || mask == AttentionMask::full) return keys();
+    return (seq_len + 1) / 2;
+  }
+};
+
+// Groups: the head (embedding, final norm, LM head, loss/sampling) once, one dense layer and one
+// MoE layer with their layer counts. Each group holds forward, then recompute, then backward ops.
+std::vector<OpGroup> transformer_ops(const TransformerSpec& m, const OpContext& c);
+
+// The backward ops of forward ops (reverse order): dgrad + wgrad per weight GEMM, two dgrads for
+// activation x activation GEMMs, FlashAttention's backward, and memory ops reading the saved input
+// and the output gradient.
+std::vector<Op> backward_ops(const std::vector<Op>& forward, const OpContext& c);
+
+// Totals over groups, each group times its repeats.
+double total_flops(const std::vector<OpGroup>& groups);
+double total_model_flops(const std::vector<OpGroup>& groups);
+
+}  // namespace perfcast::models
