@@ -249,6 +249,7 @@ Workload load_workload_file(const std::filesystem::path& file, const std::filesy
     w.published_parameters = p->number("parameters", 0, false, 1e16);
     w.published_active_parameters = p->number("active_parameters", 0, false, 1e16);
     w.published_macs = p->number("macs", 0, false, 1e16);
+    w.published_resolution = p->number("resolution", 0, false, 1e12).value_or(0);
     p->string("note");
     p->finish();
   }

@@ -22,6 +22,7 @@ struct Workload {
   WorkloadSource source;
   std::variant<models::TransformerSpec, models::VisionModel> model;
   std::optional<double> published_parameters, published_active_parameters, published_macs;
+  double published_resolution = 0;  // unit of the published figures' last digit (1e8 for "70.6B")
   int input_resolution = 0;  // vision
 
   bool is_transformer() const { return std::holds_alternative<models::TransformerSpec>(model); }

@@ -200,8 +200,8 @@ std::vector<Op> backward_ops(const std::vector<Op>& forward, const OpContext& c)
       // dB = A^T . dC : (K x M)(M x N); a weight gradient accumulates in grad_bytes
       Op db = gemm_op(f.name + (s.b_is_weight ? ".wgrad" : ".dgrad_b"), {s.k, s.n, s.m, s.count}, f.precision, s.a_bytes,
                       s.c_bytes, s.b_is_weight ? c.grad_bytes : s.b_bytes, false);
-      da.model_flops = f.model_flops / 2;
-      db.model_flops = f.model_flops / 2;
+      da.model_flops = f.model_flops;  // each is one forward's worth: 2x in all (§6.1)
+      db.model_flops = f.model_flops;
       da.pass = db.pass = Pass::backward;
       out.push_back(std::move(da));
       out.push_back(std::move(db));

@@ -1,0 +1,197 @@
+// Operator accounting against the published counts (MODELS-REFERENCE §6, §18 E4/E20) and the
+// roofline against E12.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "engine/workload.hpp"
+#include "models/flops.hpp"
+#include "models/roofline.hpp"
+#include "models/transformer_ops.hpp"
+
+using namespace perfcast;
+using namespace perfcast::models;
+
+namespace {
+
+TransformerSpec spec(const std::string& name) { return load_preset(PERFCAST_DEFAULT_WORKLOADS, name).transformer(); }
+
+// GEMM FLOPs of one pass (the FlashAttention core is an attention op, not a GEMM).
+double gemm_flops(const std::vector<OpGroup>& groups, Pass pass) {
+  double sum = 0;
+  for (const OpGroup& g : groups)
+    for (const Op& op : g.ops)
+      if (op.pass == pass && op.kind == OpKind::gemm) sum += g.repeats * op.flops;
+  return sum;
+}
+
+OpContext training(double batch, double seq, AttentionMask mask) {
+  OpContext c;
+  c.phase = Phase::training;
+  c.batch = batch;
+  c.seq_len = seq;
+  c.mask = mask;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("E4: GPT-3 175B, B = 1536, s = 2048: Narayanan Eq. 3 = 4.511e18 FLOPs per iteration") {
+  const double expected = 4'510'970'753'323'106'304.0;
+  CHECK(narayanan_iteration_flops(1536, 2048, 96, 12288, 51200) == doctest::Approx(expected).epsilon(1e-12));
+  CHECK(narayanan_model_flops(1536, 2048, 96, 12288, 51200) == doctest::Approx(3.3862e18).epsilon(1e-4));
+
+  // The op accounting reproduces it: full recompute, full s x s attention, GEMMs only.
+  OpContext c = training(1536, 2048, AttentionMask::full);
+  c.kernel = AttentionKernel::materialised;
+  c.recompute = Recompute::full;
+  auto groups = transformer_ops(spec("gpt3-175b"), c);
+  double gemms = 0, model = 0;
+  for (const OpGroup& g : groups)
+    for (const Op& op : g.ops) {
+      if (op.kind == OpKind::gemm) gemms += g.repeats * op.flops;
+      model += g.repeats * op.model_flops;
+    }
+  CHECK(gemms == doctest::Approx(expected).epsilon(1e-12));
+  CHECK(model == doctest::Approx(narayanan_model_flops(1536, 2048, 96, 12288, 51200)).epsilon(1e-12));
+  CHECK(gemms / model == doctest::Approx(1.3322).epsilon(1e-4));  // E4 ratio
+}
+
+TEST_CASE("E4: 140 TFLOP/s per GPU on 1024 GPUs trains 300B tokens in 33.9 days (Eq. 4)") {
+  double P = narayanan_parameters(96, 12288, 51200, 2048);
+  CHECK(narayanan_training_time_s(300e9, P, 1024, 140e12) / 86400 == doctest::Approx(33.9).epsilon(2e-3));
+}
+
+TEST_CASE("per-layer forward = 24 b s h^2 + 4 b s^2 h for MHA, f = 4h, full attention (§6.1)") {
+  TransformerSpec m = spec("megatron-gpt-7.5b");
+  OpContext c = training(2, 2048, AttentionMask::full);
+  c.phase = Phase::prefill;  // forward only
+  auto groups = transformer_ops(m, c);
+  const OpGroup& layer = groups.at(1);
+  double fwd = 0;
+  for (const Op& op : layer.ops) fwd += op.flops;
+  const double b = 2, s = 2048, h = 4096;
+  CHECK(fwd == doctest::Approx(24 * b * s * h * h + 4 * b * s * s * h).epsilon(1e-12));
+}
+
+TEST_CASE("backward executes 2x the forward GEMM FLOPs; FlashAttention's backward 2.5x") {
+  OpContext c = training(1, 4096, AttentionMask::causal);
+  auto groups = transformer_ops(spec("llama3-8b"), c);
+  CHECK(gemm_flops(groups, Pass::backward) == doctest::Approx(2 * gemm_flops(groups, Pass::forward)));
+  double fwd_attn = 0, bwd_attn = 0;
+  for (const OpGroup& g : groups)
+    for (const Op& op : g.ops)
+      if (op.kind == OpKind::attention) (op.pass == Pass::forward ? fwd_attn : bwd_attn) += g.repeats * op.flops;
+  CHECK(bwd_attn == doctest::Approx(2.5 * fwd_attn));
+}
+
+TEST_CASE("PaLM model FLOPs per token: 6N + 12 L H Q T (full attention, no recompute)") {
+  TransformerSpec m = spec("llama2-7b");
+  const double s = 4096;
+  auto groups = transformer_ops(m, training(1, s, AttentionMask::full));
+  double per_token = total_model_flops(groups) / s;
+  auto p = count_parameters(m);
+  // N: the parameters that are GEMM weights (PaLM counts the LM head; the input embedding is a lookup).
+  double norms = m.layers * 2.0 * m.hidden + m.hidden;
+  double N = p.total - p.embedding - norms;
+  CHECK(per_token == doctest::Approx(palm_flops_per_token(N, m.layers, m.heads, m.head_dim, s)).epsilon(1e-12));
+}
+
+TEST_CASE("Kaplan's 6N holds within its stated context term while d_model > n_ctx/12") {
+  TransformerSpec m = spec("gpt3-175b");
+  const double s = 2048;
+  auto groups = transformer_ops(m, training(1, s, AttentionMask::causal));
+  // Layers only: Kaplan's N excludes embeddings (and so the tied LM head).
+  double layers = 0;
+  for (const OpGroup& g : groups)
+    if (g.name != "embedding and LM head")
+      for (const Op& op : g.ops) layers += g.repeats * op.model_flops;
+  double per_token = layers / s;
+  double N = kaplan_parameters(m.layers, m.hidden);
+  double rel = per_token / kaplan_training_flops_per_token(N) - 1;
+  CHECK(rel > 0);
+  // Kaplan's dropped term 6 n_layer n_ctx d_attn / 6N = n_ctx / (12 d_model) = 1.39 %; the rest is biases.
+  CHECK(rel == doctest::Approx(kaplan_context_flops_per_token(m.layers, s, m.hidden) / (6 * N)).epsilon(0.01));
+  CHECK(rel < s / (12.0 * m.hidden) + 1e-3);
+}
+
+TEST_CASE("MoE: forward GEMM FLOPs per token are 2 x the GEMM parameters one token uses") {
+  for (const char* name : {"mixtral-8x7b", "mixtral-8x22b", "deepseek-v3"}) {
+    CAPTURE(name);
+    TransformerSpec m = spec(name);
+    OpContext c = training(4, 4096, AttentionMask::causal);
+    c.phase = Phase::prefill;
+    c.seq_len = 4096;
+    auto groups = transformer_ops(m, c);
+    double gemm = 0;
+    for (const OpGroup& g : groups)
+      for (const Op& op : g.ops)
+        if (op.kind == OpKind::gemm && op.name != "lm_head") gemm += g.repeats * op.flops;
+    auto p = count_parameters(m);
+    double norms = m.layers * 2.0 * m.hidden + m.hidden;
+    if (m.mla) norms += m.layers * double(m.mla->q_lora_rank + m.mla->kv_lora_rank);
+    double router_bias = m.moe->router_bias ? m.moe_layers() * double(m.moe->experts) : 0;
+    double layer_gemm_params = p.active - p.embedding - p.lm_head - norms - router_bias;
+    CHECK(gemm / c.tokens() == doctest::Approx(2 * layer_gemm_params).epsilon(1e-9));
+  }
+}
+
+TEST_CASE("E20: DeepSeek-V3 training FLOPs per token at s = 4096") {
+  TransformerSpec m = spec("deepseek-v3");
+  const double s = 4096;
+  auto full = transformer_ops(m, training(1, s, AttentionMask::full));
+  CHECK(total_model_flops(full) / s / 1e9 == doctest::Approx(281.152).epsilon(1e-5));
+  auto causal = transformer_ops(m, training(1, s, AttentionMask::causal));
+  // E20 halves the attention term (s/2); (s+1)/2 adds 0.0075 GFLOP.
+  CHECK(total_model_flops(causal) / s / 1e9 == doctest::Approx(250.450).epsilon(1e-4));
+}
+
+TEST_CASE("decode with top-8 of 256 experts reads only the experts a token is routed to") {
+  TransformerSpec m = spec("deepseek-v3");
+  OpContext c;
+  c.phase = Phase::decode;
+  c.batch = 1;
+  c.context_len = 4096;
+  auto groups = transformer_ops(m, c);
+  const OpGroup& moe = groups.back();
+  for (const Op& op : moe.ops)
+    if (op.name == "moe.expert.down") {
+      CHECK(op.gemm.count == doctest::Approx(8));  // 256 x (1 - (1 - 8/256)^1)
+      CHECK(op.gemm.m == doctest::Approx(1));
+    }
+}
+
+TEST_CASE("E12: roofline checks on H100 BF16") {
+  Ceilings h100;
+  h100.peak_ops_per_s[static_cast<std::size_t>(Precision::bf16)] = 989e12;
+  h100.memory_Bps = 3.35e12;
+  Efficiency e = default_efficiency();
+  e.kernel_overhead_s = 0;
+  e.wave_quantisation = false;
+  CHECK(ridge_point(989e12, 3.35e12) == doctest::Approx(295.224).epsilon(1e-5));
+  CHECK(ridge_point(0.8 * 989e12, 0.9 * 3.35e12) == doctest::Approx(262.421).epsilon(1e-5));
+  Op big = gemm_op("gemm", {8192, 8192, 8192, 1}, Precision::bf16, 2, 2, 2, true);
+  CHECK(big.intensity() == doctest::Approx(2730.67).epsilon(1e-5));
+  OpTiming t = time_op(big, h100, e);
+  CHECK(t.bound == Bound::compute);
+  CHECK(t.time_s == doctest::Approx(1.38968e-3).epsilon(1e-5));
+  Op gemv = gemm_op("gemv", {1, 8192, 8192, 1}, Precision::bf16, 2, 2, 2, true);
+  CHECK(gemv.intensity() == doctest::Approx(0.99976).epsilon(1e-5));
+  t = time_op(gemv, h100, e);
+  CHECK(t.bound == Bound::memory);
+  CHECK(t.time_s == doctest::Approx(44.528e-6).epsilon(1e-4));
+}
+
+TEST_CASE("wave quantisation: a GEMM one tile short of a full wave loses that wave's share") {
+  // 132 SMs: 128 tiles of 128x128 fill 128/132 of one wave; 136 tiles need two waves (136/264).
+  CHECK(gemm_shape_efficiency({128 * 16, 128 * 8, 4096, 1}, 132) == doctest::Approx(128.0 / 132));
+  CHECK(gemm_shape_efficiency({128 * 17, 128 * 8, 4096, 1}, 132) == doctest::Approx(136.0 / 264));
+  // Tile padding: M = 1000 on 128-row tiles uses 1000/1024 of the rows.
+  CHECK(gemm_shape_efficiency({1000, 1024, 1024, 1}, 0) == doctest::Approx(1000.0 / 1024));
+  // Launch overhead dominates a tiny kernel.
+  Ceilings c;
+  c.peak_ops_per_s[static_cast<std::size_t>(Precision::bf16)] = 989e12;
+  c.memory_Bps = 3.35e12;
+  OpTiming t = time_op(gemm_op("tiny", {64, 64, 64, 1}, Precision::bf16, 2, 2, 2, true), c, default_efficiency());
+  CHECK(t.bound == Bound::launch);
+}
