@@ -6,6 +6,7 @@
 
 #include "cli/hw_command.hpp"
 #include "cli/roofline_command.hpp"
+#include "cli/validate_command.hpp"
 #include "engine/errors.hpp"
 #include "perfcast/version.hpp"
 
@@ -20,6 +21,7 @@ int main(int argc, char** argv) {
   std::function<int()> action;
   perfcast::cli::add_hw_command(app, options, action);
   perfcast::cli::add_roofline_command(app, options, action);
+  perfcast::cli::add_validate_command(app, options, action);
 
   try {
     app.parse(argc, argv);

@@ -186,11 +186,9 @@ Scenario parse_scenario(std::string_view content, const std::string& label, cons
     }
     if (base.is_transformer()) {
       auto again = root.table("model");
-      s.workload = read_model_table(*again, workloads, base.name);
+      s.workload = read_model_table(*again, workloads, "");
       s.workload.display_name = base.display_name;
       s.workload.source = base.source;
-      s.workload.published_parameters = base.published_parameters;
-      s.workload.published_active_parameters = base.published_active_parameters;
     } else {
       model->finish();
       s.workload = base;

@@ -206,7 +206,7 @@ Workload load_preset(const std::filesystem::path& dir, const std::string& name) 
 Workload read_model_table(TomlSection& model, const std::filesystem::path& dir, const std::string& name) {
   Workload w;
   if (auto preset = model.string("preset")) {
-    if (*preset == name) model.fail("preset", "a preset cannot be based on itself");
+    if (!name.empty() && *preset == name) model.fail("preset", "a preset cannot be based on itself");
     try {
       w = load_preset(dir, *preset);
     } catch (const InputError& e) {
@@ -219,19 +219,24 @@ Workload read_model_table(TomlSection& model, const std::filesystem::path& dir, 
   }
   auto& spec = std::get<TransformerSpec>(w.model);
   read_transformer_fields(model, spec);
-  spec.name = name;
-  w.name = name;
+  if (!name.empty()) {
+    spec.name = name;
+    w.name = name;
+  }
   return w;
 }
 
 Workload load_workload_file(const std::filesystem::path& file, const std::filesystem::path& dir) {
+  return parse_workload(read_text(file), file.string(), dir);
+}
+
+Workload parse_workload(std::string_view content, const std::string& label, const std::filesystem::path& dir) {
   std::shared_ptr<toml::table> doc;
-  const std::string label = file.string();
-  TomlSection root = TomlSection::parse(read_text(file), label, doc);
+  TomlSection root = TomlSection::parse(content, label, doc);
   root.integer("schema_version", 1, 1);
   std::string name = root.require_string("name");
-  if (name != file.stem().string())
-    root.fail("name", fmt::format("'{}' does not match the file name '{}'", name, file.stem().string()));
+  const std::string stem = std::filesystem::path(label).stem().string();
+  if (name != stem) root.fail("name", fmt::format("'{}' does not match the file name '{}'", name, stem));
   std::string family = root.choice("family", kFamilies).value_or("transformer");
   std::string display = root.string("display_name").value_or(name);
   root.string("notes");

@@ -37,9 +37,12 @@ std::vector<std::string> preset_names(const std::filesystem::path& dir);
 // Loads a preset by name, with a "did you mean" for unknown names.
 Workload load_preset(const std::filesystem::path& dir, const std::string& name);
 Workload load_workload_file(const std::filesystem::path& file, const std::filesystem::path& dir);
+// The same from text; `label` names the file in messages and its stem must equal `name`.
+Workload parse_workload(std::string_view content, const std::string& label, const std::filesystem::path& dir);
 
 // Reads a [model] table: `preset = "<name>"` (resolved in `dir`) and/or inline fields, which
-// override the preset's. Validates the architecture. Used by presets and scenarios.
+// override the preset's. Validates the architecture. Used by presets (`name` = the preset's own
+// name) and scenarios (`name` empty: the workload keeps the preset's name).
 Workload read_model_table(TomlSection& model, const std::filesystem::path& dir, const std::string& name);
 
 }  // namespace perfcast

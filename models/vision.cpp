@@ -70,8 +70,10 @@ Op layer_op(const VisionLayer& l, const std::string& name, const VisionContext& 
       return op;
     }
     case VisionOpKind::depthwise: {
-      // One small GEMM per channel (K = kernel^2, N = 1); low intensity, memory-bound on GPUs.
-      Op op = gemm_op(name, {pixels, 1, double(l.kernel) * l.kernel, double(l.in_c)}, c.math, c.activation_bytes,
+      // Per channel, kernel^2 taps per output pixel: FLOPs of an M = pixels, N = channels,
+      // K = kernel^2 GEMM without the cross-channel reuse (weights are kernel^2 x channels).
+      // Low intensity: memory-bound wherever there is device memory.
+      Op op = gemm_op(name, {pixels, double(l.in_c), double(l.kernel) * l.kernel, 1}, c.math, c.activation_bytes,
                       c.weight_bytes, c.activation_bytes, true);
       op.bytes_read = in + op.weight_bytes;
       return op;

@@ -4,6 +4,8 @@
 #include <array>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <sys/wait.h>
@@ -110,4 +112,63 @@ TEST_CASE("usage errors exit 1") {
   CHECK(run("frobnicate").code == 1);
   CHECK(run("").code == 1);
   CHECK(run("hw show").code == 1);
+}
+
+TEST_CASE("roofline of one GEMM: table, JSON with the ridge point, SVG chart") {
+  Run t = run("roofline --hw h100-sxm --op gemm:M=8192,N=8192,K=8192,dtype=bf16");
+  CHECK(t.code == 0);
+  CHECK(t.out.find("ridge point 295.3 FLOP/B") != std::string::npos);
+  CHECK(t.out.find("compute") != std::string::npos);
+  Run j = run("roofline --hw h100-sxm --op gemm:M=8192,N=8192,K=8192,dtype=bf16 --format json");
+  REQUIRE(j.code == 0);
+  auto doc = nlohmann::json::parse(j.out);
+  CHECK(doc["ridge_flop_per_byte"].get<double>() == doctest::Approx(295.35).epsilon(1e-3));
+  const auto& op = doc["sections"][0]["ops"][0];
+  CHECK(op["flops"].get<double>() == doctest::Approx(2 * 8192.0 * 8192 * 8192));
+  CHECK(op["bound"] == "compute");
+  std::string svg = (std::filesystem::temp_directory_path() / ("perfcast-roofline-" + std::to_string(getpid()) + ".svg")).string();
+  Run s = run("roofline " + std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-h100-serving.toml --svg " + svg + " --format csv");
+  CHECK(s.code == 0);
+  CHECK(s.out.rfind("section,op,pass", 0) == 0);
+  std::ifstream in(svg);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::filesystem::remove(svg);
+  CHECK(text.rfind("<svg", 0) == 0);
+  CHECK(text.find("ridge") != std::string::npos);
+  CHECK(text.find("attn.qkv") != std::string::npos);
+  CHECK(text.find("</svg>") != std::string::npos);
+}
+
+TEST_CASE("roofline of every shipped scenario exits 0") {
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(PERFCAST_SOURCE_DIR) + "/scenarios")) {
+    if (entry.path().extension() != ".toml") continue;
+    CAPTURE(entry.path().string());
+    Run r = run("roofline " + entry.path().string());
+    CHECK(r.code == 0);
+    CHECK(r.out.find("nan") == std::string::npos);
+    CHECK(r.out.find("inf ") == std::string::npos);
+  }
+}
+
+TEST_CASE("roofline bad input: one line, exit 2") {
+  Run r = run("roofline --hw h100-sxm --workload llama3-70");
+  CHECK(r.code == 2);
+  CHECK(r.err.find("unknown workload preset 'llama3-70' (did you mean 'llama3-70b'?)") != std::string::npos);
+  Run g = run("roofline --hw h100-sxm --op gemm:M=0,N=1,K=1");
+  CHECK(g.code == 2);
+  CHECK(g.err == "perfcast: error: --op 'gemm:M=0,N=1,K=1': M=0 is not a positive whole number\n");
+  Run p = run("roofline --hw coral-usb --op gemm:M=64,N=64,K=64,dtype=bf16");
+  CHECK(p.code == 2);
+  CHECK(p.err == "perfcast: error: coral-usb has no dense bf16 peak in the hardware database (it has: int8)\n");
+}
+
+TEST_CASE("validate prints per-case errors and the held-out summary") {
+  Run r = run("validate");
+  CHECK(r.code == 0);
+  CHECK(r.out.find("azure-gemm-h100-fp8-8192x8192x8192") != std::string::npos);
+  CHECK(r.out.find("held-out |error|: median") != std::string::npos);
+  Run j = run("validate --format json");
+  REQUIRE(j.code == 0);
+  auto doc = nlohmann::json::parse(j.out);
+  CHECK(doc["summary"]["median_abs_error"].get<double>() <= 0.10);
 }

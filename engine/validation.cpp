@@ -1,0 +1,163 @@
+#include "engine/validation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <fstream>
+#include <sstream>
+
+#include "engine/roofline_report.hpp"
+#include "engine/toml_section.hpp"
+#include "engine/units.hpp"
+
+namespace perfcast {
+namespace {
+
+constexpr std::string_view kKinds[] = {"gemm", "memory", "host_link", "attention", "peer_link"};
+constexpr std::string_view kDtypes[] = {"fp32", "tf32", "bf16", "fp16", "fp8", "int8"};
+
+double quantity(TomlSection& t, std::string_view key, units::Dimension d, bool required) {
+  auto text = t.string(key);
+  if (!text) {
+    if (required) t.fail_here(fmt::format("missing required key '{}{}'", t.path(), key));
+    return 0;
+  }
+  try {
+    auto q = units::parse_quantity(*text);
+    if (q.dimension != d) t.fail(key, fmt::format("'{}' is not {}", *text, units::describe(d)));
+    return q.value;
+  } catch (const UnitError& e) {
+    t.fail(key, e.what());
+  }
+}
+
+MicrobenchCase read_case(TomlSection& t, const HardwareDb& db) {
+  MicrobenchCase c;
+  c.id = t.require_string("id");
+  c.source = t.require_string("source");
+  c.device = t.require_string("device");
+  c.accelerator = t.string("accelerator").value_or("");
+  if (!c.accelerator.empty()) {
+    try {
+      db.accelerator(c.accelerator);
+    } catch (const InputError& e) {
+      t.fail("accelerator", e.message());
+    }
+  }
+  std::string kind = *t.choice("kind", kKinds);
+  c.kind = static_cast<MicrobenchKind>(std::find(std::begin(kKinds), std::end(kKinds), kind) - std::begin(kKinds));
+  c.m = static_cast<double>(t.integer("m", 1, 1'000'000'000).value_or(0));
+  c.n = static_cast<double>(t.integer("n", 1, 1'000'000'000).value_or(0));
+  c.k = static_cast<double>(t.integer("k", 1, 1'000'000'000).value_or(0));
+  if (auto d = t.choice("dtype", kDtypes)) c.dtype = *precision_from(*d);
+  c.out_dtype = c.dtype;
+  if (auto d = t.choice("out_dtype", kDtypes)) c.out_dtype = *precision_from(*d);
+  c.read_B = quantity(t, "read", units::dim::bytes, false);
+  c.write_B = quantity(t, "write", units::dim::bytes, false);
+  bool flops = c.kind == MicrobenchKind::gemm || c.kind == MicrobenchKind::attention;
+  c.measured = quantity(t, "measured", flops ? units::dim::ops_per_second : units::dim::bytes_per_second, true);
+  c.tolerance = t.number("tolerance", 0, false, 10).value_or(0.10);
+  c.used_for = t.string("used_for").value_or("");
+  c.skip = t.string("skip").value_or("");
+  c.notes = t.string("notes").value_or("");
+  t.finish();
+  if (c.skip.empty()) {
+    if (c.accelerator.empty()) t.fail_here(fmt::format("case '{}': accelerator is required unless the case is skipped", c.id));
+    if (c.kind == MicrobenchKind::gemm && (c.m == 0 || c.n == 0 || c.k == 0))
+      t.fail_here(fmt::format("case '{}': a gemm case needs m, n and k", c.id));
+    if ((c.kind == MicrobenchKind::memory || c.kind == MicrobenchKind::host_link) && c.read_B + c.write_B <= 0)
+      t.fail_here(fmt::format("case '{}': needs read and/or write bytes", c.id));
+    if (c.kind == MicrobenchKind::attention || c.kind == MicrobenchKind::peer_link)
+      t.fail("kind", fmt::format("'{}' cases are not predicted by the roofline yet; give skip = \"<reason>\"", kind));
+  }
+  return c;
+}
+
+}  // namespace
+
+std::string_view name_of(MicrobenchKind k) { return kKinds[static_cast<std::size_t>(k)]; }
+
+std::filesystem::path default_validation_dir() {
+  if (const char* env = std::getenv("PERFCAST_VALIDATION"); env && *env) return env;
+  return PERFCAST_DEFAULT_VALIDATION;
+}
+
+std::vector<MicrobenchCase> load_microbenchmarks(const std::filesystem::path& file, const HardwareDb& db) {
+  std::ifstream in(file);
+  if (!in) throw InputError({file.string(), 0, 0}, "cannot open validation cases");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::shared_ptr<toml::table> doc;
+  TomlSection root = TomlSection::parse(ss.str(), file.string(), doc);
+  root.integer("schema_version", 1, 1);
+  std::vector<MicrobenchCase> cases;
+  for (TomlSection& t : root.table_array("case")) cases.push_back(read_case(t, db));
+  root.finish();
+  return cases;
+}
+
+// Each case is one kernel on one device, timed by the same roofline `perfcast roofline` uses.
+std::vector<CaseScore> score_microbenchmarks(const std::vector<MicrobenchCase>& cases, const HardwareDb& db,
+                                             const models::Efficiency& e) {
+  std::vector<CaseScore> scores;
+  for (const MicrobenchCase& c : cases) {
+    CaseScore s;
+    s.c = &c;
+    if (!c.skip.empty()) {
+      scores.push_back(s);
+      continue;
+    }
+    const AcceleratorSpec& a = db.accelerator(c.accelerator);
+    models::Ceilings ceilings = ceilings_for(a, db);
+    models::Op op;
+    double host = 0, work = 0;
+    if (c.kind == MicrobenchKind::gemm) {
+      if (!a.peak(c.dtype))
+        throw InputError({}, fmt::format("case '{}': {} has no dense {} peak", c.id, a.name, name_of(c.dtype)));
+      double in = bytes_per_element(c.dtype);
+      op = models::gemm_op(c.id, {c.m, c.n, c.k, 1}, c.dtype, in, in, bytes_per_element(c.out_dtype), false);
+      work = op.flops;
+    } else if (c.kind == MicrobenchKind::memory) {
+      op = models::memory_op(c.id, c.read_B, c.write_B);
+      work = op.bytes();
+    } else {
+      op = models::memory_op(c.id, 0, 0);
+      host = c.read_B + c.write_B;
+      work = host;
+    }
+    models::OpTiming t = models::time_op(op, ceilings, e, host);
+    s.predicted = work / t.time_s;
+    s.error = s.predicted / c.measured - 1;
+    s.scored = true;
+    s.held_out = c.used_for.empty();
+    s.within_tolerance = std::fabs(s.error) <= c.tolerance;
+    s.bound = std::string(models::name_of(t.bound));
+    scores.push_back(s);
+  }
+  return scores;
+}
+
+ValidationSummary summarise(const std::vector<CaseScore>& scores) {
+  ValidationSummary v;
+  std::vector<double> errors;
+  for (const CaseScore& s : scores) {
+    ++v.cases;
+    if (!s.scored) continue;
+    ++v.scored;
+    if (s.within_tolerance) ++v.within_tolerance;
+    if (!s.held_out) continue;
+    ++v.held_out;
+    errors.push_back(std::fabs(s.error));
+  }
+  if (errors.empty()) return v;
+  std::sort(errors.begin(), errors.end());
+  std::size_t n = errors.size();
+  v.median_abs_error = n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2;
+  double sum = 0;
+  for (double e : errors) sum += e;
+  v.mean_abs_error = sum / double(n);
+  v.max_abs_error = errors.back();
+  return v;
+}
+
+}  // namespace perfcast

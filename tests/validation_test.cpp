@@ -1,0 +1,70 @@
+// The roofline against measured microbenchmarks (validation/microbenchmarks.toml): the median
+// absolute error over held-out cases must stay within 10 % (issue: workloads/roofline).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <fstream>
+
+#include "engine/roofline_report.hpp"
+#include "engine/validation.hpp"
+#include "engine/workload.hpp"
+#include "tests/shipped_db.hpp"
+
+using namespace perfcast;
+
+TEST_CASE("microbenchmarks: held-out median |error| <= 10 %") {
+  auto cases = load_microbenchmarks(std::filesystem::path(PERFCAST_DEFAULT_VALIDATION) / "microbenchmarks.toml", shipped_db());
+  auto scores = score_microbenchmarks(cases, shipped_db(), models::default_efficiency());
+  ValidationSummary v = summarise(scores);
+  CHECK(v.cases == 35);
+  CHECK(v.held_out >= 25);
+  MESSAGE("held-out median |error| " << 100 * v.median_abs_error << " %, mean " << 100 * v.mean_abs_error << " %, max "
+                                     << 100 * v.max_abs_error << " %");
+  CHECK(v.median_abs_error <= 0.10);
+  for (const CaseScore& s : scores) {
+    CAPTURE(s.c->id);
+    // The case a default efficiency came from never counts as held-out.
+    if (!s.c->used_for.empty()) CHECK_FALSE(s.held_out);
+    if (s.scored) CHECK(std::isfinite(s.error));
+  }
+}
+
+TEST_CASE("a bad case file names the file, the key and the problem") {
+  auto path = std::filesystem::temp_directory_path() / "perfcast-bad-cases.toml";
+  {
+    std::ofstream out(path);
+    out << "schema_version = 1\n[[case]]\nid = \"x\"\nsource = \"s\"\ndevice = \"d\"\naccelerator = \"h100-sxm\"\n"
+           "kind = \"gemm\"\nm = 1\nn = 1\nk = 1\ndtype = \"bf16\"\nmeasured = \"3 TB/s\"\n";
+  }
+  std::string message;
+  try {
+    load_microbenchmarks(path, shipped_db());
+  } catch (const InputError& e) {
+    message = e.what();
+  }
+  std::filesystem::remove(path);
+  CHECK(message.ends_with(":12:1: case[0].measured: '3 TB/s' is not a compute rate (FLOP/s)"));
+}
+
+TEST_CASE("perfcast roofline works for every shipped preset on every accelerator") {
+  const HardwareDb& db = shipped_db();
+  auto presets = preset_names(PERFCAST_DEFAULT_WORKLOADS);
+  for (const std::string& name : presets) {
+    Workload w = load_preset(PERFCAST_DEFAULT_WORKLOADS, name);
+    for (const Record* r : db.records_of(schema::Kind::accelerator)) {
+      CAPTURE(name);
+      CAPTURE(r->name);
+      const AcceleratorSpec& a = db.accelerator(r->name);
+      PresetRun run;
+      run.phase = w.is_transformer() ? models::Phase::decode : models::Phase::prefill;
+      run.context_len = 2048;
+      RooflineReport report = roofline_for_preset(w, a, db, run);
+      REQUIRE_FALSE(report.sections.empty());
+      for (const RooflineSection& s : report.sections) {
+        CHECK(std::isfinite(s.time_s));
+        CHECK(s.time_s > 0);
+        for (const RooflineRow& row : s.rows) CHECK(std::isfinite(row.timing.time_s));
+      }
+    }
+  }
+}
