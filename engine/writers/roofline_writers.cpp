@@ -192,15 +192,16 @@ std::string roofline_to_svg(const RooflineReport& r) {
   s += fmt::format("<text transform=\"translate(22,{}) rotate(-90)\" text-anchor=\"middle\">performance ({}/s)</text>\n", top + ph / 2, sym);
 
   // Ceilings: a bandwidth slope up to the ridge, then the flat compute roof.
-  auto roof = [&](double peak, double bw, const std::string& color, const std::string& dash, const std::string& label) {
+  auto roof = [&](double peak, double bw, const std::string& color, const std::string& dash, const std::string& label,
+                  double label_dy) {
     double ridge = peak / bw;
     double x0 = std::pow(10.0, x_lo);
     double y0 = clamp_y(bw * x0);
     double xs = y0 / bw;
     s += fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"2\" {} points=\"{:.1f},{:.1f} {:.1f},{:.1f} {:.1f},{:.1f}\"/>\n", color, dash,
                      X(xs), Y(y0), X(ridge), Y(peak), X(std::pow(10.0, x_hi)), Y(peak));
-    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\">{}</text>\n", X(std::pow(10.0, x_hi)) - 4, Y(peak) - 6, color,
-                     xml_escape(label));
+    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\" text-anchor=\"end\">{}</text>\n", X(std::pow(10.0, x_hi)) - 4,
+                     Y(peak) + label_dy, color, xml_escape(label));
     s += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" fill=\"{}\"/>\n", X(ridge), Y(peak), color);
     s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\" font-size=\"11\">ridge {:.0f}</text>\n", X(ridge) + 6, Y(peak) + 16, color, ridge);
   };
@@ -209,9 +210,10 @@ std::string roofline_to_svg(const RooflineReport& r) {
     const double b_eff = r.ceilings.memory_Bps ? r.efficiency.memory : r.efficiency.host_link;
     roof(r.peak_ops_per_s, r.bandwidth_Bps, "#1f4e9c", "",
          fmt::format("peak {} / {}", units::format(r.peak_ops_per_s, dim::ops_per_second, ops_rate_symbol(r.precision)),
-                     units::format(r.bandwidth_Bps, dim::bytes_per_second)));
+                     units::format(r.bandwidth_Bps, dim::bytes_per_second)),
+         -6);
     roof(c_eff * r.peak_ops_per_s, b_eff * r.bandwidth_Bps, "#c0392b", "stroke-dasharray=\"6,4\"",
-         fmt::format("achievable ({:.0f}% / {:.0f}%)", 100 * c_eff, 100 * b_eff));
+         fmt::format("achievable ({:.0f}% / {:.0f}%)", 100 * c_eff, 100 * b_eff), 16);
     if (r.ceilings.memory_Bps && r.ceilings.host_link_Bps) {
       double bw = *r.ceilings.host_link_Bps;
       double x0 = std::pow(10.0, x_lo), x1 = r.peak_ops_per_s / bw;
@@ -222,7 +224,7 @@ std::string roofline_to_svg(const RooflineReport& r) {
     }
   }
   // Ops: one dot each at (intensity, achieved), labelled; ops without FLOPs are listed at the side.
-  const char* colors[] = {"#27ae60", "#8e44ad", "#d35400", "#16a085", "#2c3e50"};
+  const char* colors[] = {"#27ae60", "#8e44ad", "#d35400", "#16a085", "#2c3e50", "#c2185b", "#7f6000", "#0277bd"};
   std::size_t section = 0;
   std::vector<std::string> side;
   for (const RooflineSection& sec : r.sections) {
@@ -230,7 +232,7 @@ std::string roofline_to_svg(const RooflineReport& r) {
     for (const RooflineRow& row : sec.rows) {
       const models::Op& op = row.op;
       if (op.flops <= 0 || row.timing.time_s <= 0 || op.bytes() <= 0) {
-        side.push_back(fmt::format("{}: {}", op.name, time_text(row.timing.time_s)));
+        side.push_back(fmt::format("[{}] {}: {}", section, op.name, time_text(row.timing.time_s)));
         continue;
       }
       double x = X(std::clamp(op.intensity(), std::pow(10.0, x_lo), std::pow(10.0, x_hi)));
@@ -246,8 +248,8 @@ std::string roofline_to_svg(const RooflineReport& r) {
   section = 0;
   for (const RooflineSection& sec : r.sections) {
     const char* color = colors[section++ % std::size(colors)];
-    s += fmt::format("<circle cx=\"{}\" cy=\"{:.1f}\" r=\"4\" fill=\"{}\"/><text x=\"{}\" y=\"{:.1f}\" font-size=\"11\">{}</text>\n",
-                     left + pw + 15, ly, color, left + pw + 24, ly + 4, xml_escape(sec.title.substr(0, 34)));
+    s += fmt::format("<circle cx=\"{}\" cy=\"{:.1f}\" r=\"4\" fill=\"{}\"/><text x=\"{}\" y=\"{:.1f}\" font-size=\"11\">[{}] {}</text>\n",
+                     left + pw + 15, ly, color, left + pw + 24, ly + 4, section, xml_escape(sec.title.substr(0, 34)));
     ly += 16;
   }
   if (!side.empty()) {
