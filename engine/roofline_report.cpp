@@ -102,8 +102,16 @@ RooflineReport base_report(const AcceleratorSpec& a, const HardwareDb& db, Preci
   return r;
 }
 
+// Transformer activations are 16-bit (FP32 for FP32/TF32 math) around FP8/INT8 GEMMs, whose inputs
+// are quantised on the fly; an integer-only NPU keeps them in INT8. Quantised vision networks run
+// INT8 end to end, so their activations take the math format.
+double activation_bytes_for(const AcceleratorSpec& a, Precision p) {
+  if (bytes_per_element(p) >= 4) return 4;
+  return a.peak(Precision::bf16) || a.peak(Precision::fp16) ? 2 : std::min(2.0, bytes_per_element(p));
+}
+
 models::OpContext transformer_context(Phase phase, double batch, double seq, double context, int tp, Precision p,
-                                      std::optional<Precision> weights, std::optional<Precision> kv) {
+                                      std::optional<Precision> weights, std::optional<Precision> kv, double wide) {
   models::OpContext c;
   c.phase = phase;
   c.batch = batch;
@@ -111,7 +119,6 @@ models::OpContext transformer_context(Phase phase, double batch, double seq, dou
   c.context_len = context;
   c.tp = tp;
   c.math = p;
-  double wide = bytes_per_element(p) >= 4 ? 4 : (bytes_per_element(p) <= 1 && phase != Phase::training ? bytes_per_element(p) : 2);
   c.activation_bytes = wide;
   c.weight_bytes = weights ? bytes_per_element(*weights) : (phase == Phase::training ? std::min(2.0, bytes_per_element(p)) : bytes_per_element(p));
   c.kv_bytes = kv ? bytes_per_element(*kv) : wide;
@@ -145,7 +152,8 @@ RooflineReport roofline_for_preset(const Workload& w, const AcceleratorSpec& a, 
   if (w.is_transformer()) {
     const auto& m = w.transformer();
     if (m.heads % run.tp != 0) throw InputError({}, fmt::format("--tp {} does not divide the model's {} heads", run.tp, m.heads));
-    auto c = transformer_context(run.phase, run.batch, run.seq_len, run.context_len, run.tp, p, std::nullopt, std::nullopt);
+    auto c = transformer_context(run.phase, run.batch, run.seq_len, run.context_len, run.tp, p, std::nullopt, std::nullopt,
+                                 activation_bytes_for(a, p));
     std::string suffix = run.phase == Phase::decode
                              ? fmt::format("decode step, batch {}, context {}", run.batch, run.context_len)
                              : fmt::format("{}, micro-batch {} x {} tokens", phase_name(run.phase), run.batch, run.seq_len);
@@ -183,17 +191,20 @@ RooflineReport roofline_for_scenario(const Scenario& s, const HardwareDb& db, co
   };
   if (s.training) {
     const auto& t = *s.training;
-    auto c = transformer_context(Phase::training, t.micro_batch, t.seq_len / par.cp, 0, par.tp, p, std::nullopt, std::nullopt);
+    auto c = transformer_context(Phase::training, t.micro_batch, t.seq_len / par.cp, 0, par.tp, p, std::nullopt, std::nullopt,
+                                 activation_bytes_for(a, p));
     c.recompute = t.recompute;
     finish(c, fmt::format("training, micro-batch {} x {} tokens per rank", t.micro_batch, t.seq_len / par.cp));
   } else {
     const auto& in = *s.inference;
     double batch = in.batch.value_or(1);
-    auto pre = transformer_context(Phase::prefill, batch, in.input_len, 0, par.tp, p, in.weight_dtype, in.kv_dtype);
+    auto pre = transformer_context(Phase::prefill, batch, in.input_len, 0, par.tp, p, in.weight_dtype, in.kv_dtype,
+                                   activation_bytes_for(a, p));
     finish(pre, fmt::format("prefill, batch {} x {} tokens", batch, in.input_len));
     if (in.output_len > 0) {
       double context = in.input_len + in.output_len / 2;
-      auto dec = transformer_context(Phase::decode, batch, 1, context, par.tp, p, in.weight_dtype, in.kv_dtype);
+      auto dec = transformer_context(Phase::decode, batch, 1, context, par.tp, p, in.weight_dtype, in.kv_dtype,
+                                     activation_bytes_for(a, p));
       finish(dec, fmt::format("decode step, batch {}, context {} (mid-generation)", batch, context));
       r.assumptions.push_back("decode shown at the mean context input_len + output_len/2");
     }
