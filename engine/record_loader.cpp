@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
-#include <fstream>
 #include <regex>
-#include <sstream>
 #include <toml++/toml.h>
 
 #include "engine/edit_distance.hpp"
+#include "engine/input_file.hpp"
+#include "engine/toml_section.hpp"
 
 namespace perfcast {
 namespace {
@@ -19,18 +19,6 @@ using schema::FieldType;
 FilePosition position(const std::string& file, const toml::node& node) {
   const auto& begin = node.source().begin;
   return {file, static_cast<int>(begin.line), static_cast<int>(begin.column)};
-}
-
-std::string type_name(const toml::node& node) {
-  switch (node.type()) {
-    case toml::node_type::table: return "a table";
-    case toml::node_type::array: return "an array";
-    case toml::node_type::string: return "a string";
-    case toml::node_type::integer: return "an integer";
-    case toml::node_type::floating_point: return "a number";
-    case toml::node_type::boolean: return "a boolean";
-    default: return "a date/time";
-  }
 }
 
 std::vector<std::string> keys_of(std::span<const Field> fields) {
@@ -57,11 +45,11 @@ class Reader {
     const toml::node* node = root.get("sources");
     if (!node) return;
     const toml::table* sources = node->as_table();
-    if (!sources) fail(*node, fmt::format("sources: expected a table of [sources.<id>], got {}", type_name(*node)));
+    if (!sources) fail(*node, fmt::format("sources: expected a table of [sources.<id>], got {}", toml_type_name(*node)));
     for (auto&& [id, entry] : *sources) {
       std::string path = fmt::format("sources.{}", id.str());
       const toml::table* t = entry.as_table();
-      if (!t) fail(entry, fmt::format("{}: expected a table with title, date, ...; got {}", path, type_name(entry)));
+      if (!t) fail(entry, fmt::format("{}: expected a table with title, date, ...; got {}", path, toml_type_name(entry)));
       check_unknown_keys(*t, schema::source_fields(), path + ".");
       Source s;
       s.id = std::string(id.str());
@@ -142,7 +130,7 @@ class Reader {
       return {};
     }
     const auto* s = node->as_string();
-    if (!s || s->get().empty()) fail(*node, fmt::format("{}.{}: expected a non-empty string, got {}", path, key, type_name(*node)));
+    if (!s || s->get().empty()) fail(*node, fmt::format("{}.{}: expected a non-empty string, got {}", path, key, toml_type_name(*node)));
     return s->get();
   }
 
@@ -162,7 +150,7 @@ class Reader {
 
   const std::string& expect_string(const toml::node& node, const std::string& path) {
     const auto* s = node.as_string();
-    if (!s) fail(node, fmt::format("{}: expected a string, got {}", path, type_name(node)));
+    if (!s) fail(node, fmt::format("{}: expected a string, got {}", path, toml_type_name(node)));
     if (s->get().empty()) fail(node, fmt::format("{}: must not be empty", path));
     return s->get();
   }
@@ -192,26 +180,26 @@ class Reader {
         break;
       case FieldType::flag: {
         const auto* b = node.as_boolean();
-        if (!b) fail(node, fmt::format("{}: expected true or false, got {}", path, type_name(node)));
+        if (!b) fail(node, fmt::format("{}: expected true or false, got {}", path, toml_type_name(node)));
         e.flag = b->get();
         break;
       }
       case FieldType::text_list: {
         const auto* a = node.as_array();
-        if (!a) fail(node, fmt::format("{}: expected an array of strings, got {}", path, type_name(node)));
+        if (!a) fail(node, fmt::format("{}: expected an array of strings, got {}", path, toml_type_name(node)));
         for (const toml::node& item : *a) e.list.push_back(expect_string(item, path));
         break;
       }
       case FieldType::table: {
         const auto* t = node.as_table();
-        if (!t) fail(node, fmt::format("{}: expected a table [{}], got {}", path, path, type_name(node)));
+        if (!t) fail(node, fmt::format("{}: expected a table [{}], got {}", path, path, toml_type_name(node)));
         read_table(*t, field.children, path + ".");
         return;
       }
       case FieldType::table_array: {
         const auto* a = node.as_array();
         if (!a || !a->is_array_of_tables())
-          fail(node, fmt::format("{}: expected an array of tables [[{}]], got {}", path, path, type_name(node)));
+          fail(node, fmt::format("{}: expected an array of tables [[{}]], got {}", path, path, toml_type_name(node)));
         std::size_t i = 0;
         for (const toml::node& item : *a) read_table(*item.as_table(), field.children, fmt::format("{}[{}].", path, i++));
         return;
@@ -224,7 +212,7 @@ class Reader {
     const toml::table* t = node.as_table();
     if (!t) {
       std::string shown = node.is_string() ? fmt::format("\"{}\"", node.as_string()->get())
-                                           : fmt::format("{}", type_name(node));
+                                           : fmt::format("{}", toml_type_name(node));
       fail(node, fmt::format("{}: figure has no source: write {} = {{ value = {}, source = \"<id>\" }}",
                              e.path, field.key, shown));
     }
@@ -246,13 +234,13 @@ class Reader {
 
     if (field.type == FieldType::count) {
       const auto* i = value->as_integer();
-      if (!i) fail(*value, fmt::format("{}: expected an integer count, got {}", e.path, type_name(*value)));
+      if (!i) fail(*value, fmt::format("{}: expected an integer count, got {}", e.path, toml_type_name(*value)));
       e.number = static_cast<double>(i->get());
       e.text = fmt::format("{}", i->get());
       return;
     }
     if (field.type == FieldType::ratio) {
-      if (!value->is_number()) fail(*value, fmt::format("{}: expected a plain number, got {}", e.path, type_name(*value)));
+      if (!value->is_number()) fail(*value, fmt::format("{}: expected a plain number, got {}", e.path, toml_type_name(*value)));
       e.number = value->value<double>().value_or(NAN);
       if (!std::isfinite(e.number)) fail(*value, fmt::format("{}: {} is not a finite number", e.path, e.number));
       e.text = fmt::format("{}", e.number);
@@ -263,7 +251,7 @@ class Reader {
       if (value->is_number())
         fail(*value, fmt::format("{}: bare number {} has no unit; expected {} as a string such as \"{}\"", e.path,
                                  value->value<double>().value_or(NAN), units::describe(field.dimension), example));
-      fail(*value, fmt::format("{}: expected a quantity string, got {}", e.path, type_name(*value)));
+      fail(*value, fmt::format("{}: expected a quantity string, got {}", e.path, toml_type_name(*value)));
     }
     e.text = value->as_string()->get();
     units::Quantity q;
@@ -343,7 +331,7 @@ Record parse_record(std::string_view content, const std::string& file_label, sch
   if (!version->is_integer() || version->as_integer()->get() != schema::kSchemaVersion)
     throw InputError(position(file_label, *version),
                      fmt::format("unsupported schema_version {} (this perfcast reads version {})",
-                                 version->is_integer() ? fmt::format("{}", version->as_integer()->get()) : type_name(*version),
+                                 version->is_integer() ? fmt::format("{}", version->as_integer()->get()) : toml_type_name(*version),
                                  schema::kSchemaVersion));
 
   std::vector<Field> top(schema::common_fields().begin(), schema::common_fields().end());
@@ -369,11 +357,7 @@ Record parse_record(std::string_view content, const std::string& file_label, sch
 }
 
 Record load_record(const std::filesystem::path& file, schema::Kind kind) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError({file.string(), 0, 0}, "cannot open file");
-  std::ostringstream content;
-  content << in.rdbuf();
-  return parse_record(content.str(), file.string(), kind);
+  return parse_record(read_input_file(file, "file"), file.string(), kind);
 }
 
 }  // namespace perfcast

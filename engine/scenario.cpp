@@ -2,8 +2,7 @@
 
 #include <cmath>
 #include <fmt/format.h>
-#include <fstream>
-#include <sstream>
+#include "engine/input_file.hpp"
 
 namespace perfcast {
 namespace {
@@ -220,11 +219,7 @@ Scenario parse_scenario(std::string_view content, const std::string& label, cons
 }
 
 Scenario load_scenario(const std::filesystem::path& file, const std::filesystem::path& workloads, const HardwareDb& db) {
-  std::ifstream in(file);
-  if (!in) throw InputError({file.string(), 0, 0}, "cannot open scenario file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_scenario(ss.str(), file.string(), workloads, db);
+  return parse_scenario(read_input_file(file, "scenario file"), file.string(), workloads, db);
 }
 
 }  // namespace perfcast

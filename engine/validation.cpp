@@ -3,9 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
-#include <fstream>
-#include <sstream>
 
+#include "engine/input_file.hpp"
 #include "engine/roofline_report.hpp"
 #include "engine/toml_section.hpp"
 #include "engine/units.hpp"
@@ -83,12 +82,8 @@ std::filesystem::path default_validation_dir() {
 }
 
 std::vector<MicrobenchCase> load_microbenchmarks(const std::filesystem::path& file, const HardwareDb& db) {
-  std::ifstream in(file);
-  if (!in) throw InputError({file.string(), 0, 0}, "cannot open validation cases");
-  std::stringstream ss;
-  ss << in.rdbuf();
   std::shared_ptr<toml::table> doc;
-  TomlSection root = TomlSection::parse(ss.str(), file.string(), doc);
+  TomlSection root = TomlSection::parse(read_input_file(file, "validation cases"), file.string(), doc);
   root.integer("schema_version", 1, 1);
   std::vector<MicrobenchCase> cases;
   for (TomlSection& t : root.table_array("case")) cases.push_back(read_case(t, db));

@@ -2,10 +2,9 @@
 
 #include <algorithm>
 #include <fmt/format.h>
-#include <fstream>
-#include <sstream>
 
 #include "engine/edit_distance.hpp"
+#include "engine/input_file.hpp"
 
 namespace perfcast {
 namespace {
@@ -21,14 +20,6 @@ constexpr std::string_view kMlp[] = {"gelu", "swiglu"};
 constexpr std::string_view kNorm[] = {"layernorm", "rmsnorm"};
 constexpr std::string_view kFamilies[] = {"transformer", "vision"};
 constexpr std::string_view kLayerOps[] = {"conv", "depthwise", "pointwise", "fc", "maxpool", "avgpool", "add", "upsample", "concat"};
-
-std::string read_text(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw InputError({file.string(), 0, 0}, "cannot open file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 int as_int(std::int64_t v) { return static_cast<int>(v); }
 
@@ -227,7 +218,7 @@ Workload read_model_table(TomlSection& model, const std::filesystem::path& dir, 
 }
 
 Workload load_workload_file(const std::filesystem::path& file, const std::filesystem::path& dir) {
-  return parse_workload(read_text(file), file.string(), dir);
+  return parse_workload(read_input_file(file, "file"), file.string(), dir);
 }
 
 Workload parse_workload(std::string_view content, const std::string& label, const std::filesystem::path& dir) {
