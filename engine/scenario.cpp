@@ -174,28 +174,7 @@ Scenario parse_scenario(std::string_view content, const std::string& label, cons
   s.name = root.string("name").value_or(std::filesystem::path(label).stem().string());
   auto model = root.table("model");
   if (!model) root.fail_here("missing required table [model] (preset = \"<name>\" and/or the architecture)");
-  // A vision preset has no fields to override: `preset` alone.
-  if (auto preset = model->string("preset")) {
-    Workload base;
-    try {
-      base = load_preset(workloads, *preset);
-    } catch (const InputError& e) {
-      if (e.where().file.empty()) model->fail("preset", e.message());
-      throw;
-    }
-    if (base.is_transformer()) {
-      auto again = root.table("model");
-      s.workload = read_model_table(*again, workloads, "");
-      s.workload.display_name = base.display_name;
-      s.workload.source = base.source;
-    } else {
-      model->finish();
-      s.workload = base;
-    }
-  } else {
-    auto again = root.table("model");
-    s.workload = read_model_table(*again, workloads, "inline-model");
-  }
+  s.workload = read_model_table(*model, workloads, model->has("preset") ? "" : "inline-model", true);
   if (auto attention = root.table("attention")) {
     if (auto m = attention->choice("mask", kMasks)) s.mask = *m == "full" ? models::AttentionMask::full : models::AttentionMask::causal;
     if (auto k = attention->choice("kernel", kKernels))

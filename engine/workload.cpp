@@ -194,7 +194,8 @@ Workload load_preset(const std::filesystem::path& dir, const std::string& name) 
   return load_workload_file(file, dir);
 }
 
-Workload read_model_table(TomlSection& model, const std::filesystem::path& dir, const std::string& name) {
+Workload read_model_table(TomlSection& model, const std::filesystem::path& dir, const std::string& name,
+                          bool vision_alone) {
   Workload w;
   if (auto preset = model.string("preset")) {
     if (!name.empty() && *preset == name) model.fail("preset", "a preset cannot be based on itself");
@@ -204,7 +205,11 @@ Workload read_model_table(TomlSection& model, const std::filesystem::path& dir, 
       if (e.where().file.empty()) model.fail("preset", e.message());
       throw;
     }
-    if (!w.is_transformer()) model.fail("preset", fmt::format("'{}' is a vision op list; it has no [model] fields to override", *preset));
+    if (!w.is_transformer()) {
+      if (!vision_alone) model.fail("preset", fmt::format("'{}' is a vision op list; it has no [model] fields to override", *preset));
+      model.finish();  // an op list has no fields to override: `preset` alone
+      return w;
+    }
   } else {
     w.model = TransformerSpec{};
   }

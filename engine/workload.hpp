@@ -43,6 +43,8 @@ Workload parse_workload(std::string_view content, const std::string& label, cons
 // Reads a [model] table: `preset = "<name>"` (resolved in `dir`) and/or inline fields, which
 // override the preset's. Validates the architecture. Used by presets (`name` = the preset's own
 // name) and scenarios (`name` empty: the workload keeps the preset's name).
-Workload read_model_table(TomlSection& model, const std::filesystem::path& dir, const std::string& name);
+// `vision_alone`: a vision preset is accepted when it is the table's only key (scenarios).
+Workload read_model_table(TomlSection& model, const std::filesystem::path& dir, const std::string& name,
+                          bool vision_alone = false);
 
 }  // namespace perfcast
