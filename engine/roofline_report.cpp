@@ -79,11 +79,11 @@ RooflineReport base_report(const AcceleratorSpec& a, const HardwareDb& db, Preci
     r.bandwidth_level = fmt::format("host link ({})", a.host_link);
     r.bandwidth_Bps = *r.ceilings.host_link_Bps;
   }
+  r.compute_efficiency = models::gemm_efficiency(p, r.efficiency);
+  r.bandwidth_efficiency = r.ceilings.memory_Bps ? r.efficiency.memory : r.efficiency.host_link;
   if (r.bandwidth_Bps > 0) {
     r.ridge = models::ridge_point(r.peak_ops_per_s, r.bandwidth_Bps);
-    double bw_eff = r.ceilings.memory_Bps ? r.efficiency.memory : r.efficiency.host_link;
-    double c_eff = bytes_per_element(p) <= 1 ? r.efficiency.gemm_8bit : r.efficiency.gemm;
-    r.ridge_derated = models::ridge_point(c_eff * r.peak_ops_per_s, bw_eff * r.bandwidth_Bps);
+    r.ridge_derated = models::ridge_point(r.compute_efficiency * r.peak_ops_per_s, r.bandwidth_efficiency * r.bandwidth_Bps);
   }
   for (const auto& e : models::efficiency_sources())
     r.assumptions.push_back(fmt::format("efficiency {} = {} ({})", e.name, e.value, e.source));

@@ -34,6 +34,8 @@ struct RooflineReport {
   double peak_ops_per_s = 0;               // dense peak at `precision`
   std::string bandwidth_level;             // "HBM3" / "device memory" / "host link (usb3-gen1)"
   double bandwidth_Bps = 0;                // the level the ridge point is taken against
+  double compute_efficiency = 0;           // GEMM efficiency at `precision`
+  double bandwidth_efficiency = 0;         // of the ridge level
   double ridge = 0, ridge_derated = 0;     // FLOP/B
   std::vector<RooflineSection> sections;
   std::vector<std::string> assumptions;

@@ -67,8 +67,10 @@ double gemm_shape_efficiency(const GemmShape& s, int compute_units) {
 
 double compute_efficiency(const Op& op, const Efficiency& e) {
   if (op.kind == OpKind::attention) return e.attention;
-  return bytes_per_element(op.precision) <= 1 ? e.gemm_8bit : e.gemm;
+  return gemm_efficiency(op.precision, e);
 }
+
+double gemm_efficiency(Precision p, const Efficiency& e) { return bytes_per_element(p) <= 1 ? e.gemm_8bit : e.gemm; }
 
 OpTiming time_op(const Op& op, const Ceilings& c, const Efficiency& e, double host_bytes) {
   OpTiming t;

@@ -71,5 +71,7 @@ constexpr double ridge_point(double peak_ops_per_s, double bandwidth_Bps) { retu
 
 // The efficiency the roofline applies to an op's math before shape effects.
 double compute_efficiency(const Op& op, const Efficiency& e);
+// The large-GEMM efficiency of a math format: 8-bit and narrower, or wider.
+double gemm_efficiency(Precision p, const Efficiency& e);
 
 }  // namespace perfcast::models

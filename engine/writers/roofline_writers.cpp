@@ -60,7 +60,7 @@ std::string roofline_to_table(const RooflineReport& r) {
   std::string out = fmt::format("Roofline of {} on {} ({}), {} math\n", r.workload, r.accelerator_display, r.accelerator,
                                 name_of(r.precision));
   out += fmt::format("  peak {} dense; achievable GEMM {:.0f}% of it\n", units::format(r.peak_ops_per_s, dim::ops_per_second, ops_rate_symbol(r.precision)),
-                     100 * (bytes_per_element(r.precision) <= 1 ? r.efficiency.gemm_8bit : r.efficiency.gemm));
+                     100 * r.compute_efficiency);
   if (r.bandwidth_Bps > 0)
     out += fmt::format("  {} {}; ridge point {:.1f} {}/B at peak, {:.1f} {}/B achievable\n", r.bandwidth_level,
                        units::format(r.bandwidth_Bps, dim::bytes_per_second), r.ridge, ops_symbol(r.precision), r.ridge_derated,
@@ -206,8 +206,7 @@ std::string roofline_to_svg(const RooflineReport& r) {
     s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\" font-size=\"11\">ridge {:.0f}</text>\n", X(ridge) + 6, Y(peak) + 16, color, ridge);
   };
   if (r.bandwidth_Bps > 0) {
-    const double c_eff = bytes_per_element(r.precision) <= 1 ? r.efficiency.gemm_8bit : r.efficiency.gemm;
-    const double b_eff = r.ceilings.memory_Bps ? r.efficiency.memory : r.efficiency.host_link;
+    const double c_eff = r.compute_efficiency, b_eff = r.bandwidth_efficiency;
     roof(r.peak_ops_per_s, r.bandwidth_Bps, "#1f4e9c", "",
          fmt::format("peak {} / {}", units::format(r.peak_ops_per_s, dim::ops_per_second, ops_rate_symbol(r.precision)),
                      units::format(r.bandwidth_Bps, dim::bytes_per_second)),
