@@ -125,6 +125,14 @@ models::OpContext transformer_context(Phase phase, double batch, double seq, dou
   return c;
 }
 
+// A quantised vision network runs in its math format end to end; weights default to it too.
+void time_vision(RooflineReport& r, const models::VisionModel& m, double batch, std::optional<Precision> weights) {
+  const double bytes = std::min(2.0, bytes_per_element(r.precision));
+  models::VisionContext c{.batch = batch, .math = r.precision, .activation_bytes = bytes,
+                          .weight_bytes = weights ? bytes_per_element(*weights) : bytes};
+  time_sections(r, {models::OpGroup{"network", 1, models::vision_ops(m, c)}}, fmt::format("inference, batch {}", batch));
+}
+
 std::string label_of(const Workload& w) { return w.display_name.empty() ? w.name : w.display_name; }
 
 }  // namespace
@@ -160,9 +168,7 @@ RooflineReport roofline_for_preset(const Workload& w, const AcceleratorSpec& a, 
     time_sections(r, models::transformer_ops(m, c), suffix);
     r.assumptions.push_back(fmt::format("attention mask causal (s_ctx = (s+1)/2), FlashAttention kernel, tp = {}", run.tp));
   } else {
-    models::VisionContext c{.batch = run.batch, .math = p, .activation_bytes = std::min(2.0, bytes_per_element(p)),
-                            .weight_bytes = std::min(2.0, bytes_per_element(p))};
-    time_sections(r, {models::OpGroup{"network", 1, models::vision_ops(w.vision(), c)}}, fmt::format("inference, batch {}", run.batch));
+    time_vision(r, w.vision(), run.batch, std::nullopt);
   }
   return r;
 }
@@ -175,10 +181,7 @@ RooflineReport roofline_for_scenario(const Scenario& s, const HardwareDb& db, co
   r.workload = label_of(s.workload);
   const auto& par = s.parallelism;
   if (!s.workload.is_transformer()) {
-    double batch = s.inference->batch.value_or(1);
-    double bytes = s.inference->weight_dtype ? bytes_per_element(*s.inference->weight_dtype) : std::min(2.0, bytes_per_element(p));
-    models::VisionContext c{.batch = batch, .math = p, .activation_bytes = std::min(2.0, bytes_per_element(p)), .weight_bytes = bytes};
-    time_sections(r, {models::OpGroup{"network", 1, models::vision_ops(s.workload.vision(), c)}}, fmt::format("inference, batch {}", batch));
+    time_vision(r, s.workload.vision(), s.inference->batch.value_or(1), s.inference->weight_dtype);
     return r;
   }
   const auto& m = s.workload.transformer();
