@@ -68,18 +68,17 @@ const toml::node* TomlSection::get(std::string_view key) {
 std::optional<std::int64_t> TomlSection::integer(std::string_view key, std::int64_t min, std::int64_t max) {
   const toml::node* node = get(key);
   if (!node) return std::nullopt;
-  const auto* i = node->as_integer();
-  if (!i) {
+  std::int64_t n;
+  if (const auto* i = node->as_integer()) {
+    n = i->get();
+  } else {
+    // 3.0e9 style is accepted when it is a whole number.
     const auto* f = node->as_floating_point();
     double v = f ? f->get() : 0;
     if (!f || std::trunc(v) != v || !std::isfinite(v) || std::fabs(v) > 9e15)
       fail(key, fmt::format("expected a whole number, got {}", f ? fmt::format("{}", v) : toml_type_name(*node)));
-    // 3.0e9 style is accepted when it is a whole number.
-    auto n = static_cast<std::int64_t>(v);
-    if (n < min || n > max) fail(key, fmt::format("{} is out of range [{}, {}]", n, min, max));
-    return n;
+    n = static_cast<std::int64_t>(v);
   }
-  std::int64_t n = i->get();
   if (n < min || n > max) fail(key, fmt::format("{} is out of range [{}, {}]", n, min, max));
   return n;
 }
