@@ -28,12 +28,12 @@ void read_int(TomlSection& t, std::string_view key, int& out, std::int64_t min =
 }
 
 // Cross-field rules of a transformer; errors point at the key that breaks them.
-void check_transformer(TransformerSpec& m, TomlSection& t, bool head_dim_given, bool kv_given) {
+void check_transformer(TransformerSpec& m, TomlSection& t) {
   const std::string_view missing[] = {"layers", "hidden", "heads", "ffn_hidden", "vocab"};
   const int values[] = {m.layers, m.hidden, m.heads, m.ffn_hidden, m.vocab};
   for (std::size_t i = 0; i < std::size(values); ++i)
     if (values[i] <= 0) t.fail_here(fmt::format("missing required key '{}{}'", t.path(), missing[i]));
-  if (!kv_given && m.kv_heads == 0) m.kv_heads = m.heads;
+  if (m.kv_heads == 0) m.kv_heads = m.heads;  // MHA unless stated
   if (m.kv_heads > m.heads || m.heads % m.kv_heads != 0)
     t.fail("kv_heads", fmt::format("{} does not divide heads {} (grouped-query attention needs heads = groups x kv_heads)",
                                    m.kv_heads, m.heads));
@@ -42,7 +42,6 @@ void check_transformer(TransformerSpec& m, TomlSection& t, bool head_dim_given, 
       t.fail("heads", fmt::format("{} does not divide hidden {}; give head_dim explicitly", m.heads, m.hidden));
     m.head_dim = m.hidden / m.heads;
   }
-  (void)head_dim_given;
   if (m.moe) {
     const models::MoeSpec& e = *m.moe;
     if (e.top_k > e.experts)
@@ -87,7 +86,7 @@ void read_mla(TomlSection& t, TransformerSpec& m) {
 
 // Fields of [model] over `m` (a preset's values, or empty).
 void read_transformer_fields(TomlSection& t, TransformerSpec& m) {
-  bool kv_given = t.has("kv_heads"), head_dim_given = t.has("head_dim");
+  bool head_dim_given = t.has("head_dim");
   read_int(t, "layers", m.layers);
   read_int(t, "hidden", m.hidden);
   int heads_before = m.heads, hidden_before = m.hidden;
@@ -106,7 +105,7 @@ void read_transformer_fields(TomlSection& t, TransformerSpec& m) {
   if (auto moe = t.table("moe")) read_moe(*moe, m);
   if (auto mla = t.table("mla")) read_mla(*mla, m);
   t.finish();
-  check_transformer(m, t, head_dim_given, kv_given || m.kv_heads > 0);
+  check_transformer(m, t);
 }
 
 VisionOpKind layer_kind(const std::string& op) {
