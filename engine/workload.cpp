@@ -102,6 +102,10 @@ void read_transformer_fields(TomlSection& t, TransformerSpec& m) {
   if (auto v = t.choice("norm", kNorm)) m.norm = *v == "layernorm" ? NormKind::layernorm : NormKind::rmsnorm;
   if (auto v = t.boolean("tied_embeddings")) m.tied_embeddings = *v;
   if (auto v = t.boolean("linear_bias")) m.linear_bias = *v;
+  if (auto v = t.number("dropout", 0, true, 1)) {
+    if (*v >= 1) t.fail("dropout", fmt::format("{} is a probability and must be below 1", *v));
+    m.dropout = *v;
+  }
   if (auto moe = t.table("moe")) read_moe(*moe, m);
   if (auto mla = t.table("mla")) read_mla(*mla, m);
   t.finish();

@@ -43,6 +43,7 @@ struct TransformerSpec {
   NormKind norm = NormKind::rmsnorm;
   bool tied_embeddings = false;
   bool linear_bias = false;    // biases on every linear layer (GPT-2/3 style)
+  double dropout = 0;          // training dropout probability (hidden and attention); masks are saved
   std::optional<MoeSpec> moe;
   std::optional<MlaSpec> mla;
 
