@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <fmt/format.h>
+#include "engine/edit_distance.hpp"
 #include "engine/input_file.hpp"
 
 namespace perfcast {
@@ -13,6 +14,8 @@ constexpr std::string_view kRecompute[] = {"none", "selective", "full"};
 constexpr std::string_view kDtypes[] = {"fp32", "bf16", "fp16", "fp8", "fp6", "fp4", "int8", "int4"};
 constexpr std::string_view kMasks[] = {"causal", "full"};
 constexpr std::string_view kKernels[] = {"flash", "materialised"};
+constexpr std::string_view kOffload[] = {"none", "optimizer", "optimizer+params"};
+constexpr std::string_view kSchedules[] = {"gpipe", "1f1b", "zb-h1", "zb-h2"};
 
 // A hardware_db name read from `key`; unknown names become errors at the key.
 template <class Lookup>
@@ -73,6 +76,16 @@ TrainingSettings read_training(TomlSection& t) {
   if (auto r = t.choice("recompute", kRecompute))
     s.recompute = *r == "full" ? models::Recompute::full : *r == "selective" ? models::Recompute::selective : models::Recompute::none;
   s.tokens = t.number("tokens", 0, false, 1e18);
+  if (auto o = t.string("optimizer")) {
+    if (!models::find_recipe(*o)) {
+      std::vector<std::string> names;
+      for (const models::OptimizerRecipe& r : models::optimizer_recipes()) names.emplace_back(r.name);
+      t.fail("optimizer", fmt::format("unknown recipe '{}'{}", *o, did_you_mean(*o, names)));
+    }
+    s.optimizer = *o;
+  }
+  if (auto o = t.choice("offload", kOffload))
+    s.offload = *o == "none" ? models::Offload::none : *o == "optimizer" ? models::Offload::optimizer : models::Offload::optimizer_and_params;
   t.finish();
   if (std::fmod(s.global_batch, s.micro_batch) != 0)
     t.fail("micro_batch", fmt::format("{} does not divide global_batch {}", s.micro_batch, s.global_batch));
@@ -88,6 +101,8 @@ InferenceSettings read_inference(TomlSection& t) {
   s.kv_dtype = dtype(t, "kv_dtype", kDtypes);
   s.compute_dtype = dtype(t, "compute_dtype", kDtypes);
   s.target_fps = t.number("target_fps", 0, false, 1e6);
+  s.memory_utilization = t.number("memory_utilization", 0, false, 1);
+  if (auto b = t.integer("kv_block", 1, 1'000'000)) s.kv_block = static_cast<double>(*b);
   t.finish();
   return s;
 }
@@ -105,36 +120,12 @@ ParallelismSettings read_parallelism(TomlSection& t) {
   if (auto v = t.integer("dp", 1, kMaxCount)) p.dp = static_cast<int>(*v);
   if (auto v = t.boolean("sequence_parallel")) p.sequence_parallel = *v;
   p.zero = static_cast<int>(t.integer("zero", 0, 3).value_or(0));
+  if (auto v = t.choice("schedule", kSchedules))
+    p.schedule = *v == "gpipe" ? models::Schedule::gpipe : *v == "zb-h1" ? models::Schedule::zb_h1
+                 : *v == "zb-h2" ? models::Schedule::zb_h2 : models::Schedule::one_f_one_b;
   t.finish();
+  if (p.vp > 1 && p.schedule != models::Schedule::one_f_one_b) t.fail("vp", "virtual stages need the 1f1b (interleaved) schedule");
   return p;
-}
-
-// Layout rules against the model and the device count (Megatron-LM's argument checks).
-void check_layout(const Scenario& s, TomlSection& par) {
-  const ParallelismSettings& p = s.parallelism;
-  long model_parallel = long(p.tp) * p.pp * p.cp;  // experts shard within data parallelism
-  if (s.hardware.count % model_parallel != 0)
-    par.fail("tp", fmt::format("tp x pp x cp = {} does not divide the {} devices", model_parallel, s.hardware.count));
-  if (p.dp && long(*p.dp) * model_parallel != s.hardware.count)
-    par.fail("dp", fmt::format("tp x pp x cp x dp = {} is not the {} devices", long(*p.dp) * model_parallel, s.hardware.count));
-  if (!s.workload.is_transformer()) return;
-  const models::TransformerSpec& m = s.workload.transformer();
-  if (m.heads % p.tp != 0) par.fail("tp", fmt::format("{} does not divide the model's {} attention heads", p.tp, m.heads));
-  if (m.kv_heads % p.tp != 0 && p.tp % m.kv_heads != 0)
-    par.fail("tp", fmt::format("{} neither divides nor is a multiple of the model's {} KV heads", p.tp, m.kv_heads));
-  if (m.ffn_hidden % p.tp != 0) par.fail("tp", fmt::format("{} does not divide ffn_hidden {}", p.tp, m.ffn_hidden));
-  if (m.layers % p.pp != 0) par.fail("pp", fmt::format("{} does not divide the model's {} layers", p.pp, m.layers));
-  if (p.vp > 1 && (m.layers / p.pp) % p.vp != 0)
-    par.fail("vp", fmt::format("{} does not divide the {} layers per pipeline stage", p.vp, m.layers / p.pp));
-  if (p.ep > 1) {
-    if (!m.moe) par.fail("ep", "expert parallelism needs an MoE model");
-    if (m.moe->experts % p.ep != 0) par.fail("ep", fmt::format("{} does not divide the model's {} experts", p.ep, m.moe->experts));
-  }
-  if (m.moe && m.moe->expert_ffn_hidden % p.tp != 0)
-    par.fail("tp", fmt::format("{} does not divide expert_ffn_hidden {}", p.tp, m.moe->expert_ffn_hidden));
-  if (s.training && std::fmod(s.training->seq_len, p.cp) != 0)
-    par.fail("cp", fmt::format("{} does not divide seq_len {}", p.cp, s.training->seq_len));
-  if (p.sequence_parallel && p.tp == 1) par.fail("sequence_parallel", "needs tp > 1");
 }
 
 // The DESIGN.md sections later stages read; their keys are checked for type here already.
@@ -162,7 +153,66 @@ void read_later_sections(TomlSection& root) {
   }
 }
 
+// The recipe a framework uses for a training precision when none is named (MODELS-REFERENCE §17.2:
+// Megatron-LM/NeMo keep fp32 main gradients; FP8 adds Transformer Engine's weight cache).
+std::string default_recipe(std::optional<Precision> p) {
+  if (p == Precision::fp16) return "megatron-fp16";
+  if (p == Precision::fp8) return "fp8-te";
+  if (p == Precision::fp32 || p == Precision::tf32) return "fp32-adam";
+  return "megatron-bf16";
+}
+
 }  // namespace
+
+int data_parallel(const ParallelismSettings& p, int devices) {
+  if (p.dp) return *p.dp;
+  return std::max(1, devices / (p.tp * p.pp * p.cp));
+}
+
+int expert_tensor_parallel(const ParallelismSettings& p, int dp) {
+  const int stage_ranks = p.tp * p.cp * dp;
+  if (stage_ranks % (p.tp * p.ep) == 0) return p.tp;
+  return std::max(1, stage_ranks / p.ep);
+}
+
+std::optional<LayoutProblem> layout_problem(const Workload& w, const ParallelismSettings& p, int devices,
+                                            const std::optional<TrainingSettings>& training) {
+  auto problem = [](std::string key, std::string message) { return std::optional<LayoutProblem>({std::move(key), std::move(message)}); };
+  const long model_parallel = long(p.tp) * p.pp * p.cp;
+  if (devices % model_parallel != 0)
+    return problem("tp", fmt::format("tp x pp x cp = {} does not divide the {} devices", model_parallel, devices));
+  if (p.dp && long(*p.dp) * model_parallel != devices)
+    return problem("dp", fmt::format("tp x pp x cp x dp = {} is not the {} devices", long(*p.dp) * model_parallel, devices));
+  const int dp = data_parallel(p, devices);
+  if (training) {
+    const double replicas_batch = double(dp) * training->micro_batch;
+    if (std::fmod(training->global_batch, replicas_batch) != 0)
+      return problem("dp", fmt::format("global_batch {} is not a multiple of dp {} x micro_batch {}", training->global_batch, dp,
+                                       training->micro_batch));
+  }
+  if (!w.is_transformer()) return std::nullopt;
+  const models::TransformerSpec& m = w.transformer();
+  if (m.heads % p.tp != 0) return problem("tp", fmt::format("{} does not divide the model's {} attention heads", p.tp, m.heads));
+  if (m.kv_heads % p.tp != 0 && p.tp % m.kv_heads != 0)
+    return problem("tp", fmt::format("{} neither divides nor is a multiple of the model's {} KV heads", p.tp, m.kv_heads));
+  if (m.ffn_hidden % p.tp != 0) return problem("tp", fmt::format("{} does not divide ffn_hidden {}", p.tp, m.ffn_hidden));
+  if (m.layers % p.pp != 0) return problem("pp", fmt::format("{} does not divide the model's {} layers", p.pp, m.layers));
+  if (p.vp > 1 && (m.layers / p.pp) % p.vp != 0)
+    return problem("vp", fmt::format("{} does not divide the {} layers per pipeline stage", p.vp, m.layers / p.pp));
+  if (p.ep > 1) {
+    if (!m.moe) return problem("ep", "expert parallelism needs an MoE model");
+    if (m.moe->experts % p.ep != 0) return problem("ep", fmt::format("{} does not divide the model's {} experts", p.ep, m.moe->experts));
+    if ((long(p.tp) * p.cp * dp) % p.ep != 0)
+      return problem("ep", fmt::format("{} does not divide the tp x cp x dp = {} ranks of a pipeline stage", p.ep, long(p.tp) * p.cp * dp));
+  }
+  if (m.moe && m.moe->expert_ffn_hidden % expert_tensor_parallel(p, dp) != 0)
+    return problem("tp", fmt::format("expert tensor parallelism {} does not divide expert_ffn_hidden {}", expert_tensor_parallel(p, dp),
+                                     m.moe->expert_ffn_hidden));
+  if (training && std::fmod(training->seq_len, p.cp) != 0)
+    return problem("cp", fmt::format("{} does not divide seq_len {}", p.cp, training->seq_len));
+  if (p.sequence_parallel && p.tp == 1) return problem("sequence_parallel", "needs tp > 1");
+  return std::nullopt;
+}
 
 Scenario parse_scenario(std::string_view content, const std::string& label, const std::filesystem::path& workloads,
                         const HardwareDb& db) {
@@ -193,7 +243,12 @@ Scenario parse_scenario(std::string_view content, const std::string& label, cons
   if (par) s.parallelism = read_parallelism(*par);
   read_later_sections(root);
   root.finish();
-  if (par) check_layout(s, *par);  // without [parallelism] every device is a data-parallel replica
+  if (par) {  // without [parallelism] every device is a data-parallel replica
+    if (auto problem = layout_problem(s.workload, s.parallelism, s.hardware.count, s.training)) par->fail(problem->key, problem->message);
+  } else if (s.training) {
+    if (auto problem = layout_problem(s.workload, s.parallelism, s.hardware.count, s.training)) root.fail("training", problem->message);
+  }
+  if (s.training && s.training->optimizer.empty()) s.training->optimizer = default_recipe(s.training->precision);
   return s;
 }
 

@@ -8,6 +8,7 @@
 #include "engine/hardware_db.hpp"
 #include "engine/precision.hpp"
 #include "engine/workload.hpp"
+#include "models/memory.hpp"
 #include "models/transformer_ops.hpp"
 
 namespace perfcast {
@@ -27,6 +28,8 @@ struct TrainingSettings {
   std::optional<Precision> precision;
   models::Recompute recompute = models::Recompute::none;
   std::optional<double> tokens;
+  std::string optimizer;       // a models::optimizer_recipes() name; "" = the default for `precision`
+  models::Offload offload = models::Offload::none;
 };
 
 struct InferenceSettings {
@@ -35,6 +38,8 @@ struct InferenceSettings {
   std::optional<double> batch;
   std::optional<Precision> weight_dtype, kv_dtype, compute_dtype;
   std::optional<double> target_fps;
+  std::optional<double> memory_utilization;  // fraction of device memory the server may use
+  std::optional<double> kv_block;            // paged KV cache block, tokens
 };
 
 struct ParallelismSettings {
@@ -42,7 +47,28 @@ struct ParallelismSettings {
   std::optional<int> dp;
   bool sequence_parallel = false;
   int zero = 0;
+  models::Schedule schedule = models::Schedule::one_f_one_b;
 };
+
+// A layout rule a layout breaks: the [parallelism] key to blame and the message.
+struct LayoutProblem {
+  std::string key, message;
+};
+
+// Megatron-LM's argument checks for `p` on `devices` devices (TP dividing heads, KV heads and
+// FFN widths, PP dividing layers, VP dividing a stage's layers, EP dividing experts and the
+// tp x cp x dp ranks it folds into, CP dividing the sequence, the batch splitting into
+// micro-batches over data-parallel replicas). Pure: used by the loader and by what-if searches.
+std::optional<LayoutProblem> layout_problem(const Workload& w, const ParallelismSettings& p, int devices,
+                                            const std::optional<TrainingSettings>& training);
+
+// Data-parallel replicas: what tp x pp x cp leaves of the devices unless given.
+int data_parallel(const ParallelismSettings& p, int devices);
+// Tensor parallelism inside each expert: Megatron folds the tp x cp x dp ranks of a stage into
+// expert-TP x EP x expert-DP (Liu et al. 2025, "MoE parallel folding"); expert-TP stays tp while
+// ep fits in cp x dp, else what is left of the stage's ranks after EP (EP carved out of TP, as
+// inference engines run DeepSeek-V3 with tp = ep = 8).
+int expert_tensor_parallel(const ParallelismSettings& p, int dp);
 
 struct Scenario {
   std::string file, name;
