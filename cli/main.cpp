@@ -1,10 +1,12 @@
 // perfcast: argument parsing and printing only; the engine does the work.
-// Exit codes: 0 ok, 1 usage error, 2 bad input (data file, scenario, unknown name), 3 internal error.
+// Exit codes: 0 ok, 1 usage error, 2 bad input (data file, scenario, unknown name), 3 internal error,
+// 4 validate: a scored case left its tolerance band.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <fmt/format.h>
 
 #include "cli/hw_command.hpp"
+#include "cli/memory_command.hpp"
 #include "cli/roofline_command.hpp"
 #include "cli/validate_command.hpp"
 #include "engine/errors.hpp"
@@ -21,6 +23,7 @@ int main(int argc, char** argv) {
   std::function<int()> action;
   perfcast::cli::add_hw_command(app, options, action);
   perfcast::cli::add_roofline_command(app, options, action);
+  perfcast::cli::add_memory_command(app, options, action);
   perfcast::cli::add_validate_command(app, options, action);
 
   try {

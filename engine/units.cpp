@@ -307,11 +307,11 @@ std::string format(double v, Dimension d, std::string_view symbol) {
   return fmt::format("{} {}", number(v), si_symbol(d));
 }
 
-std::string format_binary_bytes(double bytes) {
+std::string format_binary_bytes(double bytes, int decimals) {
   static constexpr std::array<std::pair<double, std::string_view>, 5> steps{
       {{0x1p50, "PiB"}, {0x1p40, "TiB"}, {0x1p30, "GiB"}, {0x1p20, "MiB"}, {0x1p10, "KiB"}}};
   for (auto [factor, symbol] : steps)
-    if (std::abs(bytes) >= factor) return fmt::format("{:.4f} {}", bytes / factor, symbol);
+    if (std::abs(bytes) >= factor) return fmt::format("{:.{}f} {}", bytes / factor, decimals, symbol);
   return fmt::format("{} B", number(bytes));
 }
 

@@ -67,7 +67,7 @@ std::string si_symbol(Dimension d);
 // "$55.04/h", "323.1 g/kWh", "80 GB". Bytes use decimal prefixes (the binary form is separate).
 // `symbol` replaces the dimension's default unit symbol (e.g. "OP/s" for integer rates).
 std::string format(double si_value, Dimension d, std::string_view symbol = {});
-// "74.51 GiB": bytes with a binary prefix.
-std::string format_binary_bytes(double bytes);
+// "74.5078 GiB": bytes with a binary prefix and `decimals` digits after the point.
+std::string format_binary_bytes(double bytes, int decimals = 4);
 
 }  // namespace perfcast::units

@@ -42,17 +42,6 @@ std::string ops_rate_symbol(Precision p) {
 
 std::string ops_symbol(Precision p) { return p == Precision::int8 || p == Precision::int4 ? "OP" : "FLOP"; }
 
-std::string xml_escape(const std::string& s) {
-  std::string out;
-  for (char ch : s) {
-    if (ch == '<') out += "&lt;";
-    else if (ch == '>') out += "&gt;";
-    else if (ch == '&') out += "&amp;";
-    else if (ch == '"') out += "&quot;";
-    else out += ch;
-  }
-  return out;
-}
 
 }  // namespace
 

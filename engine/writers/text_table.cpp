@@ -45,4 +45,16 @@ std::string csv_field(const std::string& s) {
   return quoted + "\"";
 }
 
+std::string xml_escape(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    if (ch == '<') out += "&lt;";
+    else if (ch == '>') out += "&gt;";
+    else if (ch == '&') out += "&amp;";
+    else if (ch == '"') out += "&quot;";
+    else out += ch;
+  }
+  return out;
+}
+
 }  // namespace perfcast

@@ -19,5 +19,7 @@ class TextTable {
 
 // RFC 4180 quoting for one CSV field.
 std::string csv_field(const std::string& s);
+// Escapes &, <, > and " for XML/SVG text and attributes.
+std::string xml_escape(const std::string& s);
 
 }  // namespace perfcast
