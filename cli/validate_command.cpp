@@ -13,77 +13,98 @@ namespace perfcast::cli {
 namespace {
 
 struct ValidateOptions {
-  std::string cases;
+  std::string cases, kind, source;
   std::string format = "table";
 };
 
-std::string rate(double v, MicrobenchKind k) {
-  return k == MicrobenchKind::gemm || k == MicrobenchKind::attention ? fmt::format("{:.1f} TFLOP/s", v / 1e12)
-                                                                     : fmt::format("{:.3f} TB/s", v / 1e12);
+std::string value_text(double v, units::Dimension d) {
+  if (d == units::dim::ops_per_second) return fmt::format("{:.1f} TFLOP/s", v / 1e12);
+  if (d == units::dim::bytes_per_second) return fmt::format("{:.3f} TB/s", v / 1e12);
+  if (d == units::dim::bytes) return v >= 1e9 ? fmt::format("{:.4g} GB", v / 1e9) : fmt::format("{:.6g} B", v);
+  return fmt::format("{:.4g}", v);
+}
+
+nlohmann::json summary_json(const ValidationSummary& v) {
+  return {{"cases", v.cases}, {"scored", v.scored}, {"held_out", v.held_out}, {"within_tolerance", v.within_tolerance},
+          {"median_abs_error", v.median_abs_error}, {"mean_abs_error", v.mean_abs_error}, {"max_abs_error", v.max_abs_error}};
+}
+
+std::string summary_line(const std::string& label, const ValidationSummary& v) {
+  return fmt::format("{}: {} cases, {} scored, {} held-out; held-out |error| median {:.1f}%, mean {:.1f}%, max {:.1f}%; {} of {} within tolerance\n",
+                     label, v.cases, v.scored, v.held_out, 100 * v.median_abs_error, 100 * v.mean_abs_error, 100 * v.max_abs_error,
+                     v.within_tolerance, v.scored);
 }
 
 int run(const GlobalOptions& global, const ValidateOptions& o) {
   HardwareDb db = HardwareDb::load(global.hardware_db);
-  std::filesystem::path file = o.cases.empty() ? default_validation_dir() / "microbenchmarks.toml" : std::filesystem::path(o.cases);
-  auto cases = load_microbenchmarks(file, db);
-  auto scores = score_microbenchmarks(cases, db, models::default_efficiency());
-  ValidationSummary v = summarise(scores);
+  std::vector<std::filesystem::path> files =
+      o.cases.empty() ? validation_files(default_validation_dir()) : std::vector<std::filesystem::path>{o.cases};
+  std::vector<CaseScore> scores;
+  for (const auto& file : files)
+    for (CaseScore& s : score_file(file, db))
+      if ((o.kind.empty() || s.kind == o.kind) && (o.source.empty() || s.source.find(o.source) != std::string::npos))
+        scores.push_back(std::move(s));
+  const ValidationSummary v = summarise(scores);
+  const bool all_within = v.within_tolerance == v.scored;
   if (o.format == "json") {
     nlohmann::json j;
-    j["file"] = file.string();
+    j["files"] = nlohmann::json::array();
+    for (const auto& f : files) j["files"].push_back(f.string());
     j["cases"] = nlohmann::json::array();
     for (const CaseScore& s : scores) {
-      nlohmann::json c{{"id", s.c->id}, {"kind", name_of(s.c->kind)}, {"source", s.c->source}, {"measured", s.c->measured}};
+      nlohmann::json c{{"id", s.id}, {"kind", s.kind}, {"source", s.source}, {"subject", s.subject}, {"measured", s.measured}};
       if (s.scored) {
-        c["accelerator"] = s.c->accelerator;
         c["predicted"] = s.predicted;
         c["error"] = s.error;
         c["held_out"] = s.held_out;
         c["within_tolerance"] = s.within_tolerance;
-        c["tolerance"] = s.c->tolerance;
-        c["bound"] = s.bound;
-        if (!s.c->used_for.empty()) c["used_for"] = s.c->used_for;
+        c["tolerance"] = s.tolerance;
+        c["detail"] = s.detail;
+        if (!s.used_for.empty()) c["used_for"] = s.used_for;
       } else {
-        c["skipped"] = s.c->skip;
+        c["skipped"] = s.skip;
       }
       j["cases"].push_back(c);
     }
-    j["summary"] = {{"cases", v.cases}, {"scored", v.scored}, {"held_out", v.held_out},
-                    {"within_tolerance", v.within_tolerance}, {"median_abs_error", v.median_abs_error},
-                    {"mean_abs_error", v.mean_abs_error}, {"max_abs_error", v.max_abs_error}};
+    j["summary"] = summary_json(v);
+    for (const auto& [kind, summary] : summarise_by(scores, false)) j["by_kind"][kind] = summary_json(summary);
+    for (const auto& [source, summary] : summarise_by(scores, true)) j["by_source"][source] = summary_json(summary);
     fmt::print("{}\n", j.dump(2));
-    return 0;
+    return all_within ? 0 : 4;
   }
   if (o.format == "csv") {
-    fmt::print("id,kind,accelerator,measured,predicted,error,held_out,within_tolerance,skipped\n");
+    fmt::print("id,kind,subject,measured,predicted,error,held_out,within_tolerance,skipped\n");
     for (const CaseScore& s : scores)
-      fmt::print("{},{},{},{:.6g},{:.6g},{:.6g},{},{},{}\n", csv_field(s.c->id), name_of(s.c->kind), s.c->accelerator,
-                 s.c->measured, s.predicted, s.error, s.held_out, s.within_tolerance, csv_field(s.c->skip));
-    return 0;
+      fmt::print("{},{},{},{:.6g},{:.6g},{:.6g},{},{},{}\n", csv_field(s.id), s.kind, csv_field(s.subject), s.measured, s.predicted, s.error,
+                 s.held_out, s.within_tolerance, csv_field(s.skip));
+    return all_within ? 0 : 4;
   }
-  TextTable t({"case", "device", "measured", "predicted", "error", "bound", "note"});
+  TextTable t({"case", "kind", "subject", "measured", "predicted", "error", "detail", "note"});
   for (const CaseScore& s : scores) {
     if (!s.scored) {
-      t.add_row({s.c->id, s.c->device, rate(s.c->measured, s.c->kind), "-", "-", "-", "skipped: " + s.c->skip});
+      t.add_row({s.id, s.kind, s.subject, value_text(s.measured, s.dimension), "-", "-", "-", "skipped: " + s.skip});
       continue;
     }
-    std::string note = !s.held_out ? "source of a default, not held-out" : s.within_tolerance ? "" : fmt::format("outside ±{:.0f}%", 100 * s.c->tolerance);
-    t.add_row({s.c->id, s.c->accelerator, rate(s.c->measured, s.c->kind), rate(s.predicted, s.c->kind),
-               fmt::format("{:+.1f}%", 100 * s.error), s.bound, note});
+    std::string note = !s.held_out ? "source of a default, not held-out" : s.within_tolerance ? "" : fmt::format("outside ±{:.1f}%", 100 * s.tolerance);
+    t.add_row({s.id, s.kind, s.subject, value_text(s.measured, s.dimension), value_text(s.predicted, s.dimension),
+               fmt::format("{:+.2f}%", 100 * s.error), s.detail, note});
   }
-  fmt::print("{}", t.render());
-  fmt::print("\n{} cases, {} scored, {} held-out; held-out |error|: median {:.1f}%, mean {:.1f}%, max {:.1f}%; {} of {} scored within their tolerance\n",
-             v.cases, v.scored, v.held_out, 100 * v.median_abs_error, 100 * v.mean_abs_error, 100 * v.max_abs_error, v.within_tolerance,
-             v.scored);
-  return 0;
+  fmt::print("{}\n", t.render());
+  for (const auto& [kind, summary] : summarise_by(scores, false)) fmt::print("{}", summary_line("kind " + kind, summary));
+  for (const auto& [source, summary] : summarise_by(scores, true)) fmt::print("{}", summary_line("source " + source, summary));
+  fmt::print("{}", summary_line("all", v));
+  if (!all_within) fmt::print("{} scored case(s) outside their tolerance\n", v.scored - v.within_tolerance);
+  return all_within ? 0 : 4;
 }
 
 }  // namespace
 
 void add_validate_command(CLI::App& app, const GlobalOptions& options, std::function<int()>& action) {
   auto o = std::make_shared<ValidateOptions>();
-  CLI::App* cmd = app.add_subcommand("validate", "Score predictions against measured microbenchmark cases");
-  cmd->add_option("--cases", o->cases, "Cases file (default: validation/microbenchmarks.toml)");
+  CLI::App* cmd = app.add_subcommand("validate", "Score predictions against the measured and published cases in validation/");
+  cmd->add_option("--cases", o->cases, "One case file (default: every validation/*.toml)");
+  cmd->add_option("--kind", o->kind, "Only cases of this kind (gemm, memory, host_link, model_states, kv_cache, ...)");
+  cmd->add_option("--source", o->source, "Only cases whose source contains this text");
   cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "json", "csv"}))->capture_default_str();
   cmd->callback([&action, &options, o] { action = [&options, o] { return run(options, *o); }; });
 }

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "engine/input_file.hpp"
+#include "engine/memory_validation.hpp"
 #include "engine/roofline_report.hpp"
 #include "engine/toml_section.hpp"
 #include "engine/units.hpp"
@@ -85,6 +86,7 @@ std::vector<MicrobenchCase> load_microbenchmarks(const std::filesystem::path& fi
   std::shared_ptr<toml::table> doc;
   TomlSection root = TomlSection::parse(read_input_file(file, "validation cases"), file.string(), doc);
   root.integer("schema_version", 1, 1);
+  root.skip("suite");
   std::vector<MicrobenchCase> cases;
   for (TomlSection& t : root.table_array("case")) cases.push_back(read_case(t, db));
   root.finish();
@@ -97,7 +99,16 @@ std::vector<CaseScore> score_microbenchmarks(const std::vector<MicrobenchCase>& 
   std::vector<CaseScore> scores;
   for (const MicrobenchCase& c : cases) {
     CaseScore s;
-    s.c = &c;
+    s.id = c.id;
+    s.kind = name_of(c.kind);
+    s.source = c.source;
+    s.subject = c.accelerator.empty() ? c.device : c.accelerator;
+    s.used_for = c.used_for;
+    s.skip = c.skip;
+    s.measured = c.measured;
+    s.tolerance = c.tolerance;
+    const bool flops = c.kind == MicrobenchKind::gemm || c.kind == MicrobenchKind::attention;
+    s.dimension = flops ? units::dim::ops_per_second : units::dim::bytes_per_second;
     if (!c.skip.empty()) {
       scores.push_back(s);
       continue;
@@ -126,7 +137,7 @@ std::vector<CaseScore> score_microbenchmarks(const std::vector<MicrobenchCase>& 
     s.scored = true;
     s.held_out = c.used_for.empty();
     s.within_tolerance = std::fabs(s.error) <= c.tolerance;
-    s.bound = std::string(models::name_of(t.bound));
+    s.detail = std::string(models::name_of(t.bound)) + "-bound";
     scores.push_back(s);
   }
   return scores;
@@ -153,6 +164,43 @@ ValidationSummary summarise(const std::vector<CaseScore>& scores) {
   v.mean_abs_error = sum / double(n);
   v.max_abs_error = errors.back();
   return v;
+}
+
+std::vector<std::pair<std::string, ValidationSummary>> summarise_by(const std::vector<CaseScore>& scores, bool by_source) {
+  std::vector<std::pair<std::string, std::vector<CaseScore>>> groups;
+  for (const CaseScore& s : scores) {
+    const std::string& key = by_source ? s.source : s.kind;
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == key; });
+    if (it == groups.end()) it = groups.insert(groups.end(), {key, {}});
+    it->second.push_back(s);
+  }
+  std::vector<std::pair<std::string, ValidationSummary>> out;
+  for (const auto& [key, group] : groups) out.emplace_back(key, summarise(group));
+  return out;
+}
+
+std::vector<std::filesystem::path> validation_files(const std::filesystem::path& dir) {
+  std::vector<std::filesystem::path> files;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+    if (entry.is_regular_file() && entry.path().extension() == ".toml") files.push_back(entry.path());
+  if (ec) throw InputError({dir.string(), 0, 0}, "cannot list the validation directory: " + ec.message());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::vector<CaseScore> score_file(const std::filesystem::path& file, const HardwareDb& db) {
+  static constexpr std::string_view kSuites[] = {"microbenchmark", "memory"};
+  std::string suite;
+  {
+    std::shared_ptr<toml::table> doc;
+    TomlSection root = TomlSection::parse(read_input_file(file, "validation cases"), file.string(), doc);
+    auto s = root.choice("suite", kSuites);
+    if (!s) root.fail_here("missing required key 'suite' (\"microbenchmark\" or \"memory\")");
+    suite = *s;
+  }
+  if (suite == "memory") return score_memory_cases(load_memory_cases(file, default_workloads_dir()));
+  return score_microbenchmarks(load_microbenchmarks(file, db), db, models::default_efficiency());
 }
 
 }  // namespace perfcast

@@ -9,6 +9,7 @@
 
 #include "engine/hardware_db.hpp"
 #include "engine/precision.hpp"
+#include "engine/units.hpp"
 #include "models/roofline.hpp"
 
 namespace perfcast {
@@ -25,14 +26,17 @@ struct MicrobenchCase {
   double tolerance = 0.10;       // |error| within which the case passes
 };
 
+// One scored case of any suite, in SI units of `dimension`.
 struct CaseScore {
-  const MicrobenchCase* c = nullptr;
-  double predicted = 0;
+  std::string id, kind, source, subject;  // subject: the device or model the case is about
+  std::string used_for, skip, detail;     // detail: what bounds the prediction, or what was compared
+  units::Dimension dimension = units::dim::none;
+  double measured = 0, predicted = 0;
   double error = 0;              // predicted / measured - 1
-  bool scored = false;           // false: skipped (see c->skip)
+  double tolerance = 0;
+  bool scored = false;           // false: skipped (see skip)
   bool held_out = false;         // scored and not used to set a default
   bool within_tolerance = false;
-  std::string bound;
 };
 
 struct ValidationSummary {
@@ -45,6 +49,13 @@ std::vector<MicrobenchCase> load_microbenchmarks(const std::filesystem::path& fi
 std::vector<CaseScore> score_microbenchmarks(const std::vector<MicrobenchCase>& cases, const HardwareDb& db,
                                              const models::Efficiency& e);
 ValidationSummary summarise(const std::vector<CaseScore>& scores);
+// Summaries keyed by case kind or by source, in first-seen order.
+std::vector<std::pair<std::string, ValidationSummary>> summarise_by(const std::vector<CaseScore>& scores, bool by_source);
+
+// The case files of a validation directory (*.toml, sorted) and the scores of one file: its
+// top-level `suite` ("microbenchmark" or "memory") says which model predicts its cases.
+std::vector<std::filesystem::path> validation_files(const std::filesystem::path& dir);
+std::vector<CaseScore> score_file(const std::filesystem::path& file, const HardwareDb& db);
 
 std::string_view name_of(MicrobenchKind k);
 

@@ -22,9 +22,9 @@ TEST_CASE("microbenchmarks: held-out median |error| <= 10 %") {
                                      << 100 * v.max_abs_error << " %");
   CHECK(v.median_abs_error <= 0.10);
   for (const CaseScore& s : scores) {
-    CAPTURE(s.c->id);
+    CAPTURE(s.id);
     // The case a default efficiency came from never counts as held-out.
-    if (!s.c->used_for.empty()) CHECK_FALSE(s.held_out);
+    if (!s.used_for.empty()) CHECK_FALSE(s.held_out);
     if (s.scored) CHECK(std::isfinite(s.error));
   }
 }
@@ -67,4 +67,25 @@ TEST_CASE("perfcast roofline works for every shipped preset on every accelerator
       }
     }
   }
+}
+
+TEST_CASE("memory cases: ZeRO Table 1, DeepSpeed's estimator and published KV-cache sizes, each within its band") {
+  auto scores = score_file(std::filesystem::path(PERFCAST_DEFAULT_VALIDATION) / "memory.toml", shipped_db());
+  ValidationSummary v = summarise(scores);
+  CHECK(v.cases == 76);
+  CHECK(v.scored == 76);
+  for (const CaseScore& s : scores) {
+    CAPTURE(s.id);
+    CAPTURE(s.predicted);
+    CHECK(s.within_tolerance);
+  }
+  int zero = 0, deepspeed = 0, kv = 0;
+  for (const CaseScore& s : scores) {
+    zero += s.id.starts_with("zero-table1");
+    deepspeed += s.id.starts_with("deepspeed-est");
+    kv += s.kind == "kv_cache";
+  }
+  CHECK(zero == 54);
+  CHECK(deepspeed == 19);
+  CHECK(kv == 3);
 }

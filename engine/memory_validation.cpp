@@ -1,0 +1,119 @@
+#include "engine/memory_validation.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+
+#include "engine/edit_distance.hpp"
+#include "engine/input_file.hpp"
+#include "engine/toml_section.hpp"
+#include "engine/units.hpp"
+#include "engine/workload.hpp"
+
+namespace perfcast {
+namespace {
+
+constexpr std::string_view kKinds[] = {"model_states", "kv_cache"};
+constexpr std::string_view kOffload[] = {"none", "optimizer", "optimizer+params"};
+constexpr std::string_view kKvDtypes[] = {"fp32", "bf16", "fp16", "fp8", "int8", "int4", "fp4"};
+
+const models::OptimizerRecipe* recipe_at(TomlSection& t, std::string_view key) {
+  std::string name = t.require_string(key);
+  if (const models::OptimizerRecipe* r = models::find_recipe(name)) return r;
+  std::vector<std::string> names;
+  for (const models::OptimizerRecipe& r : models::optimizer_recipes()) names.emplace_back(r.name);
+  t.fail(key, fmt::format("unknown recipe '{}'{}", name, did_you_mean(name, names)));
+}
+
+MemoryCase read_case(TomlSection& t, const std::filesystem::path& workloads) {
+  MemoryCase c;
+  c.id = t.require_string("id");
+  c.source = t.require_string("source");
+  auto kind = t.choice("kind", kKinds);
+  if (!kind) t.fail_here(fmt::format("missing required key '{}kind'", t.path()));
+  c.kind = *kind == "kv_cache" ? MemoryCase::Kind::kv_cache : MemoryCase::Kind::model_states;
+  if (c.kind == MemoryCase::Kind::model_states) {
+    c.subject = t.require_string("model");
+    c.parameters = t.require_number("parameters", 0, false, 1e16);
+    c.largest_layer_parameters = t.number("largest_layer_parameters", 0, true, 1e16).value_or(0);
+    c.recipe = recipe_at(t, "recipe");
+    c.zero = static_cast<int>(t.require_integer("zero", 0, 3));
+    c.dp = static_cast<double>(t.require_integer("dp", 1, 10'000'000));
+    if (auto o = t.choice("offload", kOffload))
+      c.offload = *o == "none" ? models::Offload::none : *o == "optimizer" ? models::Offload::optimizer : models::Offload::optimizer_and_params;
+    c.include_gather = t.boolean("include_gather").value_or(false);
+    if (c.include_gather && c.largest_layer_parameters <= 0)
+      t.fail("include_gather", "needs largest_layer_parameters");
+  } else {
+    c.subject = t.require_string("preset");
+    Workload w = load_preset(workloads, c.subject);
+    if (!w.is_transformer()) t.fail("preset", fmt::format("'{}' is not a transformer", c.subject));
+    c.model = w.transformer();
+    if (auto d = t.choice("kv_dtype", kKvDtypes)) c.kv_dtype = *precision_from(*d);
+    c.tp = static_cast<int>(t.integer("tp", 1, 1024).value_or(1));
+    c.tokens = static_cast<double>(t.integer("tokens", 1, 100'000'000).value_or(1));
+  }
+  auto measured = t.require_string("measured");
+  try {
+    auto q = units::parse_quantity(measured);
+    if (q.dimension != units::dim::bytes) t.fail("measured", fmt::format("'{}' is not {}", measured, units::describe(units::dim::bytes)));
+    c.measured_B = q.value;
+  } catch (const UnitError& e) {
+    t.fail("measured", e.what());
+  }
+  c.tolerance = t.number("tolerance", 0, false, 10).value_or(0.01);
+  c.used_for = t.string("used_for").value_or("");
+  c.skip = t.string("skip").value_or("");
+  c.notes = t.string("notes").value_or("");
+  t.finish();
+  return c;
+}
+
+}  // namespace
+
+std::vector<MemoryCase> load_memory_cases(const std::filesystem::path& file, const std::filesystem::path& workloads) {
+  std::shared_ptr<toml::table> doc;
+  TomlSection root = TomlSection::parse(read_input_file(file, "validation cases"), file.string(), doc);
+  root.integer("schema_version", 1, 1);
+  root.skip("suite");
+  std::vector<MemoryCase> cases;
+  for (TomlSection& t : root.table_array("case")) cases.push_back(read_case(t, workloads));
+  root.finish();
+  return cases;
+}
+
+// Model states through models::model_states (F-MEM-2/3), KV cache through kv_bytes_per_token
+// (F-KV-1/2): the same functions `perfcast memory` uses.
+std::vector<CaseScore> score_memory_cases(const std::vector<MemoryCase>& cases) {
+  std::vector<CaseScore> scores;
+  for (const MemoryCase& c : cases) {
+    CaseScore s;
+    s.id = c.id;
+    s.source = c.source;
+    s.subject = c.subject;
+    s.used_for = c.used_for;
+    s.skip = c.skip;
+    s.dimension = units::dim::bytes;
+    s.measured = c.measured_B;
+    s.tolerance = c.tolerance;
+    if (c.kind == MemoryCase::Kind::model_states) {
+      s.kind = "model_states";
+      models::ModelStates m = models::model_states(*c.recipe, c.parameters, c.largest_layer_parameters, c.zero, c.dp, c.offload);
+      s.predicted = c.include_gather ? m.total() : m.states();
+      s.detail = fmt::format("{}, ZeRO-{}, dp {:g}", c.recipe->name, c.zero, c.dp);
+    } else {
+      s.kind = "kv_cache";
+      s.predicted = c.tokens * models::kv_bytes_per_token(c.model, models::kv_format(c.kv_dtype), c.tp, c.model.layers);
+      s.detail = fmt::format("{} tokens, {}, tp {}", c.tokens, name_of(c.kv_dtype), c.tp);
+    }
+    if (c.skip.empty()) {
+      s.scored = true;
+      s.error = s.predicted / s.measured - 1;
+      s.held_out = c.used_for.empty();
+      s.within_tolerance = std::fabs(s.error) <= c.tolerance;
+    }
+    scores.push_back(s);
+  }
+  return scores;
+}
+
+}  // namespace perfcast
