@@ -421,7 +421,7 @@ MemoryReport memory_for_scenario(const Scenario& s, const HardwareDb& db, const 
   } else if (s.workload.is_transformer()) {
     const double util = s.inference->memory_utilization.value_or(o.memory_utilization);
     capacity *= util;
-    r.capacity_label = fmt::format("{:.0f}% of {}", 100 * util, r.capacity_label);
+    r.capacity_label = fmt::format("{} at {:.0f}% utilisation", r.capacity_label, 100 * util);
     InferenceShape shape = transformer_inference(s, a, 1, o);
     const double room = capacity - shape.fixed;
     r.max_batch = room > 0 ? std::floor(room / shape.per_sequence) : 0;

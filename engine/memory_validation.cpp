@@ -3,8 +3,8 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "engine/edit_distance.hpp"
 #include "engine/input_file.hpp"
+#include "engine/scenario.hpp"
 #include "engine/toml_section.hpp"
 #include "engine/units.hpp"
 #include "engine/workload.hpp"
@@ -13,16 +13,7 @@ namespace perfcast {
 namespace {
 
 constexpr std::string_view kKinds[] = {"model_states", "kv_cache"};
-constexpr std::string_view kOffload[] = {"none", "optimizer", "optimizer+params"};
 constexpr std::string_view kKvDtypes[] = {"fp32", "bf16", "fp16", "fp8", "int8", "int4", "fp4"};
-
-const models::OptimizerRecipe* recipe_at(TomlSection& t, std::string_view key) {
-  std::string name = t.require_string(key);
-  if (const models::OptimizerRecipe* r = models::find_recipe(name)) return r;
-  std::vector<std::string> names;
-  for (const models::OptimizerRecipe& r : models::optimizer_recipes()) names.emplace_back(r.name);
-  t.fail(key, fmt::format("unknown recipe '{}'{}", name, did_you_mean(name, names)));
-}
 
 MemoryCase read_case(TomlSection& t, const std::filesystem::path& workloads) {
   MemoryCase c;
@@ -35,11 +26,12 @@ MemoryCase read_case(TomlSection& t, const std::filesystem::path& workloads) {
     c.subject = t.require_string("model");
     c.parameters = t.require_number("parameters", 0, false, 1e16);
     c.largest_layer_parameters = t.number("largest_layer_parameters", 0, true, 1e16).value_or(0);
-    c.recipe = recipe_at(t, "recipe");
+    auto recipe = read_recipe(t, "recipe");
+    if (!recipe) t.fail_here(fmt::format("missing required key '{}recipe'", t.path()));
+    c.recipe = models::find_recipe(*recipe);
     c.zero = static_cast<int>(t.require_integer("zero", 0, 3));
     c.dp = static_cast<double>(t.require_integer("dp", 1, 10'000'000));
-    if (auto o = t.choice("offload", kOffload))
-      c.offload = *o == "none" ? models::Offload::none : *o == "optimizer" ? models::Offload::optimizer : models::Offload::optimizer_and_params;
+    c.offload = read_offload(t, "offload").value_or(models::Offload::none);
     c.include_gather = t.boolean("include_gather").value_or(false);
     if (c.include_gather && c.largest_layer_parameters <= 0)
       t.fail("include_gather", "needs largest_layer_parameters");

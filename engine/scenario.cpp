@@ -76,16 +76,8 @@ TrainingSettings read_training(TomlSection& t) {
   if (auto r = t.choice("recompute", kRecompute))
     s.recompute = *r == "full" ? models::Recompute::full : *r == "selective" ? models::Recompute::selective : models::Recompute::none;
   s.tokens = t.number("tokens", 0, false, 1e18);
-  if (auto o = t.string("optimizer")) {
-    if (!models::find_recipe(*o)) {
-      std::vector<std::string> names;
-      for (const models::OptimizerRecipe& r : models::optimizer_recipes()) names.emplace_back(r.name);
-      t.fail("optimizer", fmt::format("unknown recipe '{}'{}", *o, did_you_mean(*o, names)));
-    }
-    s.optimizer = *o;
-  }
-  if (auto o = t.choice("offload", kOffload))
-    s.offload = *o == "none" ? models::Offload::none : *o == "optimizer" ? models::Offload::optimizer : models::Offload::optimizer_and_params;
+  s.optimizer = read_recipe(t, "optimizer").value_or("");
+  s.offload = read_offload(t, "offload").value_or(models::Offload::none);
   t.finish();
   if (std::fmod(s.global_batch, s.micro_batch) != 0)
     t.fail("micro_batch", fmt::format("{} does not divide global_batch {}", s.micro_batch, s.global_batch));
@@ -163,6 +155,20 @@ std::string default_recipe(std::optional<Precision> p) {
 }
 
 }  // namespace
+
+std::optional<std::string> read_recipe(TomlSection& t, std::string_view key) {
+  auto name = t.string(key);
+  if (!name || models::find_recipe(*name)) return name;
+  std::vector<std::string> names;
+  for (const models::OptimizerRecipe& r : models::optimizer_recipes()) names.emplace_back(r.name);
+  t.fail(key, fmt::format("unknown recipe '{}'{}", *name, did_you_mean(*name, names)));
+}
+
+std::optional<models::Offload> read_offload(TomlSection& t, std::string_view key) {
+  auto o = t.choice(key, kOffload);
+  if (!o) return std::nullopt;
+  return *o == "none" ? models::Offload::none : *o == "optimizer" ? models::Offload::optimizer : models::Offload::optimizer_and_params;
+}
 
 int data_parallel(const ParallelismSettings& p, int devices) {
   if (p.dp) return *p.dp;

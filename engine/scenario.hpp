@@ -7,6 +7,7 @@
 
 #include "engine/hardware_db.hpp"
 #include "engine/precision.hpp"
+#include "engine/toml_section.hpp"
 #include "engine/workload.hpp"
 #include "models/memory.hpp"
 #include "models/transformer_ops.hpp"
@@ -80,6 +81,11 @@ struct Scenario {
   models::AttentionMask mask = models::AttentionMask::causal;
   models::AttentionKernel attention_kernel = models::AttentionKernel::flash;
 };
+
+// [training]-style keys shared with the validation cases: an optimizer recipe name (unknown names
+// fail at the key with a suggestion) and an offload mode ("none", "optimizer", "optimizer+params").
+std::optional<std::string> read_recipe(TomlSection& t, std::string_view key);
+std::optional<models::Offload> read_offload(TomlSection& t, std::string_view key);
 
 // Loads and validates a scenario; presets resolve in `workloads`, hardware names in `db`.
 Scenario load_scenario(const std::filesystem::path& file, const std::filesystem::path& workloads, const HardwareDb& db);
