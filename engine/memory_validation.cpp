@@ -1,9 +1,7 @@
 #include "engine/memory_validation.hpp"
 
-#include <cmath>
 #include <fmt/format.h>
 
-#include "engine/input_file.hpp"
 #include "engine/scenario.hpp"
 #include "engine/toml_section.hpp"
 #include "engine/units.hpp"
@@ -62,15 +60,8 @@ MemoryCase read_case(TomlSection& t, const std::filesystem::path& workloads) {
 
 }  // namespace
 
-std::vector<MemoryCase> load_memory_cases(const std::filesystem::path& file, const std::filesystem::path& workloads) {
-  std::shared_ptr<toml::table> doc;
-  TomlSection root = TomlSection::parse(read_input_file(file, "validation cases"), file.string(), doc);
-  root.integer("schema_version", 1, 1);
-  root.skip("suite");
-  std::vector<MemoryCase> cases;
-  for (TomlSection& t : root.table_array("case")) cases.push_back(read_case(t, workloads));
-  root.finish();
-  return cases;
+std::vector<MemoryCase> load_memory_cases(CaseFile& f, const std::filesystem::path& workloads) {
+  return read_cases(f, [&](TomlSection& t) { return read_case(t, workloads); });
 }
 
 // Model states through models::model_states (F-MEM-2/3), KV cache through kv_bytes_per_token
@@ -87,22 +78,18 @@ std::vector<CaseScore> score_memory_cases(const std::vector<MemoryCase>& cases) 
     s.dimension = units::dim::bytes;
     s.measured = c.measured_B;
     s.tolerance = c.tolerance;
+    double predicted = 0;
     if (c.kind == MemoryCase::Kind::model_states) {
       s.kind = "model_states";
       models::ModelStates m = models::model_states(*c.recipe, c.parameters, c.largest_layer_parameters, c.zero, c.dp, c.offload);
-      s.predicted = c.include_gather ? m.total() : m.states();
+      predicted = c.include_gather ? m.total() : m.states();
       s.detail = fmt::format("{}, ZeRO-{}, dp {:g}", c.recipe->name, c.zero, c.dp);
     } else {
       s.kind = "kv_cache";
-      s.predicted = c.tokens * models::kv_bytes_per_token(c.model, models::kv_format(c.kv_dtype), c.tp, c.model.layers);
+      predicted = c.tokens * models::kv_bytes_per_token(c.model, models::kv_format(c.kv_dtype), c.tp, c.model.layers);
       s.detail = fmt::format("{} tokens, {}, tp {}", c.tokens, name_of(c.kv_dtype), c.tp);
     }
-    if (c.skip.empty()) {
-      s.scored = true;
-      s.error = s.predicted / s.measured - 1;
-      s.held_out = c.used_for.empty();
-      s.within_tolerance = std::fabs(s.error) <= c.tolerance;
-    }
+    if (c.skip.empty()) s.set_prediction(predicted);
     scores.push_back(s);
   }
   return scores;

@@ -31,7 +31,7 @@ struct MemoryCase {
   double tolerance = 0.01;
 };
 
-std::vector<MemoryCase> load_memory_cases(const std::filesystem::path& file, const std::filesystem::path& workloads);
+std::vector<MemoryCase> load_memory_cases(CaseFile& f, const std::filesystem::path& workloads);
 std::vector<CaseScore> score_memory_cases(const std::vector<MemoryCase>& cases);
 
 }  // namespace perfcast

@@ -82,15 +82,30 @@ std::filesystem::path default_validation_dir() {
   return PERFCAST_DEFAULT_VALIDATION;
 }
 
-std::vector<MicrobenchCase> load_microbenchmarks(const std::filesystem::path& file, const HardwareDb& db) {
+CaseFile open_case_file(const std::filesystem::path& file) {
+  static constexpr std::string_view kSuites[] = {"microbenchmark", "memory"};
   std::shared_ptr<toml::table> doc;
   TomlSection root = TomlSection::parse(read_input_file(file, "validation cases"), file.string(), doc);
   root.integer("schema_version", 1, 1);
-  root.skip("suite");
-  std::vector<MicrobenchCase> cases;
-  for (TomlSection& t : root.table_array("case")) cases.push_back(read_case(t, db));
-  root.finish();
-  return cases;
+  auto suite = root.choice("suite", kSuites);
+  return {doc, root, suite};
+}
+
+std::vector<MicrobenchCase> load_microbenchmarks(CaseFile& f, const HardwareDb& db) {
+  return read_cases(f, [&](TomlSection& t) { return read_case(t, db); });
+}
+
+std::vector<MicrobenchCase> load_microbenchmarks(const std::filesystem::path& file, const HardwareDb& db) {
+  CaseFile f = open_case_file(file);
+  return load_microbenchmarks(f, db);
+}
+
+void CaseScore::set_prediction(double value) {
+  predicted = value;
+  error = predicted / measured - 1;
+  scored = true;
+  held_out = used_for.empty();
+  within_tolerance = std::fabs(error) <= tolerance;
 }
 
 // Each case is one kernel on one device, timed by the same roofline `perfcast roofline` uses.
@@ -132,11 +147,7 @@ std::vector<CaseScore> score_microbenchmarks(const std::vector<MicrobenchCase>& 
       work = host;
     }
     models::OpTiming t = models::time_op(op, ceilings, e, host);
-    s.predicted = work / t.time_s;
-    s.error = s.predicted / c.measured - 1;
-    s.scored = true;
-    s.held_out = c.used_for.empty();
-    s.within_tolerance = std::fabs(s.error) <= c.tolerance;
+    s.set_prediction(work / t.time_s);
     s.detail = std::string(models::name_of(t.bound)) + "-bound";
     scores.push_back(s);
   }
@@ -190,17 +201,10 @@ std::vector<std::filesystem::path> validation_files(const std::filesystem::path&
 }
 
 std::vector<CaseScore> score_file(const std::filesystem::path& file, const HardwareDb& db) {
-  static constexpr std::string_view kSuites[] = {"microbenchmark", "memory"};
-  std::string suite;
-  {
-    std::shared_ptr<toml::table> doc;
-    TomlSection root = TomlSection::parse(read_input_file(file, "validation cases"), file.string(), doc);
-    auto s = root.choice("suite", kSuites);
-    if (!s) root.fail_here("missing required key 'suite' (\"microbenchmark\" or \"memory\")");
-    suite = *s;
-  }
-  if (suite == "memory") return score_memory_cases(load_memory_cases(file, default_workloads_dir()));
-  return score_microbenchmarks(load_microbenchmarks(file, db), db, models::default_efficiency());
+  CaseFile f = open_case_file(file);
+  if (!f.suite) f.root.fail_here("missing required key 'suite' (\"microbenchmark\" or \"memory\")");
+  if (*f.suite == "memory") return score_memory_cases(load_memory_cases(f, default_workloads_dir()));
+  return score_microbenchmarks(load_microbenchmarks(f, db), db, models::default_efficiency());
 }
 
 }  // namespace perfcast

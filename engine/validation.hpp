@@ -3,12 +3,15 @@
 // report the signed error per case and the summary over held-out cases. A case flagged
 // `used_for` is the source of a default and is never counted as held-out.
 #include <filesystem>
+#include <memory>
+#include <type_traits>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "engine/hardware_db.hpp"
 #include "engine/precision.hpp"
+#include "engine/toml_section.hpp"
 #include "engine/units.hpp"
 #include "models/roofline.hpp"
 
@@ -37,6 +40,9 @@ struct CaseScore {
   bool scored = false;           // false: skipped (see skip)
   bool held_out = false;         // scored and not used to set a default
   bool within_tolerance = false;
+
+  // Scores `value` against `measured`: the error, held-out unless `used_for`, within `tolerance`.
+  void set_prediction(double value);
 };
 
 struct ValidationSummary {
@@ -44,7 +50,26 @@ struct ValidationSummary {
   double median_abs_error = 0, mean_abs_error = 0, max_abs_error = 0;  // over held-out cases
 };
 
+// A parsed case file: its root table (schema_version read) and its top-level `suite`
+// ("microbenchmark" or "memory"), which says which model predicts its cases.
+struct CaseFile {
+  std::shared_ptr<toml::table> doc;
+  TomlSection root;
+  std::optional<std::string> suite;
+};
+CaseFile open_case_file(const std::filesystem::path& file);
+
+// Every [[case]] of `f` through `read`, then refuses unknown top-level keys.
+template <class Read>
+auto read_cases(CaseFile& f, Read read) {
+  std::vector<std::invoke_result_t<Read, TomlSection&>> cases;
+  for (TomlSection& t : f.root.table_array("case")) cases.push_back(read(t));
+  f.root.finish();
+  return cases;
+}
+
 std::filesystem::path default_validation_dir();
+std::vector<MicrobenchCase> load_microbenchmarks(CaseFile& f, const HardwareDb& db);
 std::vector<MicrobenchCase> load_microbenchmarks(const std::filesystem::path& file, const HardwareDb& db);
 std::vector<CaseScore> score_microbenchmarks(const std::vector<MicrobenchCase>& cases, const HardwareDb& db,
                                              const models::Efficiency& e);
@@ -52,8 +77,7 @@ ValidationSummary summarise(const std::vector<CaseScore>& scores);
 // Summaries keyed by case kind or by source, in first-seen order.
 std::vector<std::pair<std::string, ValidationSummary>> summarise_by(const std::vector<CaseScore>& scores, bool by_source);
 
-// The case files of a validation directory (*.toml, sorted) and the scores of one file: its
-// top-level `suite` ("microbenchmark" or "memory") says which model predicts its cases.
+// The case files of a validation directory (*.toml, sorted) and the scores of one file, by its suite.
 std::vector<std::filesystem::path> validation_files(const std::filesystem::path& dir);
 std::vector<CaseScore> score_file(const std::filesystem::path& file, const HardwareDb& db);
 
