@@ -56,8 +56,14 @@ struct LocalParams {
 };
 
 struct ShardPlan {
-  int tp = 1, pp = 1, ep = 1, etp = 1;
+  int tp = 1, pp = 1, ep = 1, dp = 1, etp = 1;
 };
+
+ShardPlan shard_plan(const Scenario& s) {
+  const ParallelismSettings& p = s.parallelism;
+  const int dp = data_parallel(p, s.hardware.count);
+  return {p.tp, p.pp, p.ep, dp, expert_tensor_parallel(p, dp)};
+}
 
 // Megatron-LM partitioning: column/row-parallel projections ÷ tp, norms and routers replicated,
 // routed experts E/ep per rank each split by expert-TP, vocabulary-parallel embedding and LM head
@@ -119,8 +125,8 @@ Evaluation training_stage(const Scenario& s, const AcceleratorSpec& a, int stage
   const TransformerSpec& m = s.workload.transformer();
   const TrainingSettings& tr = *s.training;
   const ParallelismSettings& p = s.parallelism;
-  const int dp = data_parallel(p, s.hardware.count);
-  const ShardPlan plan{p.tp, p.pp, p.ep, expert_tensor_parallel(p, dp)};
+  const ShardPlan plan = shard_plan(s);
+  const int dp = plan.dp;
   const StageLayers st = stage_layers(m, p.pp, p.vp, stage);
   const LocalParams lp = local_parameters(m, st, stage, plan);
   const models::OptimizerRecipe& recipe = *models::find_recipe(tr.optimizer);
@@ -218,8 +224,7 @@ InferenceShape transformer_inference(const Scenario& s, const AcceleratorSpec& a
   const TransformerSpec& m = s.workload.transformer();
   const InferenceSettings& in = *s.inference;
   const ParallelismSettings& p = s.parallelism;
-  const int dp = data_parallel(p, s.hardware.count);
-  const ShardPlan plan{p.tp, p.pp, p.ep, expert_tensor_parallel(p, dp)};
+  const ShardPlan plan = shard_plan(s);
   const InferenceDtypes dt = inference_dtypes(in, a);
   const models::QuantFormat wf = models::weight_format(dt.weights, m.hidden);
   const models::QuantFormat kf = models::kv_format(dt.kv);
@@ -343,7 +348,8 @@ std::vector<std::string> fitting_changes(const Scenario& s, const std::vector<Ch
   return fixes;
 }
 
-std::vector<std::string> training_fixes(const Scenario& s, const AcceleratorSpec& a, double capacity, const MemoryOverheads& o) {
+std::vector<std::string> training_fixes(const Scenario& s, const AcceleratorSpec& a, double capacity, const MemoryOverheads& o,
+                                        std::optional<double> max_micro_batch) {
   std::vector<Change> changes;
   const ParallelismSettings& p = s.parallelism;
   for (int z = p.zero + 1; z <= 3; ++z) changes.push_back({fmt::format("ZeRO-{}", z), [z](Scenario& c) { c.parallelism.zero = z; }});
@@ -361,8 +367,7 @@ std::vector<std::string> training_fixes(const Scenario& s, const AcceleratorSpec
     changes.push_back({"optimizer offload to host", [](Scenario& c) { c.training->offload = models::Offload::optimizer; }});
   std::vector<std::string> fixes =
       fitting_changes(s, changes, [&](const Scenario& c) { return training_memory(c, a, o).total; }, capacity);
-  if (s.training->micro_batch > 1)
-    if (auto b = largest_micro_batch(s, a, capacity, o)) fixes.insert(fixes.begin(), fmt::format("micro_batch={:g}", *b));
+  if (s.training->micro_batch > 1 && max_micro_batch) fixes.insert(fixes.begin(), fmt::format("micro_batch={:g}", *max_micro_batch));
   return fixes;
 }
 
@@ -455,7 +460,7 @@ MemoryReport memory_for_scenario(const Scenario& s, const HardwareDb& db, const 
                             size_text(capacity), r.capacity_label);
     return r;
   }
-  r.fixes = s.training ? training_fixes(s, a, capacity, o) : inference_fixes(s, a, capacity, o, r.max_batch);
+  r.fixes = s.training ? training_fixes(s, a, capacity, o, r.max_batch) : inference_fixes(s, a, capacity, o, r.max_batch);
   r.verdict = fmt::format("needs {} > {} {} ({} is the largest part): {}", size_text(r.per_device_B), size_text(capacity), r.capacity_label, r.binding,
                           r.fixes.empty() ? "no single change fits; add devices or combine changes" : join_fixes(r.fixes) + " would fit");
   return r;
