@@ -1,10 +1,9 @@
 #include "cli/memory_command.hpp"
 
 #include <fmt/format.h>
-#include <fstream>
 #include <memory>
 
-#include "engine/errors.hpp"
+#include "cli/output_file.hpp"
 #include "engine/hardware_db.hpp"
 #include "engine/memory_report.hpp"
 #include "engine/scenario.hpp"
@@ -22,11 +21,7 @@ int run(const GlobalOptions& global, const MemoryOptions& o) {
   HardwareDb db = HardwareDb::load(global.hardware_db);
   Scenario s = load_scenario(o.scenario, default_workloads_dir(), db);
   MemoryReport r = memory_for_scenario(s, db);
-  if (!o.svg.empty()) {
-    std::ofstream out(o.svg);
-    if (!out) throw InputError({o.svg, 0, 0}, "cannot write the SVG file");
-    out << memory_to_svg(r);
-  }
+  if (!o.svg.empty()) write_output_file(o.svg, memory_to_svg(r), "SVG file");
   if (o.format == "json") fmt::print("{}\n", memory_to_json(r).dump(2));
   else if (o.format == "csv") fmt::print("{}", memory_to_csv(r));
   else fmt::print("{}", memory_to_table(r, o.detail));

@@ -1,9 +1,9 @@
 #include "cli/roofline_command.hpp"
 
 #include <fmt/format.h>
-#include <fstream>
 #include <memory>
 
+#include "cli/output_file.hpp"
 #include "engine/errors.hpp"
 #include "engine/hardware_db.hpp"
 #include "engine/roofline_report.hpp"
@@ -49,11 +49,7 @@ int run(const GlobalOptions& global, const RooflineOptions& o) {
       throw InputError({}, "give a scenario file, --op <spec> or --workload <preset>");
     }
   }
-  if (!o.svg.empty()) {
-    std::ofstream out(o.svg);
-    if (!out) throw InputError({o.svg, 0, 0}, "cannot write the SVG file");
-    out << roofline_to_svg(report);
-  }
+  if (!o.svg.empty()) write_output_file(o.svg, roofline_to_svg(report), "SVG file");
   if (o.format == "json") fmt::print("{}\n", roofline_to_json(report).dump(2));
   else if (o.format == "csv") fmt::print("{}", roofline_to_csv(report));
   else fmt::print("{}", roofline_to_table(report));

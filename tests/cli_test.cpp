@@ -203,6 +203,9 @@ TEST_CASE("memory prints the breakdown, JSON with DESIGN.md names, and an SVG st
   CHECK(text.find("<svg") != std::string::npos);
   CHECK(text.find("optimizer") != std::string::npos);
   std::filesystem::remove(svg);
+  Run unwritable = run("memory " + scenario + " --svg /no-such-directory/memory.svg");
+  CHECK(unwritable.code == 2);
+  CHECK(unwritable.err == "perfcast: error: /no-such-directory/memory.svg: cannot write the SVG file\n");
   Run missing = run("memory no-such-scenario.toml");
   CHECK(missing.code == 2);
   CHECK(missing.err.find("no-such-scenario.toml") != std::string::npos);
