@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fmt/format.h>
 
+#include "cli/collective_command.hpp"
 #include "cli/hw_command.hpp"
 #include "cli/memory_command.hpp"
 #include "cli/roofline_command.hpp"
@@ -24,6 +25,7 @@ int main(int argc, char** argv) {
   perfcast::cli::add_hw_command(app, options, action);
   perfcast::cli::add_roofline_command(app, options, action);
   perfcast::cli::add_memory_command(app, options, action);
+  perfcast::cli::add_collective_command(app, options, action);
   perfcast::cli::add_validate_command(app, options, action);
 
   try {

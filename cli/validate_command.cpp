@@ -19,7 +19,8 @@ struct ValidateOptions {
 
 std::string value_text(double v, units::Dimension d) {
   if (d == units::dim::ops_per_second) return fmt::format("{:.1f} TFLOP/s", v / 1e12);
-  if (d == units::dim::bytes_per_second) return fmt::format("{:.3f} TB/s", v / 1e12);
+  if (d == units::dim::bytes_per_second)
+    return v >= 1e12 ? fmt::format("{:.3f} TB/s", v / 1e12) : fmt::format("{:.4g} GB/s", v / 1e9);
   if (d == units::dim::bytes) return v >= 1e9 ? fmt::format("{:.4g} GB", v / 1e9) : fmt::format("{:.6g} B", v);
   return fmt::format("{:.4g}", v);
 }

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <functional>
 
+#include "engine/partition.hpp"
 #include "engine/roofline_report.hpp"
 #include "engine/units.hpp"
 
@@ -27,77 +28,6 @@ double sum(const std::vector<SavedTensor>& t) {
   double total = 0;
   for (const SavedTensor& x : t) total += x.bytes;
   return total;
-}
-
-// ---- Where the parameters are -------------------------------------------------------------------
-
-struct StageLayers {
-  double dense = 0, moe = 0;
-};
-
-// Pipeline rank `stage` holds chunks stage, stage + pp, ... of L/(pp·vp) consecutive layers
-// (Megatron-LM's interleaved assignment; vp = 1 is the plain split). Dense layers come first.
-StageLayers stage_layers(const TransformerSpec& m, int pp, int vp, int stage) {
-  const int chunk = m.layers / (pp * vp);
-  StageLayers s;
-  for (int j = 0; j < vp; ++j) {
-    const int first = (j * pp + stage) * chunk;
-    for (int l = first; l < first + chunk; ++l) (l < m.dense_layers() ? s.dense : s.moe) += 1;
-  }
-  return s;
-}
-
-struct LocalParams {
-  double linear = 0;        // transformer-block projections (what weight quantisation applies to)
-  double other = 0;         // norms, routers, embeddings, LM head
-  double expert = 0;        // routed-expert share of `linear` (ZeRO shards it over expert-DP)
-  double largest_unit = 0;  // the largest layer on this device (ZeRO-3 gathers one at a time)
-  double total() const { return linear + other; }
-};
-
-struct ShardPlan {
-  int tp = 1, pp = 1, ep = 1, dp = 1, etp = 1;
-};
-
-ShardPlan shard_plan(const Scenario& s) {
-  const ParallelismSettings& p = s.parallelism;
-  const int dp = data_parallel(p, s.hardware.count);
-  return {p.tp, p.pp, p.ep, dp, expert_tensor_parallel(p, dp)};
-}
-
-// Megatron-LM partitioning: column/row-parallel projections ÷ tp, norms and routers replicated,
-// routed experts E/ep per rank each split by expert-TP, vocabulary-parallel embedding and LM head
-// on the first and last stage (a tied embedding keeps a copy on the last stage when pp > 1).
-LocalParams local_parameters(const TransformerSpec& m, const StageLayers& st, int stage, const ShardPlan& sp) {
-  const double h = m.hidden, tp = sp.tp;
-  const double norms = 2 * models::norm_parameters(m, h);
-  const double attention = models::attention_parameters(m) / tp;
-  LocalParams p;
-  const double dense_linear = attention + models::mlp_parameters(m, m.ffn_hidden) / tp;
-  p.linear += st.dense * dense_linear;
-  p.other += st.dense * norms;
-  if (st.dense > 0) p.largest_unit = dense_linear + norms;
-  if (m.moe && st.moe > 0) {
-    const models::MoeSpec& e = *m.moe;
-    const double experts = double(e.experts) / sp.ep * models::mlp_parameters(m, e.expert_ffn_hidden) / sp.etp;
-    const double shared = e.shared_experts * models::mlp_parameters(m, e.shared_ffn_hidden) / tp;
-    const double router = h * e.experts + (e.router_bias ? e.experts : 0);
-    p.linear += st.moe * (attention + shared + experts);
-    p.expert += st.moe * experts;
-    p.other += st.moe * (router + norms);
-    p.largest_unit = std::max(p.largest_unit, attention + shared + experts + router + norms);
-  }
-  const double vocab = double(m.vocab) * h / tp;
-  if (stage == 0) {
-    p.other += vocab + double(m.max_positions) * h;
-    p.largest_unit = std::max(p.largest_unit, vocab);
-  }
-  if (stage == sp.pp - 1) {
-    const bool head = !m.tied_embeddings || sp.pp > 1;
-    p.other += (head ? vocab : 0) + models::norm_parameters(m, h);
-    if (head) p.largest_unit = std::max(p.largest_unit, vocab);
-  }
-  return p;
 }
 
 // NCCL communicators a rank belongs to with more than one member; each holds send and receive

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "engine/collective_validation.hpp"
 #include "engine/input_file.hpp"
 #include "engine/memory_validation.hpp"
 #include "engine/roofline_report.hpp"
@@ -83,7 +84,7 @@ std::filesystem::path default_validation_dir() {
 }
 
 CaseFile open_case_file(const std::filesystem::path& file) {
-  static constexpr std::string_view kSuites[] = {"microbenchmark", "memory"};
+  static constexpr std::string_view kSuites[] = {"microbenchmark", "memory", "collective"};
   std::shared_ptr<toml::table> doc;
   TomlSection root = TomlSection::parse(read_input_file(file, "validation cases"), file.string(), doc);
   root.integer("schema_version", 1, 1);
@@ -202,8 +203,9 @@ std::vector<std::filesystem::path> validation_files(const std::filesystem::path&
 
 std::vector<CaseScore> score_file(const std::filesystem::path& file, const HardwareDb& db) {
   CaseFile f = open_case_file(file);
-  if (!f.suite) f.root.fail_here("missing required key 'suite' (\"microbenchmark\" or \"memory\")");
+  if (!f.suite) f.root.fail_here("missing required key 'suite' (\"microbenchmark\", \"memory\" or \"collective\")");
   if (*f.suite == "memory") return score_memory_cases(load_memory_cases(f, default_workloads_dir()));
+  if (*f.suite == "collective") return score_collective_cases(load_collective_cases(f, db), db);
   return score_microbenchmarks(load_microbenchmarks(f, db), db, models::default_efficiency());
 }
 

@@ -1,0 +1,82 @@
+#include "engine/collective_validation.hpp"
+
+#include <fmt/format.h>
+
+#include "engine/errors.hpp"
+#include "engine/toml_section.hpp"
+#include "engine/topology.hpp"
+#include "engine/units.hpp"
+
+namespace perfcast {
+namespace {
+
+constexpr std::string_view kAlgorithms[] = {"auto", "ring", "tree", "nvls", "hierarchical", "direct"};
+
+CollectiveCase read_case(TomlSection& t, const HardwareDb& db) {
+  CollectiveCase c;
+  c.id = t.require_string("id");
+  c.source = t.require_string("source");
+  c.system = t.require_string("system");
+  try {
+    db.system(c.system);
+  } catch (const InputError& e) {
+    t.fail("system", e.message());
+  }
+  auto op = t.choice("op", models::collective_names());
+  if (!op) t.fail_here(fmt::format("missing required key '{}op'", t.path()));
+  c.op = *models::collective_from(*op);
+  if (auto a = t.choice("algorithm", kAlgorithms); a && *a != "auto") c.algorithm = models::algorithm_from(*a);
+  c.gpus = static_cast<int>(t.require_integer("gpus", 1, 1'000'000));
+  if (auto b = t.integer("bytes", 1, std::int64_t{1} << 50)) c.bytes = static_cast<double>(*b);
+  auto measured = t.require_string("measured_busbw");
+  try {
+    auto q = units::parse_quantity(measured);
+    if (q.dimension != units::dim::bytes_per_second)
+      t.fail("measured_busbw", fmt::format("'{}' is not {}", measured, units::describe(units::dim::bytes_per_second)));
+    c.measured_busbw_Bps = q.value;
+  } catch (const UnitError& e) {
+    t.fail("measured_busbw", e.what());
+  }
+  c.tolerance = t.number("tolerance", 0, false, 10).value_or(0.10);
+  c.used_for = t.string("used_for").value_or("");
+  c.skip = t.string("skip").value_or("");
+  c.notes = t.string("notes").value_or("");
+  t.finish();
+  return c;
+}
+
+}  // namespace
+
+std::vector<CollectiveCase> load_collective_cases(CaseFile& f, const HardwareDb& db) {
+  return read_cases(f, [&](TomlSection& t) { return read_case(t, db); });
+}
+
+std::vector<CaseScore> score_collective_cases(const std::vector<CollectiveCase>& cases, const HardwareDb& db) {
+  const models::CollectiveParams params = models::default_collective_params();
+  std::vector<CaseScore> scores;
+  for (const CollectiveCase& c : cases) {
+    CaseScore s;
+    s.id = c.id;
+    s.kind = "collective";
+    s.source = c.source;
+    s.subject = c.system;
+    s.used_for = c.used_for;
+    s.skip = c.skip;
+    s.dimension = units::dim::bytes_per_second;
+    s.measured = c.measured_busbw_Bps;
+    s.tolerance = c.tolerance;
+    const double bytes = c.bytes.value_or(kPeakCaseBytes);
+    s.detail = fmt::format("{} {} on {} GPUs, {}{} B, busbw", models::name_of(c.op),
+                           c.algorithm ? models::name_of(*c.algorithm) : "auto", c.gpus, c.bytes ? "" : "peak at ", bytes);
+    if (c.skip.empty()) {
+      const models::Fabric f = fabric_for_first(topology_of_system(db, c.system), c.gpus);
+      auto t = models::best_collective_time(c.op, bytes, f, params, c.algorithm);
+      if (!t) throw InputError({}, fmt::format("case '{}': the algorithm cannot run this collective here", c.id));
+      s.set_prediction(t->busbw_Bps);
+    }
+    scores.push_back(s);
+  }
+  return scores;
+}
+
+}  // namespace perfcast

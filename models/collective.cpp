@@ -1,0 +1,263 @@
+#include "models/collective.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "models/roofline.hpp"
+
+namespace perfcast::models {
+namespace {
+
+constexpr std::string_view kCollectives[] = {"all_reduce", "all_gather", "reduce_scatter", "all_to_all",
+                                             "broadcast",  "reduce",     "send_recv"};
+constexpr std::string_view kAlgorithms[] = {"ring", "tree", "nvls", "hierarchical", "direct"};
+constexpr std::string_view kProtocolNames[] = {"LL", "LL128", "Simple"};
+constexpr int kRing = 0, kTree = 1;  // rows of the latency tables
+
+double us(double v) { return v * 1e-6; }
+int index_of(Protocol p) { return static_cast<int>(p); }
+
+// Per-rank ring bus bandwidth (what nccl-tests reports as busbw for large messages): the
+// scale-up link inside one domain; across domains NCCL runs one ring per NIC, so the g ranks of a
+// domain together push g NIC shares (F-COLL-5: busbw ≈ min(B_nvl,eff, g·B_nic,eff)).
+double ring_busbw(const Fabric& f, const CollectiveParams& p) {
+  const double intra = f.intra_Bps * (f.intra_tier == LinkTier::pci ? p.pcie_efficiency : p.scale_up_ring_efficiency);
+  if (f.domains <= 1) return intra;
+  const double inter = f.ranks_per_domain() * f.inter_Bps * p.nic_efficiency;
+  return f.ranks_per_domain() > 1 ? std::min(intra, inter) : inter;
+}
+
+double protocol_factor(Protocol proto, const CollectiveParams& p) {
+  switch (proto) {
+    case Protocol::ll: return p.ll_bandwidth_factor;
+    case Protocol::ll128: return p.ll128_bandwidth_factor;
+    case Protocol::simple: return 1;
+  }
+  return 1;
+}
+
+// NCCL's ring latency: base + (steps - inter-domain steps)·intra hop + inter-domain steps·net hop.
+double ring_latency(const Fabric& f, const CollectiveParams& p, Protocol proto, int steps, int inter_steps) {
+  const int pi = index_of(proto);
+  const int intra = static_cast<int>(f.intra_tier);
+  return p.base_s[kRing][pi] + (steps - inter_steps) * p.hop_s[intra][kRing][pi] +
+         inter_steps * p.hop_s[static_cast<int>(LinkTier::net)][kRing][pi];
+}
+
+bool protocol_runs(Protocol proto, const Fabric& f) {
+  // LL128 needs NVLink inside the domain (NCCL enables it only there by default).
+  return proto != Protocol::ll128 || f.intra_tier == LinkTier::nvlink;
+}
+
+CollectiveTime finish(CollectiveTime t, const CollectiveParams& p, int ranks) {
+  // Simple moves data in slots of NCCL_BUFFSIZE/NCCL_STEPS per channel and a receiver forwards a
+  // slot only once it has landed: one slot per channel is exposed as pipeline fill.
+  if (t.protocol == Protocol::simple && t.bytes > 0)
+    t.fill_s = t.transfer_s * std::min(1.0, p.slot_bytes * p.channels / t.bytes);
+  t.time_s = t.latency_s + t.transfer_s + t.fill_s;
+  t.algbw_Bps = t.time_s > 0 ? t.bytes / t.time_s : 0;
+  t.busbw_Bps = t.algbw_Bps * bus_factor(t.op, ranks);
+  return t;
+}
+
+std::optional<CollectiveTime> all_reduce(double S, const Fabric& f, const CollectiveParams& p, CollectiveAlgorithm a,
+                                         Protocol proto, CollectiveTime t) {
+  const int n = f.ranks, N = f.domains, g = f.ranks_per_domain();
+  const int pi = index_of(proto);
+  const int intra = static_cast<int>(f.intra_tier), net = static_cast<int>(LinkTier::net);
+  switch (a) {
+    case CollectiveAlgorithm::ring: {
+      t.latency_s = ring_latency(f, p, proto, 2 * (n - 1), 2 * (N - 1));
+      // Multi-node ring plateau (NCCL applies it from nRanks/16·64 KiB up).
+      if (proto == Protocol::simple && N > 1 && S >= n / 16.0 * 65536) t.latency_s *= p.ring_plateau_factor;
+      t.transfer_s = time_at_busbw(Collective::all_reduce, S, n, ring_busbw(f, p) * protocol_factor(proto, p));
+      return t;
+    }
+    case CollectiveAlgorithm::tree: {
+      t.latency_s = p.base_s[kTree][pi] + 2 * ((g - 1) * p.hop_s[intra][kTree][pi] + std::log2(N) * p.hop_s[net][kTree][pi]);
+      // Pipelined double binary tree: each rank moves about 2S, so algbw = busbw / 2 (NCCL's tuner),
+      // with NCCL's size-dependent correction for medium messages.
+      double busbw = ring_busbw(f, p) * p.tree_bandwidth_factor * protocol_factor(proto, p);
+      const int log_size = static_cast<int>(std::floor(std::log2(std::max(S / 64, 1.0))));
+      if (log_size < 22) busbw *= p.tree_correction[pi][std::max(log_size, 0)];
+      t.transfer_s = S / (busbw * 0.5);
+      return t;
+    }
+    case CollectiveAlgorithm::nvls: {
+      if (N > 1 || f.nvls_algbw_Bps <= 0 || proto != Protocol::simple) return std::nullopt;
+      t.latency_s = p.nvls_latency_s;
+      t.transfer_s = S / f.nvls_algbw_Bps;
+      return t;
+    }
+    case CollectiveAlgorithm::direct: return std::nullopt;
+    case CollectiveAlgorithm::hierarchical: {
+      if (N <= 1 || g <= 1 || proto != Protocol::simple) return std::nullopt;
+      // RS + AG inside the domain (ring, or one in-switch all-reduce), all-reduce of the S/g
+      // shards across domains on each rank's NIC share; NCCL pipelines the phases by chunk.
+      const double intra_eff = f.intra_Bps * (f.intra_tier == LinkTier::pci ? p.pcie_efficiency : p.scale_up_ring_efficiency);
+      double intra_s = 2.0 * (g - 1) / g * S / intra_eff;
+      if (f.nvls_algbw_Bps > 0) intra_s = std::min(intra_s, S / f.nvls_algbw_Bps);
+      const double inter_s = 2.0 * (N - 1) / N * (S / g) / (f.inter_Bps * p.nic_efficiency);
+      t.latency_s = p.base_s[kRing][pi] + 2 * (g - 1) * p.hop_s[intra][kRing][pi] + 2 * (N - 1) * p.hop_s[net][kRing][pi];
+      t.transfer_s = std::max(intra_s, inter_s);
+      return t;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+// Sources (MODELS-REFERENCE §3.3, §16). None was fitted to the validation cases they are scored on:
+//  scale_up_ring_efficiency 370/450: NCCL maintainer, "effective NVLink bandwidth of 370GB/s"
+//    for ring and non-all-reduce collectives on 8xH100 (NVIDIA/nccl-tests #212).
+//  p2p_efficiency 380/450: NCCL p2p on HGX H100, 380 GB/s unidirectional (NVIDIA/nccl #1264).
+//  nic_efficiency 47/50: "for NDR @ 400Gbps you should see 46-48GB/s per NIC" (nccl-tests #290).
+//  pcie_efficiency: the roofline's host-link default (models/roofline.cpp names its source).
+//  nvls_algbw_fraction 275/450 at nvlsEfficiency 0.85: "peak busBw of ~480GB/s (algbw ~275GB/s)"
+//    on 8xH100 (nccl-tests #212, maintainer); other generations scale by their nvlsEfficiency
+//    (0.74 Blackwell) from NVIDIA/nccl src/graph/tuning.cc. The #212 case is marked used_for.
+//  Protocol factors, latencies, plateau and tree correction: NVIDIA/nccl src/graph/tuning.cc
+//    (baseLat, hwLat, LL ×0.5, LL128 ×0.92 = 120/128, tree ×0.92, NVLS hwLat 25 µs, plateau 1.4
+//    for sm80+, treeCorrectionFactor), as summarised in MODELS-REFERENCE F-COLL-3.
+//  slot_bytes: NCCL_BUFFSIZE 4 MiB (NCCL environment-variable docs) / NCCL_STEPS 8 (NCCL source);
+//  channels 16: assumed (NCCL_NVLS_NCHANNELS' default; ring channel counts vary by system);
+//    both only shape mid-size messages and are calibration targets.
+CollectiveParams default_collective_params() {
+  CollectiveParams p;
+  p.scale_up_ring_efficiency = 370.0 / 450.0;
+  p.p2p_efficiency = 380.0 / 450.0;
+  p.nic_efficiency = 47.0 / 50.0;
+  p.pcie_efficiency = default_efficiency().host_link;
+  p.nvls_algbw_fraction = 275.0 / 450.0;
+  p.nvls_reference_efficiency = 0.85;
+  p.ll_bandwidth_factor = 0.5;
+  p.ll128_bandwidth_factor = 0.92;
+  p.tree_bandwidth_factor = 0.92;
+  p.ring_plateau_factor = 1.4;
+  p.slot_bytes = 4.0 * 1024 * 1024 / 8;
+  p.channels = 16;
+  p.base_s = {{{us(6.6), us(14.0), us(8.4)}, {us(6.8), us(14.0), us(8.4)}}};
+  p.hop_s = {{
+      {{{us(0.6), us(1.9), us(3.4)}, {us(0.6), us(1.25), us(4.0)}}},  // NVLink: ring, tree
+      {{{us(1.0), us(2.5), us(5.7)}, {us(1.0), us(1.9), us(4.0)}}},   // PCI
+      {{{us(2.7), us(4.0), us(14.0)}, {us(5.0), us(8.5), us(14.0)}}},  // network
+  }};
+  p.nvls_latency_s = us(25);
+  p.tree_correction = {{
+      {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0},
+      {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .5, .6, .6, .7, .7, .8, .9, .9, 1.0},
+      {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .5, .5, .6, .6, .7, .8, .9},
+  }};
+  return p;
+}
+
+double bus_factor(Collective op, int ranks) {
+  const double n = ranks;
+  if (ranks <= 1) return op == Collective::send_recv || op == Collective::broadcast || op == Collective::reduce ? 1 : 0;
+  switch (op) {
+    case Collective::all_reduce: return 2 * (n - 1) / n;
+    case Collective::all_gather:
+    case Collective::reduce_scatter:
+    case Collective::all_to_all: return (n - 1) / n;
+    case Collective::broadcast:
+    case Collective::reduce:
+    case Collective::send_recv: return 1;
+  }
+  return 1;
+}
+
+double time_at_busbw(Collective op, double bytes, int ranks, double busbw_Bps) {
+  return bytes * bus_factor(op, ranks) / busbw_Bps;
+}
+
+std::optional<CollectiveTime> collective_time(Collective op, double S, const Fabric& f, const CollectiveParams& p,
+                                              CollectiveAlgorithm a, Protocol proto) {
+  CollectiveTime t{.op = op, .algorithm = a, .protocol = proto, .bytes = S};
+  const int n = f.ranks, N = f.domains, g = f.ranks_per_domain();
+  if (n <= 1) return finish(t, p, n);
+  if (!protocol_runs(proto, f)) return std::nullopt;
+  if (op == Collective::all_reduce) {
+    auto r = all_reduce(S, f, p, a, proto, t);
+    if (!r) return std::nullopt;
+    return finish(*r, p, n);
+  }
+  const bool point_to_point = op == Collective::all_to_all || op == Collective::send_recv;
+  if (a != (point_to_point ? CollectiveAlgorithm::direct : CollectiveAlgorithm::ring)) return std::nullopt;
+  const int pi = index_of(proto);
+  const int intra = static_cast<int>(f.intra_tier), net = static_cast<int>(LinkTier::net);
+  switch (op) {
+    case Collective::all_gather:
+    case Collective::reduce_scatter:
+      t.latency_s = ring_latency(f, p, proto, n - 1, N - 1);
+      t.transfer_s = time_at_busbw(op, S, n, ring_busbw(f, p) * protocol_factor(proto, p));
+      break;
+    case Collective::broadcast:
+    case Collective::reduce:
+      // Pipelined chain through the ring (F-COLL-4): n-1 hops of latency, S at the ring rate.
+      t.latency_s = ring_latency(f, p, proto, n - 1, N - 1);
+      t.transfer_s = S / (ring_busbw(f, p) * protocol_factor(proto, p));
+      break;
+    case Collective::all_to_all: {
+      // Pairwise exchange, every peer served at once: of the S bytes a rank sends, (g-1)/n stay in
+      // its domain and (n-g)/n cross the network on its NIC share (F-COLL-1, full bisection).
+      if (proto != Protocol::simple) return std::nullopt;
+      const double intra_rate = f.intra_Bps * (f.intra_tier == LinkTier::pci ? p.pcie_efficiency : p.p2p_efficiency);
+      const double intra_s = (g - 1.0) / n * S / intra_rate;
+      const double inter_s = N > 1 ? (n - double(g)) / n * S / (f.inter_Bps * p.nic_efficiency) : 0;
+      t.latency_s = p.base_s[kRing][pi] + p.hop_s[intra][kRing][pi] + (N > 1 ? p.hop_s[net][kRing][pi] : 0);
+      t.transfer_s = std::max(intra_s, inter_s);
+      break;
+    }
+    case Collective::send_recv: {
+      // nccl-tests sendrecv: each rank sends S to the next; with several domains some pairs cross the network.
+      if (proto == Protocol::ll128) return std::nullopt;
+      const bool crosses = N > 1;
+      const double rate = crosses ? f.inter_Bps * p.nic_efficiency
+                                  : f.intra_Bps * (f.intra_tier == LinkTier::pci ? p.pcie_efficiency : p.p2p_efficiency);
+      t.latency_s = p.base_s[kRing][pi] + p.hop_s[crosses ? net : intra][kRing][pi];
+      t.transfer_s = S / (rate * protocol_factor(proto, p));
+      break;
+    }
+    case Collective::all_reduce: break;
+  }
+  return finish(t, p, n);
+}
+
+std::optional<CollectiveTime> best_collective_time(Collective op, double bytes, const Fabric& f, const CollectiveParams& p,
+                                                   std::optional<CollectiveAlgorithm> a) {
+  std::optional<CollectiveTime> best;
+  for (int ai = 0; ai < static_cast<int>(std::size(kAlgorithms)); ++ai) {
+    const auto algo = static_cast<CollectiveAlgorithm>(ai);
+    if (a && *a != algo) continue;
+    for (int pi = 0; pi < kProtocols; ++pi) {
+      auto t = collective_time(op, bytes, f, p, algo, static_cast<Protocol>(pi));
+      if (t && (!best || t->time_s < best->time_s)) best = t;
+    }
+  }
+  return best;
+}
+
+double collective_seconds(Collective op, double bytes, const Fabric& f, const CollectiveParams& p) {
+  auto t = best_collective_time(op, bytes, f, p);
+  return t ? t->time_s : 0;
+}
+
+std::string_view name_of(Collective c) { return kCollectives[static_cast<std::size_t>(c)]; }
+std::string_view name_of(CollectiveAlgorithm a) { return kAlgorithms[static_cast<std::size_t>(a)]; }
+std::string_view name_of(Protocol p) { return kProtocolNames[static_cast<std::size_t>(p)]; }
+std::span<const std::string_view> collective_names() { return kCollectives; }
+
+std::optional<Collective> collective_from(std::string_view name) {
+  for (std::size_t i = 0; i < std::size(kCollectives); ++i)
+    if (kCollectives[i] == name) return static_cast<Collective>(i);
+  return std::nullopt;
+}
+
+std::optional<CollectiveAlgorithm> algorithm_from(std::string_view name) {
+  for (std::size_t i = 0; i < std::size(kAlgorithms); ++i)
+    if (kAlgorithms[i] == name) return static_cast<CollectiveAlgorithm>(i);
+  return std::nullopt;
+}
+
+}  // namespace perfcast::models

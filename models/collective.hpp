@@ -1,0 +1,91 @@
+#pragma once
+// Collective communication time (MODELS-REFERENCE §3): NCCL's own analytic tuner form
+// t = latency(algorithm, protocol, ranks, nodes) + bytes / algbw(algorithm, protocol) (F-COLL-3)
+// on a two-tier fabric (scale-up domain + scale-out network), with NCCL's busbw convention
+// (F-COLL-2) for reporting. Pure functions; every constant is a named, sourced parameter.
+#include <array>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace perfcast::models {
+
+enum class Collective { all_reduce, all_gather, reduce_scatter, all_to_all, broadcast, reduce, send_recv };
+// hierarchical: reduce-scatter inside each scale-up domain, all-reduce of the shards across
+// domains, all-gather inside (F-COLL-5), pipelined. direct: point-to-point sends to every peer
+// at once (all-to-all, send/recv).
+enum class CollectiveAlgorithm { ring, tree, nvls, hierarchical, direct };
+// NCCL's protocols: LL (8-byte stores with flags), LL128 (128-byte lines), Simple (bulk with
+// per-slot flags). Low latency traded against bandwidth.
+enum class Protocol { ll, ll128, simple };
+enum class LinkTier { nvlink, pci, net };  // NCCL's hardware classes for latency
+
+constexpr int kProtocols = 3;
+
+// Where one communicator's ranks sit, as the collective model needs it.
+struct Fabric {
+  int ranks = 1;
+  int domains = 1;               // scale-up domains (NCCL's "nodes") the ranks span
+  LinkTier intra_tier = LinkTier::nvlink;
+  double intra_Bps = 0;          // per-rank, per-direction line rate inside a domain
+  double inter_Bps = 0;          // per-rank, per-direction share of the NICs (after sharing, oversubscription)
+  double nvls_algbw_Bps = 0;     // in-switch all-reduce algbw of the domain; 0 without NVLink SHARP
+  int ranks_per_domain() const { return ranks / domains; }
+};
+
+// Named, calibratable efficiencies and NCCL tuner constants (sources in collective.cpp).
+struct CollectiveParams {
+  double scale_up_ring_efficiency = 0;  // ring/AG/RS busbw / per-direction link rate
+  double p2p_efficiency = 0;            // point-to-point over the scale-up link
+  double nic_efficiency = 0;            // per-NIC busbw / line rate
+  double pcie_efficiency = 0;           // bulk PCIe transfers / per-direction rate
+  double nvls_algbw_fraction = 0;       // NVLS algbw / per-direction link rate at nvls_reference_efficiency
+  double nvls_reference_efficiency = 0; // NCCL's nvlsEfficiency of the generation that fraction was measured on
+  double ll_bandwidth_factor = 0, ll128_bandwidth_factor = 0, tree_bandwidth_factor = 0;
+  double ring_plateau_factor = 0;       // multi-node ring Simple all-reduce latency multiplier
+  double slot_bytes = 0;                // NCCL_BUFFSIZE / NCCL_STEPS: the Simple protocol's pipeline unit
+  int channels = 0;                     // channels a collective is split over
+  // latency tables, µs → s: base[algorithm][protocol], hop[tier][algorithm][protocol] (ring, tree)
+  std::array<std::array<double, kProtocols>, 2> base_s{};
+  std::array<std::array<std::array<double, kProtocols>, 2>, 3> hop_s{};
+  double nvls_latency_s = 0;
+  std::array<std::array<double, 22>, kProtocols> tree_correction{};  // by log2(bytes/64)
+};
+
+CollectiveParams default_collective_params();
+
+struct CollectiveTime {
+  Collective op = Collective::all_reduce;
+  CollectiveAlgorithm algorithm = CollectiveAlgorithm::ring;
+  Protocol protocol = Protocol::simple;
+  double bytes = 0;              // nccl-tests "size": the whole user buffer
+  double latency_s = 0, transfer_s = 0, fill_s = 0, time_s = 0;
+  double algbw_Bps = 0, busbw_Bps = 0;
+};
+
+// nccl-tests' busbw / algbw factor: 2(n-1)/n all-reduce, (n-1)/n all-gather, reduce-scatter and
+// all-to-all, 1 broadcast, reduce and send/recv (F-COLL-2).
+double bus_factor(Collective op, int ranks);
+// Planning form (F-COLL-4, E5): time to move `bytes` when the collective runs at `busbw`.
+double time_at_busbw(Collective op, double bytes, int ranks, double busbw_Bps);
+
+// Time with one algorithm and protocol; nullopt where NCCL would not run it (tree and NVLS only
+// all-reduce, direct only all-to-all and send/recv, NVLS only inside one domain with NVLink SHARP, LL128 only on NVLink).
+std::optional<CollectiveTime> collective_time(Collective op, double bytes, const Fabric& f, const CollectiveParams& p,
+                                              CollectiveAlgorithm a, Protocol proto);
+// The fastest protocol for `a`, or over every algorithm when `a` is empty (NCCL's auto choice).
+// With one rank the time is zero. nullopt only when `a` is given and cannot run.
+std::optional<CollectiveTime> best_collective_time(Collective op, double bytes, const Fabric& f, const CollectiveParams& p,
+                                                   std::optional<CollectiveAlgorithm> a = std::nullopt);
+// Convenience for models that only need seconds: the auto choice.
+double collective_seconds(Collective op, double bytes, const Fabric& f, const CollectiveParams& p);
+
+std::string_view name_of(Collective c);
+std::string_view name_of(CollectiveAlgorithm a);
+std::string_view name_of(Protocol p);
+std::optional<Collective> collective_from(std::string_view name);
+std::optional<CollectiveAlgorithm> algorithm_from(std::string_view name);
+std::span<const std::string_view> collective_names();
+
+}  // namespace perfcast::models
