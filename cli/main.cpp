@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "cli/collective_command.hpp"
+#include "cli/comm_command.hpp"
 #include "cli/hw_command.hpp"
 #include "cli/memory_command.hpp"
 #include "cli/roofline_command.hpp"
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
   perfcast::cli::add_roofline_command(app, options, action);
   perfcast::cli::add_memory_command(app, options, action);
   perfcast::cli::add_collective_command(app, options, action);
+  perfcast::cli::add_comm_command(app, options, action);
   perfcast::cli::add_validate_command(app, options, action);
 
   try {

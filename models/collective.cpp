@@ -52,8 +52,9 @@ bool protocol_runs(Protocol proto, const Fabric& f) {
 CollectiveTime finish(CollectiveTime t, const CollectiveParams& p, int ranks) {
   // Simple moves data in slots of NCCL_BUFFSIZE/NCCL_STEPS per channel and a receiver forwards a
   // slot only once it has landed: one slot per channel is exposed as pipeline fill.
+  const int channels = t.algorithm == CollectiveAlgorithm::direct ? p.p2p_channels : p.channels;
   if (t.protocol == Protocol::simple && t.bytes > 0)
-    t.fill_s = t.transfer_s * std::min(1.0, p.slot_bytes * p.channels / t.bytes);
+    t.fill_s = t.transfer_s * std::min(1.0, p.slot_bytes * channels / t.bytes);
   t.time_s = t.latency_s + t.transfer_s + t.fill_s;
   t.algbw_Bps = t.time_s > 0 ? t.bytes / t.time_s : 0;
   t.busbw_Bps = t.algbw_Bps * bus_factor(t.op, ranks);
@@ -122,7 +123,8 @@ std::optional<CollectiveTime> all_reduce(double S, const Fabric& f, const Collec
 //    for sm80+, treeCorrectionFactor), as summarised in MODELS-REFERENCE F-COLL-3.
 //  slot_bytes: NCCL_BUFFSIZE 4 MiB (NCCL environment-variable docs) / NCCL_STEPS 8 (NCCL source);
 //  channels 16: assumed (NCCL_NVLS_NCHANNELS' default; ring channel counts vary by system);
-//    both only shape mid-size messages and are calibration targets.
+//  p2p_channels 2: NCCL_NCHANNELS_PER_NET_PEER's documented default, used for every peer;
+//    all three only shape mid-size messages and are calibration targets.
 CollectiveParams default_collective_params() {
   CollectiveParams p;
   p.scale_up_ring_efficiency = 370.0 / 450.0;
@@ -137,6 +139,7 @@ CollectiveParams default_collective_params() {
   p.ring_plateau_factor = 1.4;
   p.slot_bytes = 4.0 * 1024 * 1024 / 8;
   p.channels = 16;
+  p.p2p_channels = 2;
   p.base_s = {{{us(6.6), us(14.0), us(8.4)}, {us(6.8), us(14.0), us(8.4)}}};
   p.hop_s = {{
       {{{us(0.6), us(1.9), us(3.4)}, {us(0.6), us(1.25), us(4.0)}}},  // NVLink: ring, tree

@@ -46,6 +46,7 @@ struct CollectiveParams {
   double ring_plateau_factor = 0;       // multi-node ring Simple all-reduce latency multiplier
   double slot_bytes = 0;                // NCCL_BUFFSIZE / NCCL_STEPS: the Simple protocol's pipeline unit
   int channels = 0;                     // channels a collective is split over
+  int p2p_channels = 0;                 // channels per peer of point-to-point (all-to-all, send/recv)
   // latency tables, µs → s: base[algorithm][protocol], hop[tier][algorithm][protocol] (ring, tree)
   std::array<std::array<double, kProtocols>, 2> base_s{};
   std::array<std::array<std::array<double, kProtocols>, 2>, 3> hop_s{};

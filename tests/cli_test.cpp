@@ -1,6 +1,7 @@
 // End-to-end: the perfcast binary's output and exit codes (0 ok, 1 usage, 2 bad input).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -209,4 +210,60 @@ TEST_CASE("memory prints the breakdown, JSON with DESIGN.md names, and an SVG st
   Run missing = run("memory no-such-scenario.toml");
   CHECK(missing.code == 2);
   CHECK(missing.err.find("no-such-scenario.toml") != std::string::npos);
+}
+
+TEST_CASE("collective prints an nccl-tests-shaped table, JSON and CSV") {
+  Run r = run("collective --op all_reduce --system dgx-h100 --gpus 16 --sizes 8:8G:2");
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("#         size         count") != std::string::npos);
+  CHECK(r.out.find("(us)   (GB/s)   (GB/s)") != std::string::npos);
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 5 + 31);  // 8 B .. 8 GiB by 2
+  CHECK(r.out.find("2 scale-up domains") != std::string::npos);
+
+  Run j = run("collective --op all_gather --system dgx-h100 --algo ring --sizes 1G --format json");
+  REQUIRE(j.code == 0);
+  auto doc = nlohmann::json::parse(j.out);
+  CHECK(doc["collective"]["rows"].size() == 1);
+  CHECK(doc["collective"]["rows"][0]["busbw_Bps"].get<double>() > 350e9);
+  CHECK(doc["collective"]["rows"][0]["algorithm"] == "ring");
+
+  Run c = run("collective --op all_to_all --system gb200-nvl72 --gpus 144 --sizes 1M:4M:2 --format csv");
+  REQUIRE(c.code == 0);
+  CHECK(c.out.rfind("op,gpus,size_bytes", 0) == 0);
+  CHECK(std::count(c.out.begin(), c.out.end(), '\n') == 4);
+}
+
+TEST_CASE("collective bad input: one line, exit 2") {
+  Run no_scale_out = run("collective --system hgx-h100 --gpus 16");
+  CHECK(no_scale_out.code == 2);
+  CHECK(no_scale_out.err == "perfcast: error: hgx-h100 has no scale-out network: at most 8 devices, not 16\n");
+  Run sizes = run("collective --system dgx-h100 --sizes 8:4:2");
+  CHECK(sizes.code == 2);
+  CHECK(sizes.err.find("--sizes '8:4:2': the largest size is below the smallest") != std::string::npos);
+  Run algo = run("collective --system dgx-a100-80gb --algo nvls");
+  CHECK(algo.code == 2);
+  CHECK(algo.err.find("--algo nvls cannot run all_reduce on 8 GPUs of dgx-a100-80gb") != std::string::npos);
+  Run system = run("collective --system dgx-h1000");
+  CHECK(system.code == 2);
+  CHECK(system.err.find("did you mean") != std::string::npos);
+}
+
+TEST_CASE("comm prints the placement and traffic by group; --order is checked") {
+  const std::string scenario = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/gpt3-175b-a100-training.toml";
+  Run r = run("comm " + scenario);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("Groups placed tp-cp-ep-dp-pp") != std::string::npos);
+  CHECK(r.out.find("gradient all-reduce") != std::string::npos);
+  Run j = run("comm " + scenario + " --order dp-tp-cp-ep-pp --format json");
+  REQUIRE(j.code == 0);
+  auto doc = nlohmann::json::parse(j.out);
+  CHECK(doc["communication"]["order"] == "dp-tp-cp-ep-pp");
+  CHECK(doc["communication"]["phases"][0]["by_group"].contains("tp"));
+  Run bad = run("comm " + scenario + " --order tp-dp");
+  CHECK(bad.code == 2);
+  CHECK(bad.err.find("--order 'tp-dp': give each of tp, cp, ep, dp, pp once") != std::string::npos);
+  for (const char* s : {"deepseek-v3-h200-decode.toml", "llama3-70b-h100-serving.toml"}) {
+    CAPTURE(s);
+    CHECK(run("comm " + std::string(PERFCAST_SOURCE_DIR) + "/scenarios/" + s).code == 0);
+  }
 }
