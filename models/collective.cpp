@@ -17,11 +17,17 @@ constexpr int kRing = 0, kTree = 1;  // rows of the latency tables
 double us(double v) { return v * 1e-6; }
 int index_of(Protocol p) { return static_cast<int>(p); }
 
+// Effective per-rank rate inside a domain: PCIe at its bulk-transfer fraction, NVLink at the
+// fraction the traffic pattern reaches (ring or point-to-point).
+double intra_rate(const Fabric& f, const CollectiveParams& p, double nvlink_efficiency) {
+  return f.intra_Bps * (f.intra_tier == LinkTier::pci ? p.pcie_efficiency : nvlink_efficiency);
+}
+
 // Per-rank ring bus bandwidth (what nccl-tests reports as busbw for large messages): the
 // scale-up link inside one domain; across domains NCCL runs one ring per NIC, so the g ranks of a
 // domain together push g NIC shares (F-COLL-5: busbw ≈ min(B_nvl,eff, g·B_nic,eff)).
 double ring_busbw(const Fabric& f, const CollectiveParams& p) {
-  const double intra = f.intra_Bps * (f.intra_tier == LinkTier::pci ? p.pcie_efficiency : p.scale_up_ring_efficiency);
+  const double intra = intra_rate(f, p, p.scale_up_ring_efficiency);
   if (f.domains <= 1) return intra;
   const double inter = f.ranks_per_domain() * f.inter_Bps * p.nic_efficiency;
   return f.ranks_per_domain() > 1 ? std::min(intra, inter) : inter;
@@ -95,8 +101,7 @@ std::optional<CollectiveTime> all_reduce(double S, const Fabric& f, const Collec
       if (N <= 1 || g <= 1 || proto != Protocol::simple) return std::nullopt;
       // RS + AG inside the domain (ring, or one in-switch all-reduce), all-reduce of the S/g
       // shards across domains on each rank's NIC share; NCCL pipelines the phases by chunk.
-      const double intra_eff = f.intra_Bps * (f.intra_tier == LinkTier::pci ? p.pcie_efficiency : p.scale_up_ring_efficiency);
-      double intra_s = 2.0 * (g - 1) / g * S / intra_eff;
+      double intra_s = 2.0 * (g - 1) / g * S / intra_rate(f, p, p.scale_up_ring_efficiency);
       if (f.nvls_algbw_Bps > 0) intra_s = std::min(intra_s, S / f.nvls_algbw_Bps);
       const double inter_s = 2.0 * (N - 1) / N * (S / g) / (f.inter_Bps * p.nic_efficiency);
       t.latency_s = p.base_s[kRing][pi] + 2 * (g - 1) * p.hop_s[intra][kRing][pi] + 2 * (N - 1) * p.hop_s[net][kRing][pi];
@@ -205,8 +210,7 @@ std::optional<CollectiveTime> collective_time(Collective op, double S, const Fab
       // Pairwise exchange, every peer served at once: of the S bytes a rank sends, (g-1)/n stay in
       // its domain and (n-g)/n cross the network on its NIC share (F-COLL-1, full bisection).
       if (proto != Protocol::simple) return std::nullopt;
-      const double intra_rate = f.intra_Bps * (f.intra_tier == LinkTier::pci ? p.pcie_efficiency : p.p2p_efficiency);
-      const double intra_s = (g - 1.0) / n * S / intra_rate;
+      const double intra_s = (g - 1.0) / n * S / intra_rate(f, p, p.p2p_efficiency);
       const double inter_s = N > 1 ? (n - double(g)) / n * S / (f.inter_Bps * p.nic_efficiency) : 0;
       t.latency_s = p.base_s[kRing][pi] + p.hop_s[intra][kRing][pi] + (N > 1 ? p.hop_s[net][kRing][pi] : 0);
       t.transfer_s = std::max(intra_s, inter_s);
@@ -216,8 +220,7 @@ std::optional<CollectiveTime> collective_time(Collective op, double S, const Fab
       // nccl-tests sendrecv: each rank sends S to the next; with several domains some pairs cross the network.
       if (proto == Protocol::ll128) return std::nullopt;
       const bool crosses = N > 1;
-      const double rate = crosses ? f.inter_Bps * p.nic_efficiency
-                                  : f.intra_Bps * (f.intra_tier == LinkTier::pci ? p.pcie_efficiency : p.p2p_efficiency);
+      const double rate = crosses ? f.inter_Bps * p.nic_efficiency : intra_rate(f, p, p.p2p_efficiency);
       t.latency_s = p.base_s[kRing][pi] + p.hop_s[crosses ? net : intra][kRing][pi];
       t.transfer_s = S / (rate * protocol_factor(proto, p));
       break;
