@@ -39,11 +39,12 @@ void add_collective_command(CLI::App& app, const GlobalOptions& options, std::fu
   auto o = std::make_shared<CollectiveOptions>();
   CLI::App* cmd = app.add_subcommand("collective", "Predict a collective over a size range, shaped like nccl-tests output");
   std::vector<std::string> ops(models::collective_names().begin(), models::collective_names().end());
+  std::vector<std::string> algos(models::algorithm_choices().begin(), models::algorithm_choices().end());
   cmd->add_option("--op", o->op, "Collective")->check(CLI::IsMember(ops))->capture_default_str();
   cmd->add_option("--system", o->system, "System from the hardware database (e.g. dgx-h100)")->required();
   cmd->add_option("--gpus", o->gpus, "Ranks, filling nodes in order (default: one node)")->check(CLI::Range(1, 1'000'000));
   cmd->add_option("--algo", o->algo, "Algorithm (auto: the fastest, as NCCL's tuner picks)")
-      ->check(CLI::IsMember({"auto", "ring", "tree", "nvls", "hierarchical", "direct"}))
+      ->check(CLI::IsMember(algos))
       ->capture_default_str();
   cmd->add_option("--sizes", o->sizes, "MIN:MAX:FACTOR in bytes (K/M/G = 1024^n, as nccl-tests -b/-e/-f), or one size")
       ->capture_default_str();

@@ -10,8 +10,6 @@
 namespace perfcast {
 namespace {
 
-constexpr std::string_view kAlgorithms[] = {"auto", "ring", "tree", "nvls", "hierarchical", "direct"};
-
 CollectiveCase read_case(TomlSection& t, const HardwareDb& db) {
   CollectiveCase c;
   c.id = t.require_string("id");
@@ -25,18 +23,10 @@ CollectiveCase read_case(TomlSection& t, const HardwareDb& db) {
   auto op = t.choice("op", models::collective_names());
   if (!op) t.fail_here(fmt::format("missing required key '{}op'", t.path()));
   c.op = *models::collective_from(*op);
-  if (auto a = t.choice("algorithm", kAlgorithms); a && *a != "auto") c.algorithm = models::algorithm_from(*a);
+  if (auto a = t.choice("algorithm", models::algorithm_choices()); a && *a != "auto") c.algorithm = models::algorithm_from(*a);
   c.gpus = static_cast<int>(t.require_integer("gpus", 1, 1'000'000));
   if (auto b = t.integer("bytes", 1, std::int64_t{1} << 50)) c.bytes = static_cast<double>(*b);
-  auto measured = t.require_string("measured_busbw");
-  try {
-    auto q = units::parse_quantity(measured);
-    if (q.dimension != units::dim::bytes_per_second)
-      t.fail("measured_busbw", fmt::format("'{}' is not {}", measured, units::describe(units::dim::bytes_per_second)));
-    c.measured_busbw_Bps = q.value;
-  } catch (const UnitError& e) {
-    t.fail("measured_busbw", e.what());
-  }
+  c.measured_busbw_Bps = case_quantity(t, "measured_busbw", units::dim::bytes_per_second, true);
   c.tolerance = t.number("tolerance", 0, false, 10).value_or(0.10);
   c.used_for = t.string("used_for").value_or("");
   c.skip = t.string("skip").value_or("");

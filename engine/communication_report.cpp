@@ -10,9 +10,8 @@ namespace perfcast {
 namespace {
 
 std::string order_text(std::span<const ParallelDim> order) {
-  static constexpr std::string_view kNames[] = {"tp", "cp", "ep", "dp", "pp"};
   std::string s;
-  for (ParallelDim d : order) s += (s.empty() ? "" : "-") + std::string(kNames[static_cast<int>(d)]);
+  for (ParallelDim d : order) s += (s.empty() ? "" : "-") + std::string(name_of(d));
   return s;
 }
 

@@ -42,14 +42,7 @@ MemoryCase read_case(TomlSection& t, const std::filesystem::path& workloads) {
     c.tp = static_cast<int>(t.integer("tp", 1, 1024).value_or(1));
     c.tokens = static_cast<double>(t.integer("tokens", 1, 100'000'000).value_or(1));
   }
-  auto measured = t.require_string("measured");
-  try {
-    auto q = units::parse_quantity(measured);
-    if (q.dimension != units::dim::bytes) t.fail("measured", fmt::format("'{}' is not {}", measured, units::describe(units::dim::bytes)));
-    c.measured_B = q.value;
-  } catch (const UnitError& e) {
-    t.fail("measured", e.what());
-  }
+  c.measured_B = case_quantity(t, "measured", units::dim::bytes, true);
   c.tolerance = t.number("tolerance", 0, false, 10).value_or(0.01);
   c.used_for = t.string("used_for").value_or("");
   c.skip = t.string("skip").value_or("");

@@ -40,10 +40,7 @@ void set_scale_up(Topology& t, const HardwareDb& db, const std::string& link, co
 }
 
 void set_scale_out(Topology& t, const HardwareDb& db, const std::string& link, int nics) {
-  if (link.empty()) {
-    t.max_devices = t.devices_per_node;
-    return;
-  }
+  if (link.empty()) return;
   const LinkSpec& l = db.link(link);
   t.scale_out = link;
   t.nic_Bps = per_direction(l) * l.links.value_or(1);
@@ -115,14 +112,15 @@ models::Fabric fabric_for(const Topology& t, std::span<const int> members) {
 }
 
 models::Fabric fabric_for_first(const Topology& t, int ranks) {
-  if (t.max_devices && ranks > *t.max_devices)
-    throw InputError({}, fmt::format("{} has no scale-out network: at most {} devices, not {}", t.name, *t.max_devices, ranks));
+  if (t.scale_out.empty() && ranks > t.devices_per_node)
+    throw InputError({}, fmt::format("{} has no scale-out network: at most {} devices, not {}", t.name, t.devices_per_node, ranks));
   std::vector<int> members(static_cast<std::size_t>(ranks));
   for (int i = 0; i < ranks; ++i) members[static_cast<std::size_t>(i)] = i;
   return fabric_for(t, members);
 }
 
 std::string_view default_order() { return "tp-cp-ep-dp-pp"; }
+std::string_view name_of(ParallelDim d) { return kDims[static_cast<std::size_t>(d)]; }
 
 std::optional<std::vector<ParallelDim>> parse_order(std::string_view text) {
   std::vector<ParallelDim> order;

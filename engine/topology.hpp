@@ -28,7 +28,6 @@ struct Topology {
   int nics_per_node = 0;
   double oversubscription = 1;        // scale-out bisection taper (1 = non-blocking)
   int pcie_sharing = 1;               // devices behind one PCIe switch uplink (PCIe-only boxes)
-  std::optional<int> max_devices;     // without scale-out: what one node holds
 
   // Per-device share of the NICs when every device of a node talks across nodes at once.
   double nic_share_Bps() const;
@@ -52,6 +51,7 @@ enum class ParallelDim { tp, cp, ep, dp, pp };
 // "tp-cp-ep-dp-pp" (innermost first; every dimension once). nullopt when malformed.
 std::optional<std::vector<ParallelDim>> parse_order(std::string_view text);
 std::string_view default_order();
+std::string_view name_of(ParallelDim d);
 
 struct GroupPlacement {
   std::string group;        // "tp", "cp", "ep", "dp" (dense gradients: dp x cp), "edp" (expert gradients), "pp"

@@ -17,7 +17,9 @@ namespace {
 constexpr std::string_view kKinds[] = {"gemm", "memory", "host_link", "attention", "peer_link"};
 constexpr std::string_view kDtypes[] = {"fp32", "tf32", "bf16", "fp16", "fp8", "int8"};
 
-double quantity(TomlSection& t, std::string_view key, units::Dimension d, bool required) {
+}  // namespace
+
+double case_quantity(TomlSection& t, std::string_view key, units::Dimension d, bool required) {
   auto text = t.string(key);
   if (!text) {
     if (required) t.fail_here(fmt::format("missing required key '{}{}'", t.path(), key));
@@ -31,6 +33,8 @@ double quantity(TomlSection& t, std::string_view key, units::Dimension d, bool r
     t.fail(key, e.what());
   }
 }
+
+namespace {
 
 MicrobenchCase read_case(TomlSection& t, const HardwareDb& db) {
   MicrobenchCase c;
@@ -53,10 +57,10 @@ MicrobenchCase read_case(TomlSection& t, const HardwareDb& db) {
   if (auto d = t.choice("dtype", kDtypes)) c.dtype = *precision_from(*d);
   c.out_dtype = c.dtype;
   if (auto d = t.choice("out_dtype", kDtypes)) c.out_dtype = *precision_from(*d);
-  c.read_B = quantity(t, "read", units::dim::bytes, false);
-  c.write_B = quantity(t, "write", units::dim::bytes, false);
+  c.read_B = case_quantity(t, "read", units::dim::bytes, false);
+  c.write_B = case_quantity(t, "write", units::dim::bytes, false);
   bool flops = c.kind == MicrobenchKind::gemm || c.kind == MicrobenchKind::attention;
-  c.measured = quantity(t, "measured", flops ? units::dim::ops_per_second : units::dim::bytes_per_second, true);
+  c.measured = case_quantity(t, "measured", flops ? units::dim::ops_per_second : units::dim::bytes_per_second, true);
   c.tolerance = t.number("tolerance", 0, false, 10).value_or(0.10);
   c.used_for = t.string("used_for").value_or("");
   c.skip = t.string("skip").value_or("");

@@ -68,6 +68,9 @@ auto read_cases(CaseFile& f, Read read) {
   return cases;
 }
 
+// A case's quantity `key` in SI units of `d` (0 when absent and not required); failures name the key.
+double case_quantity(TomlSection& t, std::string_view key, units::Dimension d, bool required);
+
 std::filesystem::path default_validation_dir();
 std::vector<MicrobenchCase> load_microbenchmarks(CaseFile& f, const HardwareDb& db);
 std::vector<MicrobenchCase> load_microbenchmarks(const std::filesystem::path& file, const HardwareDb& db);

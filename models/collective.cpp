@@ -10,7 +10,8 @@ namespace {
 
 constexpr std::string_view kCollectives[] = {"all_reduce", "all_gather", "reduce_scatter", "all_to_all",
                                              "broadcast",  "reduce",     "send_recv"};
-constexpr std::string_view kAlgorithms[] = {"ring", "tree", "nvls", "hierarchical", "direct"};
+constexpr std::string_view kAlgorithmChoices[] = {"auto", "ring", "tree", "nvls", "hierarchical", "direct"};
+constexpr std::span<const std::string_view> kAlgorithms = std::span(kAlgorithmChoices).subspan(1);
 constexpr std::string_view kProtocolNames[] = {"LL", "LL128", "Simple"};
 constexpr int kRing = 0, kTree = 1;  // rows of the latency tables
 
@@ -233,7 +234,7 @@ std::optional<CollectiveTime> collective_time(Collective op, double S, const Fab
 std::optional<CollectiveTime> best_collective_time(Collective op, double bytes, const Fabric& f, const CollectiveParams& p,
                                                    std::optional<CollectiveAlgorithm> a) {
   std::optional<CollectiveTime> best;
-  for (int ai = 0; ai < static_cast<int>(std::size(kAlgorithms)); ++ai) {
+  for (int ai = 0; ai < static_cast<int>(kAlgorithms.size()); ++ai) {
     const auto algo = static_cast<CollectiveAlgorithm>(ai);
     if (a && *a != algo) continue;
     for (int pi = 0; pi < kProtocols; ++pi) {
@@ -253,6 +254,7 @@ std::string_view name_of(Collective c) { return kCollectives[static_cast<std::si
 std::string_view name_of(CollectiveAlgorithm a) { return kAlgorithms[static_cast<std::size_t>(a)]; }
 std::string_view name_of(Protocol p) { return kProtocolNames[static_cast<std::size_t>(p)]; }
 std::span<const std::string_view> collective_names() { return kCollectives; }
+std::span<const std::string_view> algorithm_choices() { return kAlgorithmChoices; }
 
 std::optional<Collective> collective_from(std::string_view name) {
   for (std::size_t i = 0; i < std::size(kCollectives); ++i)
@@ -261,7 +263,7 @@ std::optional<Collective> collective_from(std::string_view name) {
 }
 
 std::optional<CollectiveAlgorithm> algorithm_from(std::string_view name) {
-  for (std::size_t i = 0; i < std::size(kAlgorithms); ++i)
+  for (std::size_t i = 0; i < kAlgorithms.size(); ++i)
     if (kAlgorithms[i] == name) return static_cast<CollectiveAlgorithm>(i);
   return std::nullopt;
 }

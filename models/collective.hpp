@@ -88,5 +88,7 @@ std::string_view name_of(Protocol p);
 std::optional<Collective> collective_from(std::string_view name);
 std::optional<CollectiveAlgorithm> algorithm_from(std::string_view name);
 std::span<const std::string_view> collective_names();
+// "auto" followed by every algorithm name: what --algo and a case's `algorithm` accept.
+std::span<const std::string_view> algorithm_choices();
 
 }  // namespace perfcast::models

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <vector>
 
 #include "engine/errors.hpp"
@@ -151,4 +152,29 @@ TEST_CASE("every shipped system answers every collective, inside a node and acro
     }
     if (t.scale_out.empty()) CHECK_THROWS_AS(fabric_for_first(t, 2 * t.devices_per_node), InputError);
   }
+}
+
+TEST_CASE("a bad collective case names the file, the key and the problem") {
+  auto error_of = [](const std::string& body) {
+    auto path = std::filesystem::temp_directory_path() / "perfcast-bad-collectives.toml";
+    {
+      std::ofstream out(path);
+      out << "schema_version = 1\nsuite = \"collective\"\n[[case]]\nid = \"x\"\nsource = \"s\"\nop = \"all_reduce\"\ngpus = 8\n"
+          << body;
+    }
+    std::string message;
+    try {
+      score_file(path, shipped_db());
+    } catch (const InputError& e) {
+      message = e.what();
+    }
+    std::filesystem::remove(path);
+    return message;
+  };
+  CHECK(error_of("system = \"dgx-h100\"\nmeasured_busbw = \"400 GB\"\n")
+            .ends_with("case[0].measured_busbw: '400 GB' is not a bandwidth (B/s)"));
+  CHECK(error_of("system = \"dgx-h100\"\n").find("missing required key 'case[0].measured_busbw'") != std::string::npos);
+  CHECK(error_of("system = \"dgx-h1000\"\nmeasured_busbw = \"400 GB/s\"\n").find("case[0].system:") != std::string::npos);
+  CHECK(error_of("system = \"dgx-h100\"\nalgorithm = \"rng\"\nmeasured_busbw = \"400 GB/s\"\n").find("case[0].algorithm:") !=
+        std::string::npos);
 }
