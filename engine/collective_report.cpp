@@ -63,9 +63,9 @@ CollectiveSweep collective_sweep(const HardwareDb& db, const CollectiveRequest& 
   const int gpus = r.gpus > 0 ? r.gpus : out.topology.devices_per_node;
   out.request.gpus = gpus;
   out.fabric = fabric_for_first(out.topology, gpus);
-  const models::CollectiveParams params = models::default_collective_params();
+  out.params = models::default_collective_params();
   for (double s : r.sizes_B) {
-    auto t = models::best_collective_time(r.op, s, out.fabric, params, r.algorithm);
+    auto t = models::best_collective_time(r.op, s, out.fabric, out.params, r.algorithm);
     if (!t)
       throw InputError({}, fmt::format("--algo {} cannot run {} on {} GPUs of {} (tree and nvls are all-reduce only, direct is all-to-all and send/recv; nvls needs "
                                        "NVLink SHARP inside one domain; hierarchical needs several domains)",

@@ -25,6 +25,7 @@ struct CollectiveSweep {
   CollectiveRequest request;
   Topology topology;
   models::Fabric fabric;
+  models::CollectiveParams params;
   std::vector<models::CollectiveTime> rows;
 };
 

@@ -14,14 +14,6 @@ constexpr std::array<std::string_view, 5> kDims = {"tp", "cp", "ep", "dp", "pp"}
 
 double per_direction(const LinkSpec& l) { return l.bandwidth_per_direction_Bps.value_or(0); }
 
-// NVLS algbw: the measured Hopper fraction of the link rate, scaled to this switch generation by
-// NCCL's nvlsEfficiency (models/collective.cpp names both sources).
-double nvls_algbw(const LinkSpec& sw, double link_Bps) {
-  if (!sw.in_network_reduction || !sw.nvls_efficiency) return 0;
-  const models::CollectiveParams p = models::default_collective_params();
-  return link_Bps * p.nvls_algbw_fraction * *sw.nvls_efficiency / p.nvls_reference_efficiency;
-}
-
 void set_scale_up(Topology& t, const HardwareDb& db, const std::string& link, const std::string& sw,
                   const std::string& host_link) {
   if (!link.empty()) {
@@ -30,7 +22,10 @@ void set_scale_up(Topology& t, const HardwareDb& db, const std::string& link, co
     t.intra_tier = models::LinkTier::nvlink;
     t.intra_Bps = per_direction(l);
     if (l.max_domain) t.scale_up_domain = std::min(t.scale_up_domain, *l.max_domain);
-    if (!sw.empty()) t.nvls_algbw_Bps = nvls_algbw(db.link(sw), t.intra_Bps);
+    if (!sw.empty()) {
+      const LinkSpec& s = db.link(sw);
+      if (s.in_network_reduction) t.nvls_efficiency = s.nvls_efficiency.value_or(0);
+    }
   } else {
     // No scale-up fabric: devices of a node talk over PCIe through the host.
     t.intra_link = host_link.empty() ? "pcie" : host_link;
@@ -99,7 +94,7 @@ models::Fabric fabric_for(const Topology& t, std::span<const int> members) {
   f.domains = static_cast<int>(domains.size());
   f.intra_tier = t.intra_tier;
   f.intra_Bps = t.intra_Bps;
-  f.nvls_algbw_Bps = t.nvls_algbw_Bps;
+  f.nvls_efficiency = t.nvls_efficiency;
   if (f.domains > 1) {
     if (nodes.size() > 1 && t.scale_out.empty())
       throw InputError({}, fmt::format("{} has no scale-out network: a group of {} devices does not fit in one node of {}",

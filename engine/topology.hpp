@@ -22,7 +22,7 @@ struct Topology {
   std::string intra_link;             // link name inside a domain ("nvlink4", "pcie5-x16")
   models::LinkTier intra_tier = models::LinkTier::pci;
   double intra_Bps = 0;               // per device, per direction
-  double nvls_algbw_Bps = 0;          // in-switch all-reduce algbw; 0 without NVLink SHARP
+  double nvls_efficiency = 0;         // the switch's NCCL nvlsEfficiency; 0 without NVLink SHARP
   std::string scale_out;              // "" when the node has no scale-out network
   double nic_Bps = 0;                 // one NIC, per direction
   int nics_per_node = 0;

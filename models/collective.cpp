@@ -92,9 +92,9 @@ std::optional<CollectiveTime> all_reduce(double S, const Fabric& f, const Collec
       return t;
     }
     case CollectiveAlgorithm::nvls: {
-      if (N > 1 || f.nvls_algbw_Bps <= 0 || proto != Protocol::simple) return std::nullopt;
+      if (N > 1 || f.nvls_efficiency <= 0 || proto != Protocol::simple) return std::nullopt;
       t.latency_s = p.nvls_latency_s;
-      t.transfer_s = S / f.nvls_algbw_Bps;
+      t.transfer_s = S / nvls_algbw(f, p);
       return t;
     }
     case CollectiveAlgorithm::direct: return std::nullopt;
@@ -103,7 +103,7 @@ std::optional<CollectiveTime> all_reduce(double S, const Fabric& f, const Collec
       // RS + AG inside the domain (ring, or one in-switch all-reduce), all-reduce of the S/g
       // shards across domains on each rank's NIC share; NCCL pipelines the phases by chunk.
       double intra_s = 2.0 * (g - 1) / g * S / intra_rate(f, p, p.scale_up_ring_efficiency);
-      if (f.nvls_algbw_Bps > 0) intra_s = std::min(intra_s, S / f.nvls_algbw_Bps);
+      if (f.nvls_efficiency > 0) intra_s = std::min(intra_s, S / nvls_algbw(f, p));
       const double inter_s = 2.0 * (N - 1) / N * (S / g) / (f.inter_Bps * p.nic_efficiency);
       t.latency_s = p.base_s[kRing][pi] + 2 * (g - 1) * p.hop_s[intra][kRing][pi] + 2 * (N - 1) * p.hop_s[net][kRing][pi];
       t.transfer_s = std::max(intra_s, inter_s);
@@ -159,6 +159,10 @@ CollectiveParams default_collective_params() {
       {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .5, .5, .6, .6, .7, .8, .9},
   }};
   return p;
+}
+
+double nvls_algbw(const Fabric& f, const CollectiveParams& p) {
+  return f.intra_Bps * p.nvls_algbw_fraction * f.nvls_efficiency / p.nvls_reference_efficiency;
 }
 
 double bus_factor(Collective op, int ranks) {

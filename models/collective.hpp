@@ -30,7 +30,7 @@ struct Fabric {
   LinkTier intra_tier = LinkTier::nvlink;
   double intra_Bps = 0;          // per-rank, per-direction line rate inside a domain
   double inter_Bps = 0;          // per-rank, per-direction share of the NICs (after sharing, oversubscription)
-  double nvls_algbw_Bps = 0;     // in-switch all-reduce algbw of the domain; 0 without NVLink SHARP
+  double nvls_efficiency = 0;    // the switch's NCCL nvlsEfficiency; 0 without NVLink SHARP
   int ranks_per_domain() const { return ranks / domains; }
 };
 
@@ -64,6 +64,10 @@ struct CollectiveTime {
   double latency_s = 0, transfer_s = 0, fill_s = 0, time_s = 0;
   double algbw_Bps = 0, busbw_Bps = 0;
 };
+
+// In-switch all-reduce algbw inside one domain: the measured Hopper fraction of the link rate,
+// scaled by the switch's nvlsEfficiency; 0 without NVLink SHARP.
+double nvls_algbw(const Fabric& f, const CollectiveParams& p);
 
 // nccl-tests' busbw / algbw factor: 2(n-1)/n all-reduce, (n-1)/n all-gather, reduce-scatter and
 // all-to-all, 1 broadcast, reduce and send/recv (F-COLL-2).

@@ -16,7 +16,8 @@ std::string fabric_line(const CollectiveSweep& s) {
   std::string line = fmt::format("{} ranks on {} ({} scale-up domain{} of up to {}; {} {:.0f} GB/s per direction",
                                  f.ranks, t.name, f.domains, f.domains == 1 ? "" : "s", t.scale_up_domain, t.intra_link,
                                  t.intra_Bps / 1e9);
-  if (f.nvls_algbw_Bps > 0) line += fmt::format(", NVLS algbw {:.0f} GB/s", f.nvls_algbw_Bps / 1e9);
+  const double nvls = models::nvls_algbw(f, s.params);
+  if (nvls > 0) line += fmt::format(", NVLS algbw {:.0f} GB/s", nvls / 1e9);
   if (f.domains > 1)
     line += fmt::format("; {} {:.1f} GB/s per rank, {:g} rank(s) per NIC, oversubscription {:g}", t.scale_out,
                         f.inter_Bps / 1e9, t.ranks_per_nic(), t.oversubscription);
@@ -70,7 +71,7 @@ nlohmann::json collective_to_json(const CollectiveSweep& s) {
               {"ranks_per_domain", s.fabric.ranks_per_domain()},
               {"intra_link", t.intra_link},
               {"intra_Bps", s.fabric.intra_Bps},
-              {"nvls_algbw_Bps", s.fabric.nvls_algbw_Bps},
+              {"nvls_algbw_Bps", models::nvls_algbw(s.fabric, s.params)},
               {"scale_out", t.scale_out},
               {"inter_Bps_per_rank", s.fabric.inter_Bps},
               {"ranks_per_nic", t.ranks_per_nic()},
