@@ -9,6 +9,7 @@
 #include "cli/comm_command.hpp"
 #include "cli/hw_command.hpp"
 #include "cli/memory_command.hpp"
+#include "cli/predict_command.hpp"
 #include "cli/roofline_command.hpp"
 #include "cli/validate_command.hpp"
 #include "engine/errors.hpp"
@@ -24,6 +25,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   std::function<int()> action;
   perfcast::cli::add_hw_command(app, options, action);
+  perfcast::cli::add_predict_command(app, options, action);
   perfcast::cli::add_roofline_command(app, options, action);
   perfcast::cli::add_memory_command(app, options, action);
   perfcast::cli::add_collective_command(app, options, action);

@@ -15,6 +15,16 @@ std::string order_text(std::span<const ParallelDim> order) {
   return s;
 }
 
+
+// Bytes per element of the gradient reduction: the recipe's gradient tensor.
+double gradient_bytes(const models::OptimizerRecipe& r) {
+  for (const models::StateTensor& t : r.tensors)
+    if (t.component == models::StateComponent::gradients) return t.bytes_per_param;
+  return 2;
+}
+
+}  // namespace
+
 std::string layout_text(const ParallelismSettings& p, int dp) {
   std::string s = fmt::format("tp {} · pp {}", p.tp, p.pp);
   if (p.vp > 1) s += fmt::format(" (vp {})", p.vp);
@@ -25,15 +35,6 @@ std::string layout_text(const ParallelismSettings& p, int dp) {
   if (p.zero > 0) s += fmt::format(" · ZeRO-{}", p.zero);
   return s;
 }
-
-// Bytes per element of the gradient reduction: the recipe's gradient tensor.
-double gradient_bytes(const models::OptimizerRecipe& r) {
-  for (const models::StateTensor& t : r.tensors)
-    if (t.component == models::StateComponent::gradients) return t.bytes_per_param;
-  return 2;
-}
-
-}  // namespace
 
 CommunicationPhase time_traffic(std::string name, const std::vector<models::TrafficItem>& items,
                                 const std::vector<GroupPlacement>& placements, const models::CollectiveParams& params) {
@@ -63,6 +64,38 @@ CommunicationPhase time_traffic(std::string name, const std::vector<models::Traf
   return phase;
 }
 
+models::TrainingLayout training_layout(const Scenario& s, int stage) {
+  const models::TransformerSpec& m = s.workload.transformer();
+  const ParallelismSettings& p = s.parallelism;
+  const TrainingSettings& tr = *s.training;
+  const int dp = data_parallel(p, s.hardware.count);
+  const ShardPlan plan = shard_plan(s);
+  const StageLayers st = stage_layers(m, p.pp, p.vp, stage);
+  const LocalParams lp = local_parameters(m, st, stage, plan);
+  const Precision precision = tr.precision.value_or(Precision::bf16);
+  models::TrainingLayout l;
+  l.tp = p.tp, l.cp = p.cp, l.ep = p.ep, l.etp = plan.etp, l.pp = p.pp, l.vp = p.vp, l.zero = p.zero;
+  l.dp = dp * p.cp;
+  l.edp = p.ep > 1 ? p.tp * p.cp * dp / (p.ep * plan.etp) : 1;
+  l.sequence_parallel = p.sequence_parallel;
+  l.recompute = tr.recompute;
+  l.micro_batch = tr.micro_batch;
+  l.seq_len = tr.seq_len;
+  l.micro_batches = tr.global_batch / (dp * tr.micro_batch);
+  l.activation_bytes = precision == Precision::fp32 || precision == Precision::tf32 ? 4 : 2;
+  l.dispatch_bytes = precision == Precision::fp8 ? 1 : l.activation_bytes;  // DeepSeek-V3: fp8 dispatch
+  l.combine_bytes = l.activation_bytes;
+  l.gradient_bytes = gradient_bytes(*models::find_recipe(tr.optimizer));
+  l.parameter_bytes = l.activation_bytes;
+  l.dense_parameters = lp.total() - lp.expert;
+  l.expert_parameters = lp.expert;
+  l.dense_layers = st.dense;
+  l.moe_layers = st.moe;
+  l.first_stage = stage == 0;
+  l.last_stage = stage == p.pp - 1;
+  return l;
+}
+
 CommunicationReport communication_for_scenario(const Scenario& s, const HardwareDb& db,
                                                std::span<const ParallelDim> order,
                                                const models::CollectiveParams& params) {
@@ -80,32 +113,9 @@ CommunicationReport communication_for_scenario(const Scenario& s, const Hardware
   r.layout = layout_text(p, dp);
   r.placements = place_groups(r.topology, p, s.hardware.count, order);
 
-  const ShardPlan plan = shard_plan(s);
   const StageLayers st = stage_layers(m, p.pp, p.vp, 0);
   if (s.training) {
-    const TrainingSettings& tr = *s.training;
-    const LocalParams lp = local_parameters(m, st, 0, plan);
-    const Precision precision = tr.precision.value_or(Precision::bf16);
-    models::TrainingLayout l;
-    l.tp = p.tp, l.cp = p.cp, l.ep = p.ep, l.etp = plan.etp, l.pp = p.pp, l.vp = p.vp, l.zero = p.zero;
-    l.dp = dp * p.cp;
-    l.edp = p.ep > 1 ? p.tp * p.cp * dp / (p.ep * plan.etp) : 1;
-    l.sequence_parallel = p.sequence_parallel;
-    l.recompute = tr.recompute;
-    l.micro_batch = tr.micro_batch;
-    l.seq_len = tr.seq_len;
-    l.micro_batches = tr.global_batch / (dp * tr.micro_batch);
-    l.activation_bytes = precision == Precision::fp32 || precision == Precision::tf32 ? 4 : 2;
-    l.dispatch_bytes = precision == Precision::fp8 ? 1 : l.activation_bytes;  // DeepSeek-V3: fp8 dispatch
-    l.combine_bytes = l.activation_bytes;
-    l.gradient_bytes = gradient_bytes(*models::find_recipe(tr.optimizer));
-    l.parameter_bytes = l.activation_bytes;
-    l.dense_parameters = lp.total() - lp.expert;
-    l.expert_parameters = lp.expert;
-    l.dense_layers = st.dense;
-    l.moe_layers = st.moe;
-    l.first_stage = true;
-    l.last_stage = p.pp == 1;
+    const models::TrainingLayout l = training_layout(s, 0);
     r.phases.push_back(time_traffic("training step", models::training_traffic(m, l), r.placements, params));
   } else if (s.inference) {
     const InferenceSettings& in = *s.inference;

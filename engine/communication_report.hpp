@@ -50,6 +50,12 @@ CommunicationReport communication_for_scenario(const Scenario& s, const Hardware
                                                std::span<const ParallelDim> order,
                                                const models::CollectiveParams& params);
 
+// "tp 8 · pp 8 (vp 3) · dp 4 · SP · ZeRO-1": a layout in one line.
+std::string layout_text(const ParallelismSettings& p, int dp);
+
+// The traffic layout of pipeline rank `stage` of a training scenario.
+models::TrainingLayout training_layout(const Scenario& s, int stage);
+
 // Times `items` on the groups of `placements` (a group absent there has one rank: no time).
 CommunicationPhase time_traffic(std::string name, const std::vector<models::TrafficItem>& items,
                                 const std::vector<GroupPlacement>& placements, const models::CollectiveParams& params);

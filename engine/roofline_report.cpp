@@ -173,6 +173,23 @@ RooflineReport roofline_for_preset(const Workload& w, const AcceleratorSpec& a, 
   return r;
 }
 
+models::OpContext training_context(const Scenario& s, const AcceleratorSpec& a) {
+  const TrainingSettings& t = *s.training;
+  const Precision p = t.precision.value_or(default_precision(a));
+  models::OpContext c = transformer_context(Phase::training, t.micro_batch, t.seq_len / s.parallelism.cp, 0, s.parallelism.tp, p,
+                                            std::nullopt, std::nullopt, activation_bytes_for(a, p));
+  c.recompute = t.recompute;
+  // Transformer Engine runs DotProductAttention in BF16 unless fp8_dpa is set (off by default in
+  // Megatron-LM/NeMo FP8 recipes): only the linear layers' GEMMs run in FP8.
+  if (p == Precision::fp8) c.attention_math = Precision::bf16;
+  c.mask = s.mask;
+  c.kernel = s.attention_kernel;
+  c.ep = s.parallelism.ep;
+  c.cp = s.parallelism.cp;
+  c.sequence_parallel = s.parallelism.sequence_parallel;
+  return c;
+}
+
 RooflineReport roofline_for_scenario(const Scenario& s, const HardwareDb& db, const std::string& accelerator_override) {
   const AcceleratorSpec& a = db.accelerator(accelerator_override.empty() ? s.hardware.accelerator : accelerator_override);
   std::optional<Precision> asked = s.training ? s.training->precision : s.inference->compute_dtype;
@@ -194,10 +211,8 @@ RooflineReport roofline_for_scenario(const Scenario& s, const HardwareDb& db, co
   };
   if (s.training) {
     const auto& t = *s.training;
-    auto c = transformer_context(Phase::training, t.micro_batch, t.seq_len / par.cp, 0, par.tp, p, std::nullopt, std::nullopt,
-                                 activation_bytes_for(a, p));
-    c.recompute = t.recompute;
-    finish(c, fmt::format("training, micro-batch {} x {} tokens per rank", t.micro_batch, t.seq_len / par.cp));
+    time_sections(r, models::transformer_ops(m, training_context(s, a)),
+                  fmt::format("training, micro-batch {} x {} tokens per rank", t.micro_batch, t.seq_len / par.cp));
   } else {
     const auto& in = *s.inference;
     double batch = in.batch.value_or(1);

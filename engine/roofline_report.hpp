@@ -53,6 +53,9 @@ models::Ceilings ceilings_for(const AcceleratorSpec& a, const HardwareDb& db);
 // The 16-bit tensor format the device has (bf16, else fp16), else int8 (edge NPUs), else fp32.
 Precision default_precision(const AcceleratorSpec& a);
 
+// The op context of one micro-batch on one tp x cp rank of a training scenario.
+models::OpContext training_context(const Scenario& s, const AcceleratorSpec& a);
+
 RooflineReport roofline_for_scenario(const Scenario& s, const HardwareDb& db, const std::string& accelerator_override = {});
 RooflineReport roofline_for_preset(const Workload& w, const AcceleratorSpec& a, const HardwareDb& db, const PresetRun& run);
 // One op from "gemm:M=8192,N=8192,K=8192,dtype=bf16" or "memory:read=1GB,write=1GB".

@@ -78,6 +78,7 @@ TrainingSettings read_training(TomlSection& t) {
   s.tokens = t.number("tokens", 0, false, 1e18);
   s.optimizer = read_recipe(t, "optimizer").value_or("");
   s.offload = read_offload(t, "offload").value_or(models::Offload::none);
+  s.data_loading_s = t.number("data_loading_s", 0, true, 1e9);
   t.finish();
   if (std::fmod(s.global_batch, s.micro_batch) != 0)
     t.fail("micro_batch", fmt::format("{} does not divide global_batch {}", s.micro_batch, s.global_batch));
@@ -138,11 +139,15 @@ void read_later_sections(TomlSection& root) {
     t->string("name");
     t->finish();
   }
-  if (auto t = root.table("reliability")) {
-    t->number("gpu_mtbf_h", 0, false, 1e9);
-    t->number("checkpoint_write_s", 0, true, 1e9);
-    t->finish();
-  }
+}
+
+ReliabilitySettings read_reliability(TomlSection& t) {
+  ReliabilitySettings r;
+  if (auto h = t.number("gpu_mtbf_h", 0, false, 1e9)) r.device_mtbf_s = *h * 3600;
+  r.checkpoint_write_s = t.number("checkpoint_write_s", 0, true, 1e9);
+  r.restart_s = t.number("restart_s", 0, true, 1e9);
+  t.finish();
+  return r;
 }
 
 // The recipe a framework uses for a training precision when none is named (MODELS-REFERENCE §17.2:
@@ -195,6 +200,10 @@ std::optional<LayoutProblem> layout_problem(const Workload& w, const Parallelism
     if (std::fmod(training->global_batch, replicas_batch) != 0)
       return problem("dp", fmt::format("global_batch {} is not a multiple of dp {} x micro_batch {}", training->global_batch, dp,
                                        training->micro_batch));
+    const double microbatches = training->global_batch / replicas_batch;
+    if (p.vp > 1 && std::fmod(microbatches, p.pp) != 0)
+      return problem("vp", fmt::format("interleaving needs the {} micro-batches per step to be a multiple of pp {} "
+                                       "(Megatron-LM's interleaved schedule)", microbatches, p.pp));
   }
   if (!w.is_transformer()) return std::nullopt;
   const models::TransformerSpec& m = w.transformer();
@@ -224,6 +233,10 @@ Scenario parse_scenario(std::string_view content, const std::string& label, cons
                         const HardwareDb& db) {
   std::shared_ptr<toml::table> doc;
   TomlSection root = TomlSection::parse(content, label, doc);
+  return read_scenario(root, label, workloads, db);
+}
+
+Scenario read_scenario(TomlSection& root, const std::string& label, const std::filesystem::path& workloads, const HardwareDb& db) {
   Scenario s;
   s.file = label;
   root.integer("schema_version", 1, 1);
@@ -247,6 +260,7 @@ Scenario parse_scenario(std::string_view content, const std::string& label, cons
   if (s.training && !s.workload.is_transformer()) root.fail("training", "training is modelled for transformer workloads only");
   auto par = root.table("parallelism");
   if (par) s.parallelism = read_parallelism(*par);
+  if (auto t = root.table("reliability")) s.reliability = read_reliability(*t);
   read_later_sections(root);
   root.finish();
   if (par) {  // without [parallelism] every device is a data-parallel replica

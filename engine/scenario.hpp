@@ -31,6 +31,7 @@ struct TrainingSettings {
   std::optional<double> tokens;
   std::string optimizer;       // a models::optimizer_recipes() name; "" = the default for `precision`
   models::Offload offload = models::Offload::none;
+  std::optional<double> data_loading_s;  // per step and replica, prefetched (F-DATA-1)
 };
 
 struct InferenceSettings {
@@ -41,6 +42,13 @@ struct InferenceSettings {
   std::optional<double> target_fps;
   std::optional<double> memory_utilization;  // fraction of device memory the server may use
   std::optional<double> kv_block;            // paged KV cache block, tokens
+};
+
+// [reliability]: what the goodput model takes; absent keys take the sourced defaults.
+struct ReliabilitySettings {
+  std::optional<double> device_mtbf_s;      // gpu_mtbf_h, per device, all causes
+  std::optional<double> checkpoint_write_s; // blocking write per checkpoint
+  std::optional<double> restart_s;          // detection, rescheduling, reload, warm-up
 };
 
 struct ParallelismSettings {
@@ -78,6 +86,7 @@ struct Scenario {
   std::optional<TrainingSettings> training;
   std::optional<InferenceSettings> inference;
   ParallelismSettings parallelism;
+  ReliabilitySettings reliability;
   models::AttentionMask mask = models::AttentionMask::causal;
   models::AttentionKernel attention_kernel = models::AttentionKernel::flash;
 };
@@ -91,5 +100,7 @@ std::optional<models::Offload> read_offload(TomlSection& t, std::string_view key
 Scenario load_scenario(const std::filesystem::path& file, const std::filesystem::path& workloads, const HardwareDb& db);
 Scenario parse_scenario(std::string_view content, const std::string& label, const std::filesystem::path& workloads,
                         const HardwareDb& db);
+// The same from an already parsed table (a validation case's [case.scenario]).
+Scenario read_scenario(TomlSection& root, const std::string& label, const std::filesystem::path& workloads, const HardwareDb& db);
 
 }  // namespace perfcast

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/precision.hpp"
+#include "models/pipeline.hpp"
 #include "models/transformer.hpp"
 #include "models/transformer_ops.hpp"
 
@@ -80,8 +81,6 @@ double layer_activation_bytes(const TransformerSpec& m, const ActivationContext&
 // the last stage's output layer and loss for one micro-batch (F-MEM-6).
 std::vector<SavedTensor> embedding_activations(const TransformerSpec& m, const ActivationContext& c);
 std::vector<SavedTensor> output_activations(const TransformerSpec& m, const ActivationContext& c);
-
-enum class Schedule { gpipe, one_f_one_b, zb_h1, zb_h2 };  // interleaving: one_f_one_b with vp > 1
 
 // Layer-chunks of L/(pp·vp) layers each whose activations pipeline rank `stage` holds at its peak,
 // with `microbatches` per step. 1F1B/interleaved: Narayanan et al. 2021 warm-up count (first stage

@@ -35,7 +35,7 @@ class LayerBuilder {
       Op op;
       op.name = "attn.core";
       op.kind = OpKind::attention;
-      op.precision = c_.math;
+      op.precision = c_.attention_math.value_or(c_.math);
       op.flops = counted;  // a causal FlashAttention kernel skips masked blocks
       op.model_flops = counted;
       op.bytes_read = T_ * heads * qk_dim * act_ + b * keys * kv_read_per_key * kv_;

@@ -2,6 +2,7 @@
 // Operator accounting for a transformer (MODELS-REFERENCE §6.1): every GEMM, the attention core
 // and the memory-bound ops of one layer, per micro-batch and per tensor-parallel rank, forward,
 // backward and recomputation separately.
+#include <optional>
 #include <vector>
 
 #include "models/op.hpp"
@@ -24,8 +25,10 @@ struct OpContext {
   Recompute recompute = Recompute::none;
   int tp = 1;                // tensor parallel (Megatron column/row split)
   int ep = 1;                // expert parallel
+  int cp = 1;                // context parallel: seq_len is this rank's share of a cp-times longer sequence
   bool sequence_parallel = false;  // norms and residuals on s/tp tokens (Korthikanti et al. 2022)
   Precision math = Precision::bf16;  // GEMM and attention math
+  std::optional<Precision> attention_math;  // the attention core's, when it differs (FP8 training keeps it in BF16)
   double weight_bytes = 2;           // bytes per parameter as stored (weight-only quantisation: < 2)
   double activation_bytes = 2;       // activations (GEMM A operand is `math`-sized when smaller)
   double kv_bytes = 2;               // KV cache element (inference)
@@ -33,11 +36,13 @@ struct OpContext {
 
   double query_tokens() const { return phase == Phase::decode ? 1 : seq_len; }
   double tokens() const { return batch * query_tokens(); }  // T on this rank per micro-batch
-  double keys() const { return phase == Phase::decode ? context_len + 1 : seq_len; }
+  // With context parallelism a rank's queries attend over the whole sequence (load-balanced
+  // causal chunks, Megatron-LM's CP), so its attention is 1/cp of the sequence's, not 1/cp².
+  double keys() const { return phase == Phase::decode ? context_len + 1 : seq_len * cp; }
   // Keys each query attends to on average (§6.4).
   double attended() const {
     if (phase == Phase::decode || mask == AttentionMask::full) return keys();
-    return (seq_len + 1) / 2;
+    return (seq_len * cp + 1) / 2;
   }
 };
 

@@ -1,0 +1,48 @@
+#include "cli/predict_command.hpp"
+
+#include <fmt/format.h>
+#include <memory>
+
+#include "engine/errors.hpp"
+#include "engine/hardware_db.hpp"
+#include "engine/scenario.hpp"
+#include "engine/training_report.hpp"
+#include "engine/writers/training_writers.hpp"
+
+namespace perfcast::cli {
+namespace {
+
+struct PredictOptions {
+  std::string scenario, order{default_order()}, format = "table";
+  bool detail = false;
+};
+
+int run(const GlobalOptions& global, const PredictOptions& o) {
+  auto order = parse_order(o.order);
+  if (!order)
+    throw InputError({}, fmt::format("--order '{}': give each of tp, cp, ep, dp, pp once, innermost first, joined by '-' (default {})",
+                                     o.order, default_order()));
+  HardwareDb db = HardwareDb::load(global.hardware_db);
+  Scenario s = load_scenario(o.scenario, default_workloads_dir(), db);
+  TrainingOptions options;
+  options.order = *order;
+  TrainingPrediction p = predict_training(s, db, options);
+  if (o.format == "json") fmt::print("{}\n", training_to_json(p).dump(2));
+  else if (o.format == "csv") fmt::print("{}", training_to_csv(p));
+  else fmt::print("{}", training_to_table(p, o.detail));
+  return 0;
+}
+
+}  // namespace
+
+void add_predict_command(CLI::App& app, const GlobalOptions& options, std::function<int()>& action) {
+  auto o = std::make_shared<PredictOptions>();
+  CLI::App* cmd = app.add_subcommand("predict", "Predict a training run: step time, tokens/s, MFU, breakdown, time-to-train, goodput");
+  cmd->add_option("scenario", o->scenario, "Scenario file")->required();
+  cmd->add_option("--order", o->order, "Placement order of the parallel dimensions, innermost first")->capture_default_str();
+  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "json", "csv"}))->capture_default_str();
+  cmd->add_flag("--detail", o->detail, "Per-rank times and every assumption");
+  cmd->callback([&action, &options, o] { action = [&options, o] { return run(options, *o); }; });
+}
+
+}  // namespace perfcast::cli

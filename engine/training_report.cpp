@@ -1,0 +1,368 @@
+#include "engine/training_report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "engine/communication_report.hpp"
+#include "engine/errors.hpp"
+#include "engine/partition.hpp"
+#include "engine/roofline_report.hpp"
+#include "models/pipeline.hpp"
+#include "models/traffic.hpp"
+
+namespace perfcast {
+namespace {
+
+using models::Op;
+using models::OverlapWith;
+
+// Per micro-batch, one repeat of an op group, split the way the schedule and the overlap model
+// need it.
+struct PassTimes {
+  double forward = 0, recompute = 0, backward_input = 0, backward_weight = 0;
+  double attention = 0;               // the attention core, forward and backward (CP's window)
+  double memory_bound = 0, overhead = 0;
+  double model_flops = 0, flops = 0;
+
+  PassTimes& add(const PassTimes& o, double k) {
+    forward += k * o.forward, recompute += k * o.recompute, backward_input += k * o.backward_input;
+    backward_weight += k * o.backward_weight, attention += k * o.attention;
+    memory_bound += k * o.memory_bound, overhead += k * o.overhead;
+    model_flops += k * o.model_flops, flops += k * o.flops;
+    return *this;
+  }
+};
+
+bool is_attention(const Op& op) {
+  return op.kind == models::OpKind::attention || op.name.starts_with("attn.scores") || op.name.starts_with("attn.softmax") ||
+         op.name.starts_with("attn.context");
+}
+
+template <class Keep>
+PassTimes time_ops(const std::vector<Op>& ops, const models::Ceilings& c, const models::Efficiency& e, Keep keep) {
+  PassTimes t;
+  for (const Op& op : ops) {
+    if (!keep(op)) continue;
+    const models::OpTiming timing = models::time_op(op, c, e);
+    t.model_flops += op.model_flops;
+    t.flops += op.flops;
+    switch (op.pass) {
+      case models::Pass::forward: t.forward += timing.time_s; break;
+      case models::Pass::recompute: t.recompute += timing.time_s; continue;
+      case models::Pass::backward:
+        (op.name.ends_with(".wgrad") ? t.backward_weight : t.backward_input) += timing.time_s;
+        break;
+    }
+    if (is_attention(op)) t.attention += timing.time_s;
+    if (timing.bound == models::Bound::memory) t.memory_bound += timing.time_s - timing.overhead_s;
+    t.overhead += timing.overhead_s;
+  }
+  return t;
+}
+
+const models::OpGroup* find_group(const std::vector<models::OpGroup>& groups, std::string_view name) {
+  for (const models::OpGroup& g : groups)
+    if (g.name == name) return &g;
+  return nullptr;
+}
+
+double window_per_microbatch(OverlapWith o, const PassTimes& t) {
+  switch (o) {
+    case OverlapWith::nothing: return 0;
+    case OverlapWith::wgrad: return t.backward_weight;
+    case OverlapWith::dgrad: return t.backward_input;
+    case OverlapWith::attention: return t.attention;
+    case OverlapWith::backward: return t.backward_input + t.backward_weight;
+    case OverlapWith::forward: return t.forward;
+    case OverlapWith::other_microbatch: return t.forward + t.recompute + t.backward_input + t.backward_weight;
+  }
+  return 0;
+}
+
+constexpr int kOverlapClasses = 7;
+
+// The exposure of one rank's traffic. Items repeated every micro-batch (TP, CP, EP, PP, ZeRO-3)
+// hide under their overlap class's compute of all m micro-batches and what is left stays on every
+// micro-batch's critical path; once-per-step items (DP gradient reduction, parameter all-gather)
+// have one micro-batch's window — the last backward, or the first forward of the next step — and
+// what is left is a tail after the pipeline drains (Megatron-LM overlap_grad_reduce /
+// overlap_param_gather). Communication is assumed not to slow the compute it hides under.
+struct Exposure {
+  std::vector<GroupExposure> groups;
+  double per_microbatch_s = 0, tail_s = 0, total_s = 0;
+};
+
+Exposure expose(const CommunicationPhase& phase, const PassTimes& t, double m) {
+  double sum_mb[kOverlapClasses] = {}, sum_step[kOverlapClasses] = {};
+  auto per_microbatch = [&](const TrafficTiming& x) {
+    const bool dp_once = (x.item.group == models::TrafficGroup::dp || x.item.group == models::TrafficGroup::edp) && x.item.calls < m + 0.5 &&
+                         x.item.calls < 1.5;
+    return !dp_once && x.item.calls >= m - 1e-9;
+  };
+  for (const TrafficTiming& x : phase.items)
+    (per_microbatch(x) ? sum_mb : sum_step)[int(x.item.overlap)] += x.time_s;
+  double exposed_mb[kOverlapClasses], exposed_step[kOverlapClasses];
+  for (int c = 0; c < kOverlapClasses; ++c) {
+    const double w = window_per_microbatch(OverlapWith(c), t);
+    exposed_mb[c] = std::max(0.0, sum_mb[c] - m * w);
+    exposed_step[c] = std::max(0.0, sum_step[c] - w);
+  }
+  Exposure e;
+  for (const TrafficTiming& x : phase.items) {
+    const int c = int(x.item.overlap);
+    const bool mb = per_microbatch(x);
+    const double sum = mb ? sum_mb[c] : sum_step[c];
+    const double exposed = sum > 0 ? x.time_s / sum * (mb ? exposed_mb[c] : exposed_step[c]) : 0;
+    const std::string group(models::name_of(x.item.group));
+    auto g = std::find_if(e.groups.begin(), e.groups.end(), [&](const GroupExposure& ge) { return ge.group == group; });
+    if (g == e.groups.end()) {
+      e.groups.push_back({.group = group});
+      g = e.groups.end() - 1;
+    }
+    g->time_s += x.time_s;
+    g->exposed_s += exposed;
+    g->hidden_s += x.time_s - exposed;
+    g->where = mb ? "in every micro-batch" : "after the pipeline drains";
+    (mb ? e.per_microbatch_s : e.tail_s) += exposed;
+    e.total_s += x.time_s;
+  }
+  return e;
+}
+
+// A fused Adam step (apex/Transformer Engine multi-tensor kernels) reads and writes each state
+// tensor once and reads the gradient (then zeroes it): 2 × the recipe's bytes per parameter it
+// updates, memory-bound [derived]. With ZeRO ≥ 1 (Megatron's distributed optimizer) a rank
+// updates its 1/(dp·cp) shard of the tensors sharded at that stage.
+double optimizer_bytes(const models::OptimizerRecipe& r, double local_params, int zero, double shard) {
+  double bytes = 0;
+  for (const models::StateTensor& t : r.tensors) bytes += 2 * t.bytes_per_param * (zero >= t.sharded_from_stage ? local_params / shard : local_params);
+  return bytes;
+}
+
+std::string percent(double x) { return fmt::format("{:.0f}%", 100 * x); }
+
+std::string advice_for(const std::string& name, const TrainingPrediction& p, const Scenario& s) {
+  const auto& par = s.parallelism;
+  if (name == "bubble")
+    return fmt::format("raise micro-batches per step (m = {:g}) or vp (= {}), or use a zero-bubble schedule", p.microbatches, par.vp);
+  if (name == "comm_tp") return fmt::format("lower tp (= {}) or keep it inside the scale-up domain; sequence parallelism lets backward collectives overlap", par.tp);
+  if (name == "comm_dp") return "more micro-batches per step give the gradient reduction a longer backward to hide under; a faster scale-out or ZeRO-1 reduce-scatter halves the bytes";
+  if (name == "comm_edp") return "expert gradients reduce over expert-DP after the backward; raise ep or micro-batches";
+  if (name == "comm_ep") return fmt::format("EP all-to-all is on the critical path: lower ep (= {}) or keep it inside the scale-up domain", par.ep);
+  if (name == "comm_cp") return fmt::format("the K/V ring outruns attention: lower cp (= {}) or lengthen the sequence per rank", par.cp);
+  if (name == "comm_pp") return "pipeline sends are blocking in 1F1B: interleave (vp > 1) to overlap them";
+  if (name == "recompute") return "full recomputation repeats the forward: use selective if memory allows";
+  if (name == "optimizer") return "the optimizer step is memory-bound: shard it with ZeRO-1 (distributed optimizer)";
+  if (name == "memory_bound") return "memory-bound kernels (norms, activations, residuals, loss): fusion would shorten them";
+  if (name == "data_loading") return "the input pipeline outruns the step: more loader workers or faster storage";
+  if (name == "kernel_overhead") return "many small kernels: larger micro-batches or CUDA graphs";
+  return "";
+}
+
+std::string bottleneck_text(const TrainingPrediction& p, const Scenario& s) {
+  const BreakdownItem* worst = nullptr;
+  for (const BreakdownItem& b : p.breakdown)
+    if (b.name != "compute" && (!worst || b.seconds > worst->seconds)) worst = &b;
+  const double compute = p.breakdown.front().seconds / p.step_time_s;
+  if (!worst || worst->seconds / p.step_time_s < 0.10)
+    return fmt::format("compute-bound: GEMMs and attention take {} of the step at {} MFU; nothing else exceeds 10%", percent(compute),
+                       percent(p.mfu));
+  std::string what = worst->name == "bubble"            ? "pipeline bubble"
+                     : worst->name.starts_with("comm_") ? fmt::format("exposed {} communication", worst->name.substr(5))
+                                                        : worst->name;
+  std::replace(what.begin(), what.end(), '_', ' ');
+  return fmt::format("{}: {} of the step; {}", what, percent(worst->seconds / p.step_time_s), advice_for(worst->name, p, s));
+}
+
+void add_conventions(TrainingPrediction& p, const Scenario& s) {
+  const models::TransformerSpec& m = s.workload.transformer();
+  const TrainingSettings& t = *s.training;
+  const double B = t.global_batch, sq = t.seq_len, l = m.layers, h = m.hidden, V = m.vocab, n = p.devices, step = p.step_time_s;
+  const double narayanan = 96 * B * sq * l * h * h * (1 + sq / (6 * h) + V / (16 * l * h));
+  const double korthikanti = 72 * B * sq * l * h * h * (1 + sq / (6 * h) + V / (12 * l * h));
+  const models::ParameterCount pc = models::count_parameters(m);
+  const double palm = (6 * pc.active + 12 * l * m.heads * m.head_dim * sq) * B * sq;
+  p.conventions = {
+      {"narayanan_tflops_per_device",
+       "Narayanan et al. 2021 Eq. 3: 96·B·s·l·h²·(1 + s/6h + V/16lh) per step (full recompute counted, full s×s attention) / step / devices",
+       narayanan / step / n, true},
+      {"korthikanti_mfu", "Korthikanti et al. 2022 Eq. 7 model FLOPs 72·B·s·l·h²·(1 + s/6h + V/12lh) / (step · devices · peak)",
+       korthikanti / (step * n * p.peak_ops_per_s), false},
+      {"palm_mfu", "PaLM App. B: (6N + 12·L·H·Q·T) per token, N = active parameters incl. embeddings, T = seq_len / (devices · peak)",
+       palm / (step * n * p.peak_ops_per_s), false},
+  };
+}
+
+}  // namespace
+
+TrainingPrediction predict_training(const Scenario& s, const HardwareDb& db, const TrainingOptions& o) {
+  if (!s.training) throw InputError({s.file, 0, 0}, "predict: only training scenarios are predicted so far; this one has [inference]");
+  const models::TransformerSpec& m = s.workload.transformer();
+  const TrainingSettings& tr = *s.training;
+  const ParallelismSettings& par = s.parallelism;
+  const AcceleratorSpec& a = db.accelerator(s.hardware.accelerator);
+  const models::OpContext ctx = training_context(s, a);
+  const models::Ceilings ceilings = ceilings_for(a, db);
+  const models::Efficiency& eff = o.efficiency;
+
+  TrainingPrediction p;
+  p.scenario = s.name;
+  p.workload = s.workload.display_name.empty() ? s.workload.name : s.workload.display_name;
+  p.accelerator = a.name;
+  p.accelerator_display = a.display_name;
+  p.devices = s.hardware.count;
+  p.dp = data_parallel(par, p.devices);
+  p.layout = layout_text(par, p.dp);
+  p.schedule = std::string(models::name_of(par.schedule, par.vp));
+  p.precision = std::string(name_of(ctx.math));
+  p.microbatches = tr.global_batch / (p.dp * tr.micro_batch);
+  p.tokens_per_step = tr.global_batch * tr.seq_len;
+  const double mb = p.microbatches;
+  p.peak_ops_per_s = a.peak(ctx.math).value_or(0);
+  if (p.peak_ops_per_s <= 0)
+    throw InputError({s.file, 0, 0}, fmt::format("{} has no dense {} peak to train in", a.name, name_of(ctx.math)));
+
+  // Ops of one micro-batch on one tp x cp rank, timed once per group.
+  const std::vector<models::OpGroup> groups = models::transformer_ops(m, ctx);
+  const auto all = [](const Op&) { return true; };
+  const models::OpGroup* head = find_group(groups, "embedding and LM head");
+  const PassTimes embedding = time_ops(head->ops, ceilings, eff, [](const Op& op) { return op.name.starts_with("embed."); });
+  const PassTimes output = time_ops(head->ops, ceilings, eff, [](const Op& op) { return !op.name.starts_with("embed."); });
+  const models::OpGroup* dense_group = find_group(groups, "dense layer");
+  const models::OpGroup* moe_group = find_group(groups, "MoE layer");
+  const PassTimes dense = dense_group ? time_ops(dense_group->ops, ceilings, eff, all) : PassTimes{};
+  const PassTimes moe = moe_group ? time_ops(moe_group->ops, ceilings, eff, all) : PassTimes{};
+
+  const Topology topology = topology_of(db, s.hardware);
+  const std::vector<ParallelDim> order = o.order.empty() ? *parse_order(default_order()) : o.order;
+  const std::vector<GroupPlacement> placements = place_groups(topology, par, p.devices, order);
+  const ShardPlan plan = shard_plan(s);
+  const models::OptimizerRecipe& recipe = *models::find_recipe(tr.optimizer);
+
+  std::vector<models::StageTime> stage_times;
+  std::vector<Exposure> exposures;
+  PassTimes whole_model;  // one micro-batch through every layer on one tp x cp rank (FLOP counts)
+  whole_model.add(embedding, 1).add(output, 1).add(dense, m.dense_layers()).add(moe, m.moe_layers());
+  for (int r = 0; r < par.pp; ++r) {
+    const StageLayers st = stage_layers(m, par.pp, par.vp, r);
+    PassTimes t;
+    t.add(dense, st.dense).add(moe, st.moe);
+    if (r == 0) t.add(embedding, 1);
+    if (r == par.pp - 1) t.add(output, 1);
+    const CommunicationPhase phase = time_traffic("training step", models::training_traffic(m, training_layout(s, r)), placements, o.collective);
+    Exposure e = expose(phase, t, mb);
+    const double local = local_parameters(m, st, r, plan).total();
+    RankTiming rt;
+    rt.stage = r;
+    rt.layers = st.total();
+    rt.forward_s = t.forward, rt.backward_input_s = t.backward_input, rt.backward_weight_s = t.backward_weight;
+    rt.recompute_s = t.recompute, rt.memory_bound_s = t.memory_bound, rt.overhead_s = t.overhead;
+    rt.comm_s = e.total_s, rt.exposed_per_microbatch_s = e.per_microbatch_s, rt.exposed_tail_s = e.tail_s;
+    rt.optimizer_s = optimizer_bytes(recipe, local, par.zero, double(p.dp) * par.cp) / (*ceilings.memory_Bps * eff.memory);
+    if (tr.offload != models::Offload::none && ceilings.host_link_Bps)  // gradients down, parameters up (host Adam not timed)
+      rt.optimizer_s = 2 * local * 2 / (*ceilings.host_link_Bps * eff.host_link);
+    // Exposed per-micro-batch communication splits over forward and backward like the compute.
+    const double compute = t.forward + t.recompute + t.backward_input + t.backward_weight;
+    const double comm = e.per_microbatch_s / mb;
+    const double fwd_share = compute > 0 ? t.forward / compute : 0.5;
+    stage_times.push_back({t.forward + fwd_share * comm, t.backward_input + t.recompute + (1 - fwd_share) * comm, t.backward_weight});
+    rt.total_per_microbatch_s = compute + comm;
+    p.ranks.push_back(rt);
+    exposures.push_back(std::move(e));
+  }
+
+  const models::PipelineTime pipe = models::pipeline_time(par.schedule, par.vp, mb, stage_times);
+  p.slowest_rank = int(std::max_element(p.ranks.begin(), p.ranks.end(), [](const RankTiming& x, const RankTiming& y) {
+                         return x.total_per_microbatch_s < y.total_per_microbatch_s;
+                       }) - p.ranks.begin());
+  // Every rank waits for the slowest tail (gradient reduction, then the optimizer behind a global
+  // gradient-norm all-reduce) before the next step.
+  int tail_rank = 0;
+  for (int r = 0; r < par.pp; ++r)
+    if (p.ranks[r].exposed_tail_s + p.ranks[r].optimizer_s > p.ranks[tail_rank].exposed_tail_s + p.ranks[tail_rank].optimizer_s) tail_rank = r;
+  const RankTiming& k = p.ranks[p.slowest_rank];
+  const RankTiming& tail = p.ranks[tail_rank];
+  const double before_data = pipe.step_s() + tail.exposed_tail_s + tail.optimizer_s;
+  const double data = std::max(0.0, tr.data_loading_s.value_or(0) - before_data);  // F-DATA-1, prefetched
+  p.step_time_s = before_data + data;
+
+  const double fb = mb * (k.forward_s + k.backward_input_s + k.backward_weight_s);
+  p.breakdown = {{"compute", fb - mb * (k.memory_bound_s + k.overhead_s)},
+                 {"memory_bound", mb * k.memory_bound_s},
+                 {"kernel_overhead", mb * k.overhead_s},
+                 {"recompute", mb * k.recompute_s}};
+  auto add_comm = [&](const Exposure& e, bool per_microbatch) {
+    for (const GroupExposure& g : e.groups) {
+      if ((g.where == "in every micro-batch") != per_microbatch) continue;
+      const std::string name = "comm_" + g.group;
+      auto it = std::find_if(p.breakdown.begin(), p.breakdown.end(), [&](const BreakdownItem& b) { return b.name == name; });
+      if (it == p.breakdown.end()) p.breakdown.push_back({name, g.exposed_s});
+      else it->seconds += g.exposed_s;
+    }
+  };
+  add_comm(exposures[p.slowest_rank], true);
+  p.breakdown.push_back({"bubble", pipe.bubble_s});
+  add_comm(exposures[tail_rank], false);
+  p.breakdown.push_back({"optimizer", tail.optimizer_s});
+  if (tr.data_loading_s) p.breakdown.push_back({"data_loading", data});
+  p.communication = exposures[p.slowest_rank].groups;
+  if (m.dense_layers() > 0 && k.layers > 0)
+    p.layer_time_s = dense.forward + dense.backward_input + dense.backward_weight + dense.recompute + k.exposed_per_microbatch_s / mb / k.layers;
+  p.bubble_fraction = pipe.bubble_s / p.step_time_s;
+
+  p.tokens_per_s = p.tokens_per_step / p.step_time_s;
+  p.tokens_per_s_per_device = p.tokens_per_s / p.devices;
+  const double rank_copies = double(par.tp) * par.cp * p.dp * mb;
+  p.model_flops_per_step = whole_model.model_flops * rank_copies;
+  p.hardware_flops_per_step = whole_model.flops * rank_copies;
+  p.mfu = p.model_flops_per_step / (p.step_time_s * p.devices * p.peak_ops_per_s);
+  p.hfu = p.hardware_flops_per_step / (p.step_time_s * p.devices * p.peak_ops_per_s);
+  add_conventions(p, s);
+  p.bottleneck = bottleneck_text(p, s);
+
+  // Memory, and the checkpoint it implies.
+  p.memory = memory_for_scenario(s, db);
+  double state_bytes = 0;
+  for (const MemoryComponent& c : p.memory.components)
+    if (c.name == "weights" || c.name == "optimizer") state_bytes += c.bytes;
+  const ReliabilityDefaults rd;
+  p.device_mtbf_s = s.reliability.device_mtbf_s.value_or(models::llama3_device_mtbf_s());
+  p.job_mtbf_s = models::job_mtbf_s(p.device_mtbf_s, p.devices);
+  p.checkpoint_write_s = s.reliability.checkpoint_write_s.value_or(state_bytes / rd.storage_write_Bps_per_device);
+  p.restart_s = s.reliability.restart_s.value_or(rd.restart_s);
+  p.checkpoint_interval_s = p.checkpoint_write_s > 0 ? models::daly_interval_s(p.checkpoint_write_s, p.job_mtbf_s) : 1.0;
+  p.goodput_fraction = p.checkpoint_interval_s /
+                       models::daly_wall_time_s(p.checkpoint_interval_s, p.checkpoint_interval_s, p.checkpoint_write_s, p.restart_s, p.job_mtbf_s);
+  if (tr.tokens) {
+    p.tokens = *tr.tokens;
+    p.time_to_train_s = *tr.tokens / p.tokens_per_s;
+    const models::Goodput g = models::goodput(*p.time_to_train_s, p.checkpoint_write_s, p.restart_s, p.job_mtbf_s);
+    p.expected_wall_s = g.wall_s;
+    p.goodput_fraction = g.fraction;
+    p.expected_failures = g.failures;
+    p.device_hours = g.wall_s * p.devices / 3600;
+  }
+
+  p.assumptions = {
+      fmt::format("{} schedule, {} micro-batches of {:g} × {:g} tokens per replica; bubble per F-PIPE-1..3 with the slowest rank in steady state",
+                  p.schedule, mb, tr.micro_batch, tr.seq_len),
+      "ops per micro-batch and tp×cp rank timed by the roofline (perfcast roofline); backward = input-gradient + weight-gradient GEMMs",
+      "overlap model (models/traffic.cpp): TP forward collectives exposed, TP backward under wgrad/dgrad, CP ring under attention, EP "
+      "all-to-all exposed, PP sends blocking unless interleaved, DP reduction under the last micro-batch's backward, ZeRO gathers under forward",
+      "communication hidden under compute does not slow it (no SM or HBM contention modelled)",
+      "optimizer: fused Adam, memory-bound, 2 × recipe bytes per updated parameter at the achievable HBM rate",
+      fmt::format("MFU/HFU: op-level model FLOPs (no recomputation, {} attention) / executed FLOPs, over the dense {} peak {:.4g} TFLOP/s",
+                  s.mask == models::AttentionMask::causal ? "causal" : "full", p.precision, p.peak_ops_per_s / 1e12),
+      fmt::format("device MTBF {:.0f} h ({}), checkpoint write {:.3g} s ({}), restart {:.0f} s ({})", p.device_mtbf_s / 3600,
+                  s.reliability.device_mtbf_s ? "scenario" : "Llama 3: 16,384 GPUs × 54 days / 419 unexpected interruptions",
+                  p.checkpoint_write_s,
+                  s.reliability.checkpoint_write_s ? "scenario" : "weights + optimizer states at 427 MB/s per device (Llama 3 storage 7 TB/s / 16,384)",
+                  p.restart_s, s.reliability.restart_s ? "scenario" : "assumed, MODELS-REFERENCE E7 example"),
+  };
+  for (const models::EfficiencySource& e : models::efficiency_sources())
+    p.assumptions.push_back(fmt::format("efficiency {} = {:g} ({})", e.name, e.value, e.source));
+  return p;
+}
+
+}  // namespace perfcast

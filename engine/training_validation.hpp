@@ -1,0 +1,28 @@
+#pragma once
+// Training validation cases (validation/training.toml): a published run as a scenario and the
+// figure the source reports, derived from our prediction with that source's own convention
+// (Narayanan's Eq. 3 TFLOP/s, an iteration time, tokens/s per GPU, a layer's time).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/hardware_db.hpp"
+#include "engine/scenario.hpp"
+#include "engine/validation.hpp"
+
+namespace perfcast {
+
+enum class TrainingMetric { step_time, narayanan_tflops, palm_tflops, tokens_per_s_per_device, layer_time };
+
+struct TrainingCase {
+  std::string id, source, notes, used_for, skip;
+  TrainingMetric metric = TrainingMetric::step_time;
+  std::optional<Scenario> scenario;   // absent only for skipped cases
+  double measured = 0;                // in the metric's unit: s, TFLOP/s, tokens/s
+  double tolerance = 0.15;
+};
+
+std::vector<TrainingCase> load_training_cases(CaseFile& f, const HardwareDb& db);
+std::vector<CaseScore> score_training_cases(const std::vector<TrainingCase>& cases, const HardwareDb& db);
+
+}  // namespace perfcast

@@ -1,0 +1,14 @@
+#pragma once
+// Training predictions as a terminal table, JSON (DESIGN.md "training.{...}" names) and CSV.
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "engine/training_report.hpp"
+
+namespace perfcast {
+
+std::string training_to_table(const TrainingPrediction& p, bool detail);
+nlohmann::json training_to_json(const TrainingPrediction& p);
+std::string training_to_csv(const TrainingPrediction& p);
+
+}  // namespace perfcast
