@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   std::function<int()> action;
   perfcast::cli::add_hw_command(app, options, action);
   perfcast::cli::add_predict_command(app, options, action);
+  perfcast::cli::add_scaling_command(app, options, action);
   perfcast::cli::add_roofline_command(app, options, action);
   perfcast::cli::add_memory_command(app, options, action);
   perfcast::cli::add_collective_command(app, options, action);

@@ -170,7 +170,9 @@ TEST_CASE("validate prints per-case errors, summaries by kind and source, and fa
   CHECK(r.out.find("azure-gemm-h100-fp8-8192x8192x8192") != std::string::npos);
   CHECK(r.out.find("kind gemm: ") != std::string::npos);
   CHECK(r.out.find("kind model_states: ") != std::string::npos);
-  CHECK(r.out.find("3 scored case(s) outside their tolerance") != std::string::npos);
+  Run g = run("validate --kind gemm");
+  CHECK(g.code == 4);
+  CHECK(g.out.find("3 scored case(s) outside their tolerance") != std::string::npos);
   Run j = run("validate --format json --kind gemm");
   REQUIRE(j.code == 4);
   auto doc = nlohmann::json::parse(j.out);
@@ -266,4 +268,35 @@ TEST_CASE("comm prints the placement and traffic by group; --order is checked") 
     CAPTURE(s);
     CHECK(run("comm " + std::string(PERFCAST_SOURCE_DIR) + "/scenarios/" + s).code == 0);
   }
+}
+
+TEST_CASE("predict prints a full training prediction for every shipped training scenario; scaling fits Amdahl/Gustafson") {
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(PERFCAST_SOURCE_DIR) + "/scenarios")) {
+    if (entry.path().extension() != ".toml" || entry.path().stem().string().find("training") == std::string::npos) continue;
+    Run t = run("predict " + entry.path().string());
+    CHECK(t.code == 0);
+    CHECK(t.out.find("bottleneck: ") != std::string::npos);
+    Run j = run("predict " + entry.path().string() + " --format json");
+    REQUIRE(j.code == 0);
+    auto doc = nlohmann::json::parse(j.out);
+    for (const char* key : {"step_time_s", "tokens_per_s", "tokens_per_s_per_device", "mfu", "hfu", "breakdown_s", "goodput_fraction",
+                            "time_to_train_s", "device_hours"})
+      CHECK_MESSAGE(doc["training"].contains(key), key);
+    CHECK(doc["memory"]["fits"].is_boolean());
+    CHECK(!doc["bottleneck"].get<std::string>().empty());
+    CHECK(j.out.find("null") == std::string::npos);  // nlohmann writes NaN and infinities as null
+  }
+  Run inference = run("predict " + std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-h100-serving.toml");
+  CHECK(inference.code == 2);
+  CHECK(inference.err.find("only training scenarios are predicted so far") != std::string::npos);
+  const std::string gpt3 = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/gpt3-175b-a100-training.toml";
+  Run s = run("scaling " + gpt3 + " --devices 64:4096:2 --format json");
+  REQUIRE(s.code == 0);
+  auto doc = nlohmann::json::parse(s.out);
+  CHECK(doc["rows"].size() == 7);
+  CHECK(doc["amdahl"]["parallel_fraction"].get<double>() > 0.9);
+  CHECK(doc["amdahl"]["parallel_fraction"].get<double>() < 1);
+  Run bad = run("scaling " + gpt3 + " --devices 64:8");
+  CHECK(bad.code == 2);
+  CHECK(bad.err == "perfcast: error: --devices '64:8': give FIRST:LAST[:FACTOR] with 1 <= FIRST <= LAST and FACTOR > 1 (e.g. 8:16384:2)\n");
 }

@@ -1,5 +1,6 @@
 #include "engine/writers/training_writers.hpp"
 
+#include <cmath>
 #include <fmt/format.h>
 
 #include "engine/units.hpp"
@@ -125,6 +126,51 @@ std::string training_to_csv(const TrainingPrediction& p) {
   std::string out = "component,seconds,share\n";
   for (const BreakdownItem& i : p.breakdown) out += fmt::format("{},{:.9g},{:.6f}\n", i.name, i.seconds, i.seconds / p.step_time_s);
   out += fmt::format("step,{:.9g},1\n", p.step_time_s);
+  return out;
+}
+
+std::string scaling_to_table(const ScalingReport& r) {
+  std::string out = fmt::format("Scaling of {} ({}); strong: same global batch, weak: same batch per replica\n", r.scenario, r.layout);
+  TextTable t({"devices", "dp", "strong step", "strong tokens/s", "strong eff.", "weak batch", "weak tokens/s", "weak eff.", "memory"});
+  for (const ScalingRow& row : r.rows) {
+    if (!row.skipped.empty()) {
+      t.add_row({fmt::format("{}", row.devices), "-", "-", "-", "-", "-", "-", "-", "skipped: " + row.skipped});
+      continue;
+    }
+    t.add_row({fmt::format("{}", row.devices), fmt::format("{}", row.dp), duration(row.strong_step_s), fmt::format("{:.4g}", row.strong_tokens_per_s),
+               pct(row.strong_efficiency), fmt::format("{:g}", row.weak_global_batch), fmt::format("{:.4g}", row.weak_tokens_per_s),
+               pct(row.weak_efficiency), row.fits ? "fits" : "does not fit"});
+  }
+  out += t.render();
+  out += fmt::format("Amdahl fit of the strong-scaling speedup: parallel fraction f = {:.6f} (serial {:.3g}; limit {:.4g}x), rms error {:.1f}%\n",
+                     r.amdahl.value, 1 - r.amdahl.value, r.amdahl.value < 1 ? 1 / (1 - r.amdahl.value) : INFINITY, 100 * r.amdahl.rms_error);
+  out += fmt::format("Gustafson fit of the weak-scaling speedup: serial fraction s = {:.6f}, rms error {:.1f}%\n", r.gustafson.value,
+                     100 * r.gustafson.rms_error);
+  return out;
+}
+
+nlohmann::json scaling_to_json(const ScalingReport& r) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const ScalingRow& row : r.rows) {
+    if (!row.skipped.empty()) {
+      rows.push_back({{"devices", row.devices}, {"skipped", row.skipped}});
+      continue;
+    }
+    rows.push_back({{"devices", row.devices}, {"dp", row.dp}, {"fits", row.fits},
+                    {"strong", {{"step_time_s", row.strong_step_s}, {"tokens_per_s", row.strong_tokens_per_s}, {"efficiency", row.strong_efficiency}}},
+                    {"weak", {{"global_batch", row.weak_global_batch}, {"step_time_s", row.weak_step_s}, {"tokens_per_s", row.weak_tokens_per_s},
+                              {"efficiency", row.weak_efficiency}}}});
+  }
+  return {{"scenario", r.scenario}, {"layout", r.layout}, {"rows", rows},
+          {"amdahl", {{"parallel_fraction", r.amdahl.value}, {"rms_error", r.amdahl.rms_error}}},
+          {"gustafson", {{"serial_fraction", r.gustafson.value}, {"rms_error", r.gustafson.rms_error}}}};
+}
+
+std::string scaling_to_csv(const ScalingReport& r) {
+  std::string out = "devices,dp,strong_step_s,strong_tokens_per_s,strong_efficiency,weak_global_batch,weak_step_s,weak_tokens_per_s,weak_efficiency,skipped\n";
+  for (const ScalingRow& row : r.rows)
+    out += fmt::format("{},{},{:.9g},{:.9g},{:.6f},{:g},{:.9g},{:.9g},{:.6f},{}\n", row.devices, row.dp, row.strong_step_s, row.strong_tokens_per_s,
+                       row.strong_efficiency, row.weak_global_batch, row.weak_step_s, row.weak_tokens_per_s, row.weak_efficiency, csv_field(row.skipped));
   return out;
 }
 

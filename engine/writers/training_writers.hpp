@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "engine/scaling_report.hpp"
 #include "engine/training_report.hpp"
 
 namespace perfcast {
@@ -10,5 +11,9 @@ namespace perfcast {
 std::string training_to_table(const TrainingPrediction& p, bool detail);
 nlohmann::json training_to_json(const TrainingPrediction& p);
 std::string training_to_csv(const TrainingPrediction& p);
+
+std::string scaling_to_table(const ScalingReport& r);
+nlohmann::json scaling_to_json(const ScalingReport& r);
+std::string scaling_to_csv(const ScalingReport& r);
 
 }  // namespace perfcast

@@ -1,0 +1,249 @@
+// Training prediction: the pipeline schedules' bubbles (E6), Young/Daly (E7), Amdahl/Gustafson
+// (E14), the step's breakdown and conventions, scaling, validation cases and the bad-input rules.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <fmt/format.h>
+
+#include "engine/errors.hpp"
+#include "engine/scaling_report.hpp"
+#include "engine/scenario.hpp"
+#include "engine/training_report.hpp"
+#include "engine/training_validation.hpp"
+#include "models/pipeline.hpp"
+#include "models/reliability.hpp"
+#include "models/scaling.hpp"
+#include "tests/shipped_db.hpp"
+
+using namespace perfcast;
+using models::Schedule;
+
+namespace {
+
+Scenario scenario(const std::string& text) { return parse_scenario(text, "test.toml", PERFCAST_DEFAULT_WORKLOADS, shipped_db()); }
+
+// GPT-3 175B on 64 A100 as Korthikanti et al. Table 3, with the [parallelism] block given.
+std::string gpt3_64(const std::string& parallelism, const std::string& training_extra = "") {
+  return fmt::format(R"(
+[model]
+preset = "gpt3-175b"
+[hardware]
+system = "dgx-a100-80gb"
+nodes = 8
+[training]
+seq_len = 2048
+global_batch = 64
+micro_batch = 1
+recompute = "selective"
+{}
+[parallelism]
+{}
+)", training_extra, parallelism);
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    scenario(text);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+double breakdown(const TrainingPrediction& p, std::string_view name) {
+  for (const BreakdownItem& b : p.breakdown)
+    if (b.name == name) return b.seconds;
+  return -1;
+}
+
+}  // namespace
+
+TEST_CASE("E6: bubble fractions of every schedule, p = 8, m = 32") {
+  CHECK(models::bubble_over_ideal(Schedule::one_f_one_b, 8, 1, 32) == doctest::Approx(0.21875));
+  CHECK(models::bubble_over_ideal(Schedule::gpipe, 8, 1, 32) == doctest::Approx(0.21875));
+  CHECK(models::bubble_share_of_step(Schedule::gpipe, 8, 1, 32) == doctest::Approx(7.0 / 39).epsilon(1e-12));
+  CHECK(models::bubble_share_of_step(Schedule::gpipe, 8, 1, 32) == doctest::Approx(0.179487).epsilon(1e-6));
+  CHECK(models::bubble_over_ideal(Schedule::one_f_one_b, 8, 4, 32) == doctest::Approx(0.0546875));
+  CHECK(models::bubble_share_of_step(Schedule::one_f_one_b, 8, 4, 32) == doctest::Approx(0.0518519).epsilon(1e-6));
+  CHECK(models::bubble_over_ideal(Schedule::zb_h1, 8, 1, 32) == doctest::Approx(0.0729167).epsilon(1e-6));
+  CHECK(models::bubble_over_ideal(Schedule::zb_h2, 8, 1, 32) == 0);
+
+  // The timed form with T_F = T_B = T_W reproduces the same fractions.
+  std::vector<models::StageTime> ranks(8, models::StageTime{1, 1, 1});
+  auto ratio = [&](Schedule s, int vp) {
+    models::PipelineTime t = models::pipeline_time(s, vp, 32, ranks);
+    return t.bubble_s / t.ideal_s;
+  };
+  CHECK(ratio(Schedule::one_f_one_b, 1) == doctest::Approx(0.21875));
+  CHECK(ratio(Schedule::gpipe, 1) == doctest::Approx(0.21875));
+  CHECK(ratio(Schedule::one_f_one_b, 4) == doctest::Approx(0.0546875));
+  CHECK(ratio(Schedule::zb_h1, 1) == doctest::Approx(7.0 / 96));
+  CHECK(ratio(Schedule::zb_h2, 1) == 0);
+  // Uneven ranks: the slowest sets the steady state, the others add one bubble unit each.
+  ranks[3] = {2, 2, 2};
+  models::PipelineTime t = models::pipeline_time(Schedule::one_f_one_b, 1, 32, ranks);
+  CHECK(t.ideal_s == doctest::Approx(32 * 6));
+  CHECK(t.bubble_s == doctest::Approx(7 * 3));
+}
+
+TEST_CASE("E7: Young/Daly interval, waste and goodput for 16,384 GPUs at 50,000 h, checkpoint 60 s") {
+  const double M = models::job_mtbf_s(50000 * 3600.0, 16384);
+  CHECK(M == doctest::Approx(10986.328125));
+  CHECK(models::young_interval_s(60, M) == doctest::Approx(1148.198).epsilon(1e-6));
+  CHECK(models::daly_interval_s(60, M) == doctest::Approx(1108.547).epsilon(1e-6));
+  const double young = models::young_interval_s(60, M);
+  // First-order waste at Young's τ without restarts: sqrt(2δ/M) plus the δ/2M term E7 drops.
+  CHECK(models::first_order_waste(young, 60, 0, M) - 60 / (2 * M) == doctest::Approx(0.104512).epsilon(1e-5));
+  CHECK(models::daly_wall_time_s(1e6, young, 60, 600, M) / 1e6 == doctest::Approx(1.174732).epsilon(1e-6));
+  // δ ≥ 2M: checkpoint every M.
+  CHECK(models::daly_interval_s(3000, 1000) == 1000);
+  // Llama 3: 16,384 × 54 days / 419 unexpected interruptions.
+  CHECK(models::llama3_device_mtbf_s() / 3600 == doctest::Approx(50677.2).epsilon(1e-5));
+  models::Goodput g = models::goodput(30 * 86400, 60, 600, M);
+  CHECK(g.interval_s == doctest::Approx(1108.547).epsilon(1e-6));
+  CHECK(g.fraction == doctest::Approx(30 * 86400 / g.wall_s));
+  CHECK(g.fraction > 0.8);
+  CHECK(g.fraction < 0.9);
+  CHECK(g.wall_s == doctest::Approx(30 * 86400 + g.checkpoint_s + g.lost_work_s));
+}
+
+TEST_CASE("E14: Amdahl, Gustafson, scaling efficiency and the fits recover their parameter") {
+  CHECK(models::amdahl_speedup(0.95, 8) == doctest::Approx(5.925926).epsilon(1e-6));
+  CHECK(models::gustafson_speedup(0.05, 8) == doctest::Approx(7.65));
+  CHECK(models::strong_scaling_efficiency(8, 100, 64, 15) == doctest::Approx(0.833333).epsilon(1e-6));
+  std::vector<models::ScalingPoint> a, g;
+  for (double k : {1.0, 2.0, 4.0, 16.0, 64.0}) {
+    a.push_back({k, models::amdahl_speedup(0.97, k)});
+    g.push_back({k, models::gustafson_speedup(0.02, k)});
+  }
+  CHECK(models::fit_amdahl(a).value == doctest::Approx(0.97));
+  CHECK(models::fit_amdahl(a).rms_error < 1e-12);
+  CHECK(models::fit_gustafson(g).value == doctest::Approx(0.02));
+}
+
+TEST_CASE("a training prediction: the breakdown sums to the step, conventions follow their formulas") {
+  const Scenario s = scenario(gpt3_64("tp = 8\npp = 8\nvp = 3\nsequence_parallel = true", "tokens = 3e11"));
+  const TrainingPrediction p = predict_training(s, shipped_db());
+  double sum = 0;
+  for (const BreakdownItem& b : p.breakdown) {
+    CHECK(std::isfinite(b.seconds));
+    CHECK(b.seconds >= 0);
+    sum += b.seconds;
+  }
+  CHECK(sum == doctest::Approx(p.step_time_s).epsilon(1e-9));
+  CHECK(p.microbatches == 64);
+  CHECK(p.tokens_per_s * p.step_time_s == doctest::Approx(64 * 2048));
+  CHECK(p.mfu > 0.3);
+  CHECK(p.mfu < 0.8);
+  CHECK(p.hfu >= p.mfu);
+  // Interleaved bubble: (p − 1)/(v·m) of the slowest rank's ideal time.
+  CHECK(breakdown(p, "bubble") / (p.microbatches * p.ranks[p.slowest_rank].total_per_microbatch_s) ==
+        doctest::Approx(7.0 / (3 * 64)).epsilon(0.02));
+  for (const FlopConvention& c : p.conventions)
+    if (c.name == "narayanan_tflops_per_device")
+      CHECK(c.value == doctest::Approx(96.0 * 64 * 2048 * 96 * 12288.0 * 12288 * (1 + 2048 / (6 * 12288.0) + 51200 / (16 * 96 * 12288.0)) /
+                                       p.step_time_s / 64));
+  REQUIRE(p.time_to_train_s);
+  CHECK(*p.time_to_train_s == doctest::Approx(3e11 / p.tokens_per_s));
+  CHECK(*p.expected_wall_s > *p.time_to_train_s);
+  CHECK(p.goodput_fraction == doctest::Approx(*p.time_to_train_s / *p.expected_wall_s));
+  CHECK(*p.device_hours == doctest::Approx(*p.expected_wall_s * 64 / 3600));
+  CHECK(!p.bottleneck.empty());
+}
+
+TEST_CASE("schedules and recomputation move the step the way their formulas say") {
+  auto step = [](const std::string& par, const std::string& extra = "") { return predict_training(scenario(gpt3_64(par, extra)), shipped_db()); };
+  const TrainingPrediction one = step("tp = 8\npp = 8");
+  const TrainingPrediction inter = step("tp = 8\npp = 8\nvp = 3");
+  const TrainingPrediction gpipe = step("tp = 8\npp = 8\nschedule = \"gpipe\"");
+  const TrainingPrediction zb1 = step("tp = 8\npp = 8\nschedule = \"zb-h1\"");
+  const TrainingPrediction zb2 = step("tp = 8\npp = 8\nschedule = \"zb-h2\"");
+  CHECK(gpipe.step_time_s == doctest::Approx(one.step_time_s));
+  CHECK(inter.step_time_s < one.step_time_s);
+  CHECK(zb1.step_time_s < one.step_time_s);
+  CHECK(zb2.step_time_s < zb1.step_time_s);
+  CHECK(breakdown(zb2, "bubble") == 0);
+  CHECK(breakdown(one, "bubble") / (one.microbatches * one.ranks[one.slowest_rank].total_per_microbatch_s) ==
+        doctest::Approx(7.0 / 64).epsilon(0.02));
+  const TrainingPrediction full = predict_training(scenario(R"(
+[model]
+preset = "gpt3-175b"
+[hardware]
+system = "dgx-a100-80gb"
+nodes = 8
+[training]
+seq_len = 2048
+global_batch = 64
+recompute = "full"
+[parallelism]
+tp = 8
+pp = 8
+)"), shipped_db());
+  CHECK(breakdown(full, "recompute") > 0.2 * full.step_time_s);
+  CHECK(full.step_time_s > one.step_time_s);
+}
+
+TEST_CASE("Korthikanti Table 4: recomputation changes one layer's time by the published ratios") {
+  CaseFile f = open_case_file(std::string(PERFCAST_DEFAULT_VALIDATION) + "/training.toml");
+  auto cases = load_training_cases(f, shipped_db());
+  auto layer = [&](std::string_view id) {
+    for (const TrainingCase& c : cases)
+      if (c.id == id) return predict_training(*c.scenario, shipped_db()).layer_time_s;
+    FAIL("no case ", id);
+    return 0.0;
+  };
+  const double none = layer("korthikanti2022-t4-22b-layer-baseline-no-recompute");
+  // Measured 27.2 / 19.6 = 1.388 (full) and 20.9 / 19.6 = 1.066 (selective): within 5 %.
+  CHECK(layer("korthikanti2022-t4-22b-layer-baseline-full-recompute") / none == doctest::Approx(27.2 / 19.6).epsilon(0.05));
+  CHECK(layer("korthikanti2022-t4-22b-layer-selective-recompute") / none == doctest::Approx(20.9 / 19.6).epsilon(0.05));
+  // Every scored case gives a finite positive prediction; skipped cases say why.
+  for (const CaseScore& s : score_training_cases(cases, shipped_db())) {
+    if (s.scored) {
+      CHECK(std::isfinite(s.predicted));
+      CHECK(s.predicted > 0);
+    } else {
+      CHECK(!s.skip.empty());
+    }
+  }
+}
+
+TEST_CASE("scaling: strong and weak efficiencies against the smallest valid count, invalid counts skipped") {
+  const Scenario s = scenario(gpt3_64("tp = 8\npp = 8"));
+  ScalingReport r = scaling_for_scenario(s, shipped_db(), device_counts(32, 8192, 2));
+  REQUIRE(r.rows.size() == 9);
+  CHECK(!r.rows[0].skipped.empty());  // 32 devices cannot hold tp 8 x pp 8
+  CHECK(r.rows[1].devices == 64);
+  CHECK(r.rows[1].strong_efficiency == doctest::Approx(1));
+  CHECK(r.rows[8].skipped == "dp: global_batch 64 is not a multiple of dp 128 x micro_batch 1");
+  for (std::size_t i = 2; i < 8; ++i) {
+    CHECK(r.rows[i].strong_efficiency < 1);
+    CHECK(r.rows[i].strong_efficiency < r.rows[i - 1].strong_efficiency);
+  }
+  CHECK(r.amdahl.value > 0.5);
+  CHECK(r.amdahl.value < 1);
+}
+
+TEST_CASE("training layout rules are one-line errors naming the rule") {
+  CHECK(error_of(gpt3_64("tp = 8\npp = 8\nvp = 3")).empty());
+  // 64 micro-batches per step is a multiple of pp 8; 60 is not.
+  const std::string sixty = R"(
+[model]
+preset = "gpt3-175b"
+[hardware]
+system = "dgx-a100-80gb"
+nodes = 8
+[training]
+seq_len = 2048
+global_batch = 60
+[parallelism]
+tp = 8
+pp = 8
+vp = 3
+)";
+  CHECK(error_of(sixty) == "test.toml:13:1: parallelism.vp: interleaving needs the 60 micro-batches per step to be a multiple of pp 8 (Megatron-LM's interleaved schedule)");
+  CHECK(error_of(gpt3_64("tp = 7\npp = 8")).find("does not divide") != std::string::npos);
+  CHECK(error_of(gpt3_64("tp = 8\npp = 7")).find("parallelism.tp: tp x pp x cp = 56 does not divide the 64 devices") != std::string::npos);
+  CHECK(error_of(gpt3_64("tp = 8\npp = 8\nvp = 5")).find("parallelism.vp: 5 does not divide the 12 layers per pipeline stage") != std::string::npos);
+  CHECK(error_of(gpt3_64("tp = 8\npp = 8", "data_loading_s = -1")).find("training.data_loading_s") != std::string::npos);
+  CHECK(error_of(gpt3_64("tp = 8\npp = 8") + "[reliability]\nrestart_s = -5\n").find("reliability.restart_s") != std::string::npos);
+}
