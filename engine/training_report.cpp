@@ -323,6 +323,7 @@ TrainingPrediction predict_training(const Scenario& s, const HardwareDb& db, con
 
   // Memory, and the checkpoint it implies.
   p.memory = memory_for_scenario(s, db);
+  if (!p.memory.fits) p.bottleneck = "memory: " + p.memory.verdict + " — the times below assume it fit; " + p.bottleneck;
   double state_bytes = 0;
   for (const MemoryComponent& c : p.memory.components)
     if (c.name == "weights" || c.name == "optimizer") state_bytes += c.bytes;
