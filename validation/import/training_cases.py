@@ -145,3 +145,14 @@ for c in cases:
             measured = round(meas["training_tokens"] / (meas["gpu_hours"] * 3600), 1)
             note = f"derived: {meas['training_tokens']:.4g} tokens / ({meas['gpu_hours']} GPU-hours x 3600 s). " + note
         emit(c, metric, measured, None, note, skip=why[key])
+
+# Found here, not in the shared set: Llama 3 405B pre-training layouts (Llama 3 paper Table 4, as
+# shown by P. Balaji, "Herding Llamas", SC'24, transcribed at glennklockwood.com/garden/llama-3.1).
+LLAMA3_SOURCE = ("Llama Team, AI @ Meta, 'The Llama 3 Herd of Models', arXiv:2407.21783, Table 4 (via P. Balaji, SC'24 talk "
+                 "'Herding Llamas', transcribed at glennklockwood.com/garden/llama-3.1; secondary)")
+for gpus, dp, tflops in ((8192, 64, 430), (16384, 128, 400)):
+    emit({"id": f"llama3-405b-{gpus}-h100", "source": LLAMA3_SOURCE}, "palm_tflops_per_device", tflops, None,
+         f"Llama 3 405B, {gpus} H100, tp 8, cp 1, pp 16, dp {dp}, seq 8192, 16M tokens per batch, BF16; TFLOP/s per GPU with the "
+         "paper's MFU convention (not stated exactly; compared as PaLM's 6N + 12LHQT).",
+         skip="126 layers over pp = 16 is an uneven pipeline split (the paper removes one layer from the first and last stages); "
+              "perfcast rejects uneven splits")
