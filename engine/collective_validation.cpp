@@ -45,16 +45,10 @@ std::vector<CaseScore> score_collective_cases(const std::vector<CollectiveCase>&
   const models::CollectiveParams params = models::default_collective_params();
   std::vector<CaseScore> scores;
   for (const CollectiveCase& c : cases) {
-    CaseScore s;
-    s.id = c.id;
-    s.kind = "collective";
-    s.source = c.source;
+    CaseScore s = score_of(c, "collective");
     s.subject = c.system;
-    s.used_for = c.used_for;
-    s.skip = c.skip;
     s.dimension = units::dim::bytes_per_second;
     s.measured = c.measured_busbw_Bps;
-    s.tolerance = c.tolerance;
     const double bytes = c.bytes.value_or(kPeakCaseBytes);
     s.detail = fmt::format("{} {} on {} GPUs, {}{} B, busbw", models::name_of(c.op),
                            c.algorithm ? models::name_of(*c.algorithm) : "auto", c.gpus, c.bytes ? "" : "peak at ", bytes);

@@ -62,23 +62,17 @@ std::vector<MemoryCase> load_memory_cases(CaseFile& f, const std::filesystem::pa
 std::vector<CaseScore> score_memory_cases(const std::vector<MemoryCase>& cases) {
   std::vector<CaseScore> scores;
   for (const MemoryCase& c : cases) {
-    CaseScore s;
-    s.id = c.id;
-    s.source = c.source;
+    const bool states = c.kind == MemoryCase::Kind::model_states;
+    CaseScore s = score_of(c, states ? "model_states" : "kv_cache");
     s.subject = c.subject;
-    s.used_for = c.used_for;
-    s.skip = c.skip;
     s.dimension = units::dim::bytes;
     s.measured = c.measured_B;
-    s.tolerance = c.tolerance;
     double predicted = 0;
-    if (c.kind == MemoryCase::Kind::model_states) {
-      s.kind = "model_states";
+    if (states) {
       models::ModelStates m = models::model_states(*c.recipe, c.parameters, c.largest_layer_parameters, c.zero, c.dp, c.offload);
       predicted = c.include_gather ? m.total() : m.states();
       s.detail = fmt::format("{}, ZeRO-{}, dp {:g}", c.recipe->name, c.zero, c.dp);
     } else {
-      s.kind = "kv_cache";
       predicted = c.tokens * models::kv_bytes_per_token(c.model, models::kv_format(c.kv_dtype), c.tp, c.model.layers);
       s.detail = fmt::format("{} tokens, {}, tp {}", c.tokens, name_of(c.kv_dtype), c.tp);
     }

@@ -46,7 +46,8 @@ ScalingReport scaling_for_scenario(const Scenario& s, const HardwareDb& db, cons
     try {
       if (auto p = layout_problem(v.workload, v.parallelism, n, v.training)) throw InputError({}, p->key + ": " + p->message);
       if (auto p = layout_problem(w.workload, w.parallelism, n, w.training)) throw InputError({}, p->key + ": " + p->message);
-      const TrainingPrediction ps = predict_training(v, db), pw = predict_training(w, db);
+      const TrainingPrediction ps = predict_training(v, db);
+      const TrainingPrediction pw = w.training->global_batch == v.training->global_batch ? ps : predict_training(w, db);
       row.strong_step_s = ps.step_time_s, row.strong_tokens_per_s = ps.tokens_per_s;
       row.weak_step_s = pw.step_time_s, row.weak_tokens_per_s = pw.tokens_per_s;
       row.fits = ps.memory.fits;

@@ -96,8 +96,7 @@ struct Exposure {
 Exposure expose(const CommunicationPhase& phase, const PassTimes& t, double m) {
   double sum_mb[kOverlapClasses] = {}, sum_step[kOverlapClasses] = {};
   auto per_microbatch = [&](const TrafficTiming& x) {
-    const bool dp_once = (x.item.group == models::TrafficGroup::dp || x.item.group == models::TrafficGroup::edp) && x.item.calls < m + 0.5 &&
-                         x.item.calls < 1.5;
+    const bool dp_once = (x.item.group == models::TrafficGroup::dp || x.item.group == models::TrafficGroup::edp) && x.item.calls < 1.5;
     return !dp_once && x.item.calls >= m - 1e-9;
   };
   for (const TrafficTiming& x : phase.items)
@@ -123,7 +122,7 @@ Exposure expose(const CommunicationPhase& phase, const PassTimes& t, double m) {
     g->time_s += x.time_s;
     g->exposed_s += exposed;
     g->hidden_s += x.time_s - exposed;
-    g->where = mb ? "in every micro-batch" : "after the pipeline drains";
+    g->per_microbatch = mb;
     (mb ? e.per_microbatch_s : e.tail_s) += exposed;
     e.total_s += x.time_s;
   }
@@ -294,7 +293,7 @@ TrainingPrediction predict_training(const Scenario& s, const HardwareDb& db, con
                  {"recompute", mb * k.recompute_s}};
   auto add_comm = [&](const Exposure& e, bool per_microbatch) {
     for (const GroupExposure& g : e.groups) {
-      if ((g.where == "in every micro-batch") != per_microbatch) continue;
+      if (g.per_microbatch != per_microbatch) continue;
       const std::string name = "comm_" + g.group;
       auto it = std::find_if(p.breakdown.begin(), p.breakdown.end(), [&](const BreakdownItem& b) { return b.name == name; });
       if (it == p.breakdown.end()) p.breakdown.push_back({name, g.exposed_s});

@@ -6,6 +6,7 @@
 // time-to-train and goodput after failures.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/hardware_db.hpp"
@@ -48,7 +49,8 @@ struct RankTiming {
 struct GroupExposure {
   std::string group;
   double time_s = 0, hidden_s = 0, exposed_s = 0;  // per step, on the slowest rank
-  std::string where;                                // "in every micro-batch" / "after the pipeline"
+  bool per_microbatch = true;                       // exposed in every micro-batch, else after the pipeline drains
+  std::string_view where() const { return per_microbatch ? "in every micro-batch" : "after the pipeline drains"; }
 };
 
 struct BreakdownItem {

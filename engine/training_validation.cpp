@@ -65,13 +65,7 @@ std::vector<TrainingCase> load_training_cases(CaseFile& f, const HardwareDb& db)
 std::vector<CaseScore> score_training_cases(const std::vector<TrainingCase>& cases, const HardwareDb& db) {
   std::vector<CaseScore> scores;
   for (const TrainingCase& c : cases) {
-    CaseScore s;
-    s.id = c.id;
-    s.kind = "training";
-    s.source = c.source;
-    s.used_for = c.used_for;
-    s.skip = c.skip;
-    s.tolerance = c.tolerance;
+    CaseScore s = score_of(c, "training");
     s.dimension = dimension_of(c.metric);
     const double scale = s.dimension == units::dim::ops_per_second ? 1e12 : 1;
     s.measured = c.measured * scale;

@@ -119,15 +119,9 @@ std::vector<CaseScore> score_microbenchmarks(const std::vector<MicrobenchCase>& 
                                              const models::Efficiency& e) {
   std::vector<CaseScore> scores;
   for (const MicrobenchCase& c : cases) {
-    CaseScore s;
-    s.id = c.id;
-    s.kind = name_of(c.kind);
-    s.source = c.source;
+    CaseScore s = score_of(c, std::string(name_of(c.kind)));
     s.subject = c.accelerator.empty() ? c.device : c.accelerator;
-    s.used_for = c.used_for;
-    s.skip = c.skip;
     s.measured = c.measured;
-    s.tolerance = c.tolerance;
     const bool flops = c.kind == MicrobenchKind::gemm || c.kind == MicrobenchKind::attention;
     s.dimension = flops ? units::dim::ops_per_second : units::dim::bytes_per_second;
     if (!c.skip.empty()) {

@@ -45,6 +45,19 @@ struct CaseScore {
   void set_prediction(double value);
 };
 
+// What every suite copies from its case into the score: id, kind, source, used_for, skip, tolerance.
+template <class Case>
+CaseScore score_of(const Case& c, std::string kind) {
+  CaseScore s;
+  s.id = c.id;
+  s.kind = std::move(kind);
+  s.source = c.source;
+  s.used_for = c.used_for;
+  s.skip = c.skip;
+  s.tolerance = c.tolerance;
+  return s;
+}
+
 struct ValidationSummary {
   int cases = 0, scored = 0, held_out = 0, within_tolerance = 0;
   double median_abs_error = 0, mean_abs_error = 0, max_abs_error = 0;  // over held-out cases

@@ -23,7 +23,8 @@ namespace {
 Scenario scenario(const std::string& text) { return parse_scenario(text, "test.toml", PERFCAST_DEFAULT_WORKLOADS, shipped_db()); }
 
 // GPT-3 175B on 64 A100 as Korthikanti et al. Table 3, with the [parallelism] block given.
-std::string gpt3_64(const std::string& parallelism, const std::string& training_extra = "") {
+std::string gpt3_64(const std::string& parallelism, const std::string& training_extra = "", std::string_view recompute = "selective",
+                    int global_batch = 64) {
   return fmt::format(R"(
 [model]
 preset = "gpt3-175b"
@@ -32,13 +33,13 @@ system = "dgx-a100-80gb"
 nodes = 8
 [training]
 seq_len = 2048
-global_batch = 64
+global_batch = {}
 micro_batch = 1
-recompute = "selective"
+recompute = "{}"
 {}
 [parallelism]
 {}
-)", training_extra, parallelism);
+)", global_batch, recompute, training_extra, parallelism);
 }
 
 std::string error_of(const std::string& text) {
@@ -165,20 +166,7 @@ TEST_CASE("schedules and recomputation move the step the way their formulas say"
   CHECK(breakdown(zb2, "bubble") == 0);
   CHECK(breakdown(one, "bubble") / (one.microbatches * one.ranks[one.slowest_rank].total_per_microbatch_s) ==
         doctest::Approx(7.0 / 64).epsilon(0.02));
-  const TrainingPrediction full = predict_training(scenario(R"(
-[model]
-preset = "gpt3-175b"
-[hardware]
-system = "dgx-a100-80gb"
-nodes = 8
-[training]
-seq_len = 2048
-global_batch = 64
-recompute = "full"
-[parallelism]
-tp = 8
-pp = 8
-)"), shipped_db());
+  const TrainingPrediction full = predict_training(scenario(gpt3_64("tp = 8\npp = 8", "", "full")), shipped_db());
   CHECK(breakdown(full, "recompute") > 0.2 * full.step_time_s);
   CHECK(full.step_time_s > one.step_time_s);
 }
@@ -226,21 +214,8 @@ TEST_CASE("scaling: strong and weak efficiencies against the smallest valid coun
 TEST_CASE("training layout rules are one-line errors naming the rule") {
   CHECK(error_of(gpt3_64("tp = 8\npp = 8\nvp = 3")).empty());
   // 64 micro-batches per step is a multiple of pp 8; 60 is not.
-  const std::string sixty = R"(
-[model]
-preset = "gpt3-175b"
-[hardware]
-system = "dgx-a100-80gb"
-nodes = 8
-[training]
-seq_len = 2048
-global_batch = 60
-[parallelism]
-tp = 8
-pp = 8
-vp = 3
-)";
-  CHECK(error_of(sixty) == "test.toml:13:1: parallelism.vp: interleaving needs the 60 micro-batches per step to be a multiple of pp 8 (Megatron-LM's interleaved schedule)");
+  const std::string sixty = gpt3_64("tp = 8\npp = 8\nvp = 3", "", "selective", 60);
+  CHECK(error_of(sixty) == "test.toml:16:1: parallelism.vp: interleaving needs the 60 micro-batches per step to be a multiple of pp 8 (Megatron-LM's interleaved schedule)");
   CHECK(error_of(gpt3_64("tp = 7\npp = 8")).find("does not divide") != std::string::npos);
   CHECK(error_of(gpt3_64("tp = 8\npp = 7")).find("parallelism.tp: tp x pp x cp = 56 does not divide the 64 devices") != std::string::npos);
   CHECK(error_of(gpt3_64("tp = 8\npp = 8\nvp = 5")).find("parallelism.vp: 5 does not divide the 12 layers per pipeline stage") != std::string::npos);

@@ -53,7 +53,7 @@ std::string training_to_table(const TrainingPrediction& p, bool detail) {
     out += "\nCommunication per step by group (slowest rank):\n";
     TextTable c({"group", "time", "hidden", "exposed", "exposed where"});
     for (const GroupExposure& g : p.communication)
-      c.add_row({g.group, duration(g.time_s), duration(g.hidden_s), duration(g.exposed_s), g.where});
+      c.add_row({g.group, duration(g.time_s), duration(g.hidden_s), duration(g.exposed_s), std::string(g.where())});
     out += c.render();
   }
   out += "\nbottleneck: " + p.bottleneck + "\n";
@@ -78,7 +78,7 @@ nlohmann::json training_to_json(const TrainingPrediction& p) {
   for (const FlopConvention& c : p.conventions) conventions[c.name] = {{"value", c.value}, {"definition", c.definition}};
   nlohmann::json comm = nlohmann::json::array();
   for (const GroupExposure& g : p.communication)
-    comm.push_back({{"group", g.group}, {"time_s", g.time_s}, {"hidden_s", g.hidden_s}, {"exposed_s", g.exposed_s}, {"where", g.where}});
+    comm.push_back({{"group", g.group}, {"time_s", g.time_s}, {"hidden_s", g.hidden_s}, {"exposed_s", g.exposed_s}, {"where", g.where()}});
   nlohmann::json ranks = nlohmann::json::array();
   for (const RankTiming& t : p.ranks)
     ranks.push_back({{"stage", t.stage}, {"layers", t.layers}, {"forward_s", t.forward_s}, {"backward_input_s", t.backward_input_s},
