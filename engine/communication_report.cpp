@@ -28,6 +28,8 @@ double gradient_bytes(const models::OptimizerRecipe& r) {
 std::string layout_text(const ParallelismSettings& p, int dp) {
   std::string s = fmt::format("tp {} · pp {}", p.tp, p.pp);
   if (p.vp > 1) s += fmt::format(" (vp {})", p.vp);
+  if (p.first_stage_layers) s += fmt::format(" (first stage {} layers)", *p.first_stage_layers);
+  if (p.last_stage_layers) s += fmt::format(" (last stage {} layers)", *p.last_stage_layers);
   if (p.cp > 1) s += fmt::format(" · cp {}", p.cp);
   if (p.ep > 1) s += fmt::format(" · ep {}", p.ep);
   s += fmt::format(" · dp {}", dp);
@@ -70,7 +72,7 @@ models::TrainingLayout training_layout(const Scenario& s, int stage) {
   const TrainingSettings& tr = *s.training;
   const int dp = data_parallel(p, s.hardware.count);
   const ShardPlan plan = shard_plan(s);
-  const StageLayers st = stage_layers(m, p.pp, p.vp, stage);
+  const StageLayers st = stage_layers(m, p, stage);
   const LocalParams lp = local_parameters(m, st, stage, plan);
   const Precision precision = tr.precision.value_or(Precision::bf16);
   models::TrainingLayout l;
@@ -113,7 +115,7 @@ CommunicationReport communication_for_scenario(const Scenario& s, const Hardware
   r.layout = layout_text(p, dp);
   r.placements = place_groups(r.topology, p, s.hardware.count, order);
 
-  const StageLayers st = stage_layers(m, p.pp, p.vp, 0);
+  const StageLayers st = stage_layers(m, p, 0);
   if (s.training) {
     const models::TrainingLayout l = training_layout(s, 0);
     r.phases.push_back(time_traffic("training step", models::training_traffic(m, l), r.placements, params));

@@ -42,6 +42,13 @@ double communication_buffers(const ParallelismSettings& p, int dp, const MemoryO
 
 bool has_cuda_context(const AcceleratorSpec& a) { return a.vendor == "NVIDIA"; }
 
+std::string stage_name(int stage, int pp) {
+  if (pp == 1) return "only";
+  if (stage == 0) return fmt::format("first of {}", pp);
+  if (stage == pp - 1) return fmt::format("last of {}", pp);
+  return fmt::format("{} of {}", stage + 1, pp);
+}
+
 struct Evaluation {
   std::vector<MemoryComponent> components;
   std::vector<SavedTensor> layer_tensors;
@@ -57,7 +64,7 @@ Evaluation training_stage(const Scenario& s, const AcceleratorSpec& a, int stage
   const ParallelismSettings& p = s.parallelism;
   const ShardPlan plan = shard_plan(s);
   const int dp = plan.dp;
-  const StageLayers st = stage_layers(m, p.pp, p.vp, stage);
+  const StageLayers st = stage_layers(m, p, stage);
   const LocalParams lp = local_parameters(m, st, stage, plan);
   const models::OptimizerRecipe& recipe = *models::find_recipe(tr.optimizer);
 
@@ -87,7 +94,7 @@ Evaluation training_stage(const Scenario& s, const AcceleratorSpec& a, int stage
   ev.layer_tensors = models::layer_activations(m, c, moe_layers && st.dense == 0);
   const double per_layer = (st.dense * models::layer_activation_bytes(m, c, false) +
                             (moe_layers ? st.moe * models::layer_activation_bytes(m, c, true) : 0)) / layers_here;
-  const double chunk_layers = double(m.layers) / (p.pp * p.vp);
+  const double chunk_layers = layers_here / p.vp;
   const double microbatches = tr.global_batch / (dp * tr.micro_batch);
   const double chunks = models::in_flight_chunks(p.schedule, p.pp, p.vp, microbatches, stage);
   const double activations = chunks * chunk_layers * per_layer;
@@ -117,18 +124,25 @@ Evaluation training_stage(const Scenario& s, const AcceleratorSpec& a, int stage
   if (comm > 0) out.push_back({"communication_buffers", comm, fmt::format("{} NCCL communicator(s)", groups)});
   out.push_back({"fragmentation", o.fragmentation * (activations + io + dense.gather),
                  fmt::format("{:.0f}% of activation-like memory", 100 * o.fragmentation)});
-  ev.stage = p.pp == 1 ? "only" : fmt::format("{} of {}", stage == 0 ? "first" : "last", p.pp);
+  ev.stage = stage_name(stage, p.pp);
   ev.total = sum(out);
   return ev;
 }
 
 // The pipeline stage needing the most memory: the first (most micro-batches in flight, embedding)
-// or the last (LM head and logits).
+// or the last (LM head and logits); with an uneven split also the second, the middle stage with
+// the most in flight, when it holds more layers than the first.
 Evaluation training_memory(const Scenario& s, const AcceleratorSpec& a, const MemoryOverheads& o) {
-  Evaluation first = training_stage(s, a, 0, o);
-  if (s.parallelism.pp == 1) return first;
-  Evaluation last = training_stage(s, a, s.parallelism.pp - 1, o);
-  return last.total > first.total ? last : first;
+  const ParallelismSettings& p = s.parallelism;
+  Evaluation worst = training_stage(s, a, 0, o);
+  if (p.pp == 1) return worst;
+  std::vector<int> others = {p.pp - 1};
+  if (uneven_split(p) && p.pp > 2) others.push_back(1);
+  for (int stage : others) {
+    Evaluation e = training_stage(s, a, stage, o);
+    if (e.total > worst.total) worst = std::move(e);
+  }
+  return worst;
 }
 
 // ---- Inference ------------------------------------------------------------------------------------
@@ -164,7 +178,9 @@ InferenceShape transformer_inference(const Scenario& s, const AcceleratorSpec& a
 
   InferenceShape best;
   for (int stage : {0, p.pp - 1}) {
-    const StageLayers st = stage_layers(m, p.pp, 1, stage);
+    ParallelismSettings plain = p;  // interleaving changes which layers a stage holds, not how many
+    plain.vp = 1;
+    const StageLayers st = stage_layers(m, plain, stage);
     const LocalParams lp = local_parameters(m, st, stage, plan);
     // Non-linear parameters (embeddings, norms, routers) stay 16-bit.
     const double other_bytes = std::max(2.0, std::min(4.0, bytes_per_element(dt.compute)));
@@ -205,7 +221,7 @@ InferenceShape transformer_inference(const Scenario& s, const AcceleratorSpec& a
       out.push_back({"communication_buffers", comm, fmt::format("{} NCCL communicator(s)", groups)});
       fixed += comm;
     }
-    ev.stage = p.pp == 1 ? "only" : fmt::format("{} of {}", stage == 0 ? "first" : "last", p.pp);
+    ev.stage = stage_name(stage, p.pp);
     ev.total = sum(out);
     if (best.eval.components.empty() || ev.total > best.eval.total) {
       best.fixed = fixed;

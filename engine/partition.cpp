@@ -6,12 +6,16 @@
 
 namespace perfcast {
 
-StageLayers stage_layers(const models::TransformerSpec& m, int pp, int vp, int stage) {
-  const int chunk = m.layers / (pp * vp);
+StageLayers stage_layers(const models::TransformerSpec& m, const ParallelismSettings& p, int stage) {
   StageLayers s;
-  for (int j = 0; j < vp; ++j) {
-    const int first = (j * pp + stage) * chunk;
-    for (int l = first; l < first + chunk; ++l) (l < m.dense_layers() ? s.dense : s.moe) += 1;
+  int first = 0;  // the first layer of the chunk being placed
+  for (int j = 0; j < p.vp; ++j) {
+    for (int r = 0; r < p.pp; ++r) {
+      const int chunk = layers_on_stage(m, p, r) / p.vp;
+      if (r == stage)
+        for (int l = first; l < first + chunk; ++l) (l < m.dense_layers() ? s.dense : s.moe) += 1;
+      first += chunk;
+    }
   }
   return s;
 }

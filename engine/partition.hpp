@@ -11,9 +11,10 @@ struct StageLayers {
   double total() const { return dense + moe; }
 };
 
-// Pipeline rank `stage` holds chunks stage, stage + pp, ... of L/(pp·vp) consecutive layers
-// (Megatron-LM's interleaved assignment; vp = 1 is the plain split). Dense layers come first.
-StageLayers stage_layers(const models::TransformerSpec& m, int pp, int vp, int stage);
+// Pipeline rank `stage` holds vp chunks of its layers_on_stage() / vp consecutive layers: model
+// chunk j of every rank precedes chunk j + 1 (Megatron-LM's interleaved assignment; vp = 1 is the
+// plain split, uneven first/last stages included). Dense layers come first.
+StageLayers stage_layers(const models::TransformerSpec& m, const ParallelismSettings& p, int stage);
 
 struct LocalParams {
   double linear = 0;        // transformer-block projections (what weight quantisation applies to)

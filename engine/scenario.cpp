@@ -111,6 +111,8 @@ ParallelismSettings read_parallelism(TomlSection& t) {
   get("cp", p.cp);
   get("ep", p.ep);
   if (auto v = t.integer("dp", 1, kMaxCount)) p.dp = static_cast<int>(*v);
+  if (auto v = t.integer("first_stage_layers", 1, 1'000'000)) p.first_stage_layers = static_cast<int>(*v);
+  if (auto v = t.integer("last_stage_layers", 1, 1'000'000)) p.last_stage_layers = static_cast<int>(*v);
   if (auto v = t.boolean("sequence_parallel")) p.sequence_parallel = *v;
   p.zero = static_cast<int>(t.integer("zero", 0, 3).value_or(0));
   if (auto v = t.choice("schedule", kSchedules))
@@ -118,6 +120,8 @@ ParallelismSettings read_parallelism(TomlSection& t) {
                  : *v == "zb-h2" ? models::Schedule::zb_h2 : models::Schedule::one_f_one_b;
   t.finish();
   if (p.vp > 1 && p.schedule != models::Schedule::one_f_one_b) t.fail("vp", "virtual stages need the 1f1b (interleaved) schedule");
+  if (p.pp == 1 && (p.first_stage_layers || p.last_stage_layers))
+    t.fail(p.first_stage_layers ? "first_stage_layers" : "last_stage_layers", "an uneven pipeline split needs pp > 1");
   return p;
 }
 
@@ -186,6 +190,59 @@ int expert_tensor_parallel(const ParallelismSettings& p, int dp) {
   return std::max(1, stage_ranks / p.ep);
 }
 
+namespace {
+
+struct Split {
+  int first = 0, last = 0, middle_stages = 0, middle_layers = 0;
+};
+
+// Megatron-LM's uneven split: the first/last stages take their given counts, the stages between
+// share what is left (get_num_layers_to_build in megatron/core/transformer/transformer_block.py).
+Split split_of(const models::TransformerSpec& m, const ParallelismSettings& p) {
+  Split s;
+  s.middle_stages = p.pp - (p.first_stage_layers ? 1 : 0) - (p.last_stage_layers ? 1 : 0);
+  s.middle_layers = m.layers - p.first_stage_layers.value_or(0) - p.last_stage_layers.value_or(0);
+  s.first = p.first_stage_layers.value_or(s.middle_stages > 0 ? s.middle_layers / s.middle_stages : 0);
+  s.last = p.last_stage_layers.value_or(s.middle_stages > 0 ? s.middle_layers / s.middle_stages : 0);
+  return s;
+}
+
+std::optional<LayoutProblem> split_problem(const models::TransformerSpec& m, const ParallelismSettings& p) {
+  auto problem = [](std::string key, std::string message) { return std::optional<LayoutProblem>({std::move(key), std::move(message)}); };
+  if (!uneven_split(p)) {
+    if (m.layers % p.pp != 0)
+      return problem("pp", fmt::format("{} does not divide the model's {} layers (first_stage_layers / last_stage_layers "
+                                       "give an uneven split)", p.pp, m.layers));
+  } else {
+    const Split s = split_of(m, p);
+    const std::string key = p.first_stage_layers ? "first_stage_layers" : "last_stage_layers";
+    if (s.middle_layers < 0 || (s.middle_stages == 0 && s.middle_layers != 0))
+      return problem(key, fmt::format("the first and last stages' layers must add up to the model's {} layers with pp = 2, and "
+                                      "to fewer with more stages", m.layers));
+    if (s.middle_stages > 0 && (s.middle_layers == 0 || s.middle_layers % s.middle_stages != 0))
+      return problem(key, fmt::format("the {} layers left do not divide over the {} other pipeline stages", s.middle_layers,
+                                      s.middle_stages));
+  }
+  for (int stage = 0; stage < p.pp && p.vp > 1; ++stage)
+    if (layers_on_stage(m, p, stage) % p.vp != 0)
+      return problem("vp", uneven_split(p) ? fmt::format("{} does not divide the {} layers of pipeline stage {}", p.vp,
+                                                         layers_on_stage(m, p, stage), stage)
+                                           : fmt::format("{} does not divide the {} layers per pipeline stage", p.vp, m.layers / p.pp));
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool uneven_split(const ParallelismSettings& p) { return p.first_stage_layers || p.last_stage_layers; }
+
+int layers_on_stage(const models::TransformerSpec& m, const ParallelismSettings& p, int stage) {
+  if (!uneven_split(p)) return m.layers / p.pp;
+  const Split s = split_of(m, p);
+  if (stage == 0) return s.first;
+  if (stage == p.pp - 1) return s.last;
+  return s.middle_layers / s.middle_stages;
+}
+
 std::optional<LayoutProblem> layout_problem(const Workload& w, const ParallelismSettings& p, int devices,
                                             const std::optional<TrainingSettings>& training) {
   auto problem = [](std::string key, std::string message) { return std::optional<LayoutProblem>({std::move(key), std::move(message)}); };
@@ -211,9 +268,7 @@ std::optional<LayoutProblem> layout_problem(const Workload& w, const Parallelism
   if (m.kv_heads % p.tp != 0 && p.tp % m.kv_heads != 0)
     return problem("tp", fmt::format("{} neither divides nor is a multiple of the model's {} KV heads", p.tp, m.kv_heads));
   if (m.ffn_hidden % p.tp != 0) return problem("tp", fmt::format("{} does not divide ffn_hidden {}", p.tp, m.ffn_hidden));
-  if (m.layers % p.pp != 0) return problem("pp", fmt::format("{} does not divide the model's {} layers", p.pp, m.layers));
-  if (p.vp > 1 && (m.layers / p.pp) % p.vp != 0)
-    return problem("vp", fmt::format("{} does not divide the {} layers per pipeline stage", p.vp, m.layers / p.pp));
+  if (auto split = split_problem(m, p)) return split;
   if (p.ep > 1) {
     if (!m.moe) return problem("ep", "expert parallelism needs an MoE model");
     if (m.moe->experts % p.ep != 0) return problem("ep", fmt::format("{} does not divide the model's {} experts", p.ep, m.moe->experts));

@@ -54,6 +54,9 @@ struct ReliabilitySettings {
 struct ParallelismSettings {
   int tp = 1, pp = 1, vp = 1, cp = 1, ep = 1;
   std::optional<int> dp;
+  // Uneven pipeline split (Megatron-LM --decoder-first/last-pipeline-num-layers): layers on the
+  // first / last stage; the rest divide evenly over the stages between.
+  std::optional<int> first_stage_layers, last_stage_layers;
   bool sequence_parallel = false;
   int zero = 0;
   models::Schedule schedule = models::Schedule::one_f_one_b;
@@ -70,6 +73,12 @@ struct LayoutProblem {
 // micro-batches over data-parallel replicas). Pure: used by the loader and by what-if searches.
 std::optional<LayoutProblem> layout_problem(const Workload& w, const ParallelismSettings& p, int devices,
                                             const std::optional<TrainingSettings>& training);
+
+// Transformer layers on pipeline stage `stage` (0-based) under `p`'s split; needs a layout that
+// layout_problem() accepts.
+int layers_on_stage(const models::TransformerSpec& m, const ParallelismSettings& p, int stage);
+// Whether `p` splits the layers unevenly (first/last stage layer counts given).
+bool uneven_split(const ParallelismSettings& p);
 
 // Data-parallel replicas: what tp x pp x cp leaves of the devices unless given.
 int data_parallel(const ParallelismSettings& p, int devices);

@@ -244,7 +244,7 @@ TrainingPrediction predict_training(const Scenario& s, const HardwareDb& db, con
   PassTimes whole_model;  // one micro-batch through every layer on one tp x cp rank (FLOP counts)
   whole_model.add(embedding, 1).add(output, 1).add(dense, m.dense_layers()).add(moe, m.moe_layers());
   for (int r = 0; r < par.pp; ++r) {
-    const StageLayers st = stage_layers(m, par.pp, par.vp, r);
+    const StageLayers st = stage_layers(m, par, r);
     PassTimes t;
     t.add(dense, st.dense).add(moe, st.moe);
     if (r == 0) t.add(embedding, 1);

@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include "engine/errors.hpp"
+#include "engine/memory_report.hpp"
+#include "engine/partition.hpp"
 #include "engine/scaling_report.hpp"
 #include "engine/scenario.hpp"
 #include "engine/training_report.hpp"
@@ -221,4 +223,80 @@ TEST_CASE("training layout rules are one-line errors naming the rule") {
   CHECK(error_of(gpt3_64("tp = 8\npp = 8\nvp = 5")).find("parallelism.vp: 5 does not divide the 12 layers per pipeline stage") != std::string::npos);
   CHECK(error_of(gpt3_64("tp = 8\npp = 8", "data_loading_s = -1")).find("training.data_loading_s") != std::string::npos);
   CHECK(error_of(gpt3_64("tp = 8\npp = 8") + "[reliability]\nrestart_s = -5\n").find("reliability.restart_s") != std::string::npos);
+}
+
+// Llama 3 405B as the Llama 3 paper trained it: 126 layers over pp 16, one layer fewer on the first
+// and the last stage (Section 3.3.2), tp 8, 8,192 H100.
+std::string llama405(const std::string& split, int pp = 16) {
+  return fmt::format(R"(
+[model]
+preset = "llama3-405b"
+[hardware]
+system = "dgx-h100"
+nodes = 1024
+scale_out = "roce-400g"
+[training]
+seq_len = 8192
+global_batch = 2048
+precision = "bf16"
+[parallelism]
+tp = 8
+pp = {}
+sequence_parallel = true
+zero = 1
+{}
+)", pp, split);
+}
+
+TEST_CASE("uneven pipeline splits: Megatron's first/last stage layer counts, the rest shared evenly") {
+  const Scenario s = scenario(llama405("first_stage_layers = 7\nlast_stage_layers = 7"));
+  const models::TransformerSpec& m = s.workload.transformer();
+  double total = 0;
+  for (int r = 0; r < 16; ++r) {
+    const double here = stage_layers(m, s.parallelism, r).total();
+    CHECK(here == (r == 0 || r == 15 ? 7 : 8));
+    total += here;
+  }
+  CHECK(total == 126);
+  const TrainingPrediction p = predict_training(s, shipped_db(), {});
+  CHECK(p.ranks.front().layers == 7);
+  CHECK(p.ranks[1].layers == 8);
+  CHECK(p.slowest_rank > 0);  // a middle stage: 8 layers outweigh 7 plus the embedding or the LM head
+  CHECK(p.slowest_rank < 15);
+  // Activation memory peaks on the second stage: 15 micro-batches x 8 layers beat 16 x 7.
+  CHECK(memory_for_scenario(s, shipped_db()).stage == "2 of 16");
+
+  // Only one end given: the other stages share the rest.
+  const Scenario last_only = scenario(llama405("last_stage_layers = 6"));
+  CHECK(stage_layers(m, last_only.parallelism, 0).total() == 8);
+  CHECK(stage_layers(m, last_only.parallelism, 15).total() == 6);
+}
+
+TEST_CASE("an uneven split that happens to be even predicts exactly what the even split does") {
+  const TrainingPrediction even = predict_training(scenario(gpt3_64("tp = 8\npp = 8\nvp = 2")), shipped_db(), {});
+  const TrainingPrediction given =
+      predict_training(scenario(gpt3_64("tp = 8\npp = 8\nvp = 2\nfirst_stage_layers = 12\nlast_stage_layers = 12")), shipped_db(), {});
+  CHECK(given.step_time_s == doctest::Approx(even.step_time_s).epsilon(1e-12));
+  CHECK(given.memory.per_device_B == doctest::Approx(even.memory.per_device_B).epsilon(1e-12));
+  // Moving four layers off the first stage onto the others makes the slowest stage slower.
+  const TrainingPrediction lighter =
+      predict_training(scenario(gpt3_64("tp = 8\npp = 8\nfirst_stage_layers = 8\nlast_stage_layers = 4")), shipped_db(), {});
+  CHECK(lighter.step_time_s > predict_training(scenario(gpt3_64("tp = 8\npp = 8")), shipped_db(), {}).step_time_s);
+}
+
+TEST_CASE("uneven split rules are one-line errors naming the key") {
+  CHECK(error_of(llama405("")) == "test.toml:14:1: parallelism.pp: 16 does not divide the model's 126 layers "
+                                  "(first_stage_layers / last_stage_layers give an uneven split)");
+  CHECK(error_of(llama405("first_stage_layers = 7")) ==
+        "test.toml:17:1: parallelism.first_stage_layers: the 119 layers left do not divide over the 15 other pipeline stages");
+  CHECK(error_of(llama405("first_stage_layers = 70\nlast_stage_layers = 70")).find("parallelism.first_stage_layers: the first and "
+                                                                                   "last stages' layers must add up") != std::string::npos);
+  CHECK(error_of(llama405("first_stage_layers = 60\nlast_stage_layers = 66", 2)).empty());
+  CHECK(error_of(llama405("first_stage_layers = 60\nlast_stage_layers = 60", 2)).find("must add up to the model's 126 layers") !=
+        std::string::npos);
+  CHECK(error_of(llama405("first_stage_layers = 7\nlast_stage_layers = 7\nvp = 2")) ==
+        "test.toml:19:1: parallelism.vp: 2 does not divide the 7 layers of pipeline stage 0");
+  CHECK(error_of(llama405("first_stage_layers = 0\nlast_stage_layers = 7")).find("parallelism.first_stage_layers") != std::string::npos);
+  CHECK(error_of(gpt3_64("tp = 8\npp = 1\nfirst_stage_layers = 4")).find(
+            "parallelism.first_stage_layers: an uneven pipeline split needs pp > 1") != std::string::npos);
 }

@@ -125,9 +125,22 @@ for c in cases:
         emit(c, "tokens_per_s_per_device", meas["tokens_per_s_per_gpu"], sc,
              "Assumed NeMo defaults where the table is silent: sequence parallelism whenever tp > 1, the distributed optimizer (ZeRO-1), "
              "no recomputation, FlashAttention. " + c["notes"][:300], skip=skip)
+    elif i.startswith("bloom"):
+        # Megatron-DeepSpeed's --pp-partition-method 'type:transformer|embedding' counts the two
+        # embedding stages as layers: 72 units / 12 stages = 6, so the first and last stage hold
+        # the embedding (tied LM head) and 5 transformer layers, the ten between 6 each.
+        sc = {"model": {"preset": "bloom-176b"}, "hardware": {"system": "jean-zay-a100-80gb", "nodes": n // 8},
+              "training": {"seq_len": m["seq_len"], "global_batch": b["global_batch"], "micro_batch": b["micro_batch"],
+                           "precision": "bf16", "recompute": "full"},
+              "parallelism": {"tp": p["tp"], "pp": p["pp"], "zero": 1, "first_stage_layers": 5, "last_stage_layers": 5},
+              "attention": {"kernel": "materialised"}}
+        emit(c, "step_time_s", meas["iteration_time_s"], sc,
+             "Assumed: 5 transformer layers on the first and last stage (the tr11 scripts' partition method "
+             "'type:transformer|embedding' counts each embedding as a layer: 72 / 12 = 6 per stage), no sequence parallelism "
+             "(Megatron-DeepSpeed of 2022 had none), a fused softmax over materialised scores (no FlashAttention). "
+             "The README also sets CUDA_LAUNCH_BLOCKING=1 ('tiny impact'). " + c["notes"][:300])
     else:
-        why = {"bloom": "70 layers over pp = 12 is an uneven pipeline split (Megatron-DeepSpeed balances by parameters); perfcast rejects uneven splits",
-               "opt": "tensor-parallel degree, micro-batch and FLOP convention not published",
+        why = {"opt": "tensor-parallel degree, micro-batch and FLOP convention not published",
                "llama1": "layout (model/sequence parallel degrees, micro-batch) not published",
                "pythia": "layout, sequence length and batch not captured in the shared case"}
         key = next(k for k in why if i.startswith(k))
@@ -151,8 +164,12 @@ for c in cases:
 LLAMA3_SOURCE = ("Llama Team, AI @ Meta, 'The Llama 3 Herd of Models', arXiv:2407.21783, Table 4 (via P. Balaji, SC'24 talk "
                  "'Herding Llamas', transcribed at glennklockwood.com/garden/llama-3.1; secondary)")
 for gpus, dp, tflops in ((8192, 64, 430), (16384, 128, 400)):
-    emit({"id": f"llama3-405b-{gpus}-h100", "source": LLAMA3_SOURCE}, "palm_tflops_per_device", tflops, None,
-         f"Llama 3 405B, {gpus} H100, tp 8, cp 1, pp 16, dp {dp}, seq 8192, 16M tokens per batch, BF16; TFLOP/s per GPU with the "
-         "paper's MFU convention (not stated exactly; compared as PaLM's 6N + 12LHQT).",
-         skip="126 layers over pp = 16 is an uneven pipeline split (the paper removes one layer from the first and last stages); "
-              "perfcast rejects uneven splits")
+    sc = {"model": {"preset": "llama3-405b"}, "hardware": {"system": "dgx-h100", "nodes": gpus // 8, "scale_out": "roce-400g"},
+          "training": {"seq_len": 8192, "global_batch": 2048, "micro_batch": 1, "precision": "bf16", "recompute": "none"},
+          "parallelism": {"tp": 8, "pp": 16, "sequence_parallel": True, "zero": 2, "first_stage_layers": 7, "last_stage_layers": 7}}
+    emit({"id": f"llama3-405b-{gpus}-h100", "source": LLAMA3_SOURCE}, "palm_tflops_per_device", tflops, sc,
+         f"Llama 3 405B, {gpus} H100 (RoCE, 400 Gb/s per GPU), tp 8, cp 1, pp 16, dp {dp}, seq 8192, 16M tokens (2,048 sequences) per "
+         "batch, BF16; TFLOP/s per GPU in the paper's MFU convention (not stated exactly; compared as PaLM's 6N + 12LHQT). "
+         "From Section 3.3.2: one layer fewer on the first and the last stage (7 | 8 x 14 | 7). Assumed: micro-batch 1, plain 1F1B "
+         "(the paper interleaves with an unstated V and its own flexible-N schedule), sequence parallelism, FSDP without "
+         "resharding after forward as ZeRO-2, no recomputation.")
