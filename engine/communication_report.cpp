@@ -28,8 +28,9 @@ double gradient_bytes(const models::OptimizerRecipe& r) {
 std::string layout_text(const ParallelismSettings& p, int dp) {
   std::string s = fmt::format("tp {} · pp {}", p.tp, p.pp);
   if (p.vp > 1) s += fmt::format(" (vp {})", p.vp);
-  if (p.first_stage_layers) s += fmt::format(" (first stage {} layers)", *p.first_stage_layers);
-  if (p.last_stage_layers) s += fmt::format(" (last stage {} layers)", *p.last_stage_layers);
+  if (p.first_stage_layers || p.last_stage_layers)  // uneven split: the given end stages' layer counts
+    s += fmt::format(" (layers {} | … | {})", p.first_stage_layers ? std::to_string(*p.first_stage_layers) : "even",
+                     p.last_stage_layers ? std::to_string(*p.last_stage_layers) : "even");
   if (p.cp > 1) s += fmt::format(" · cp {}", p.cp);
   if (p.ep > 1) s += fmt::format(" · ep {}", p.ep);
   s += fmt::format(" · dp {}", dp);
