@@ -6,9 +6,11 @@
 
 #include "engine/errors.hpp"
 #include "engine/hardware_db.hpp"
+#include "engine/inference_report.hpp"
 #include "engine/scaling_report.hpp"
 #include "engine/scenario.hpp"
 #include "engine/training_report.hpp"
+#include "engine/writers/inference_writers.hpp"
 #include "engine/writers/training_writers.hpp"
 
 namespace perfcast::cli {
@@ -26,6 +28,13 @@ int run(const GlobalOptions& global, const PredictOptions& o) {
                                      o.order, default_order()));
   HardwareDb db = HardwareDb::load(global.hardware_db);
   Scenario s = load_scenario(o.scenario, default_workloads_dir(), db);
+  if (s.inference) {
+    InferencePrediction p = predict_inference(s, db);
+    if (o.format == "json") fmt::print("{}\n", inference_to_json(p).dump(2));
+    else if (o.format == "csv") fmt::print("{}", inference_to_csv(p));
+    else fmt::print("{}", inference_to_table(p, o.detail));
+    return 0;
+  }
   TrainingOptions options;
   options.order = *order;
   TrainingPrediction p = predict_training(s, db, options);
@@ -70,7 +79,7 @@ void add_scaling_command(CLI::App& app, const GlobalOptions& options, std::funct
 
 void add_predict_command(CLI::App& app, const GlobalOptions& options, std::function<int()>& action) {
   auto o = std::make_shared<PredictOptions>();
-  CLI::App* cmd = app.add_subcommand("predict", "Predict a training run: step time, tokens/s, MFU, breakdown, time-to-train, goodput");
+  CLI::App* cmd = app.add_subcommand("predict", "Predict a training run (step time, MFU, time-to-train, goodput) or inference (TTFT, TPOT, throughput, edge latency)");
   cmd->add_option("scenario", o->scenario, "Scenario file")->required();
   cmd->add_option("--order", o->order, "Placement order of the parallel dimensions, innermost first")->capture_default_str();
   cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "json", "csv"}))->capture_default_str();

@@ -190,8 +190,39 @@ models::OpContext training_context(const Scenario& s, const AcceleratorSpec& a) 
   return c;
 }
 
+namespace {
+
+void add_inference_pass(RooflineReport& r, const Scenario& s, const AcceleratorSpec& a, Phase phase, double batch, double context) {
+  const InferenceSettings& in = *s.inference;
+  const ParallelismSettings& par = s.parallelism;
+  const models::TransformerSpec& m = s.workload.transformer();
+  const bool decode = phase == Phase::decode;
+  models::OpContext c = transformer_context(phase, batch, decode ? 1 : in.input_len, decode ? context : 0, par.tp, r.precision,
+                                            in.weight_dtype, in.kv_dtype, activation_bytes_for(a, r.precision));
+  c.mask = s.mask;
+  c.kernel = s.attention_kernel;
+  c.ep = par.ep;
+  c.sequence_parallel = par.sequence_parallel;
+  time_sections(r, models::transformer_ops(m, c),
+                decode ? fmt::format("decode step, batch {}, context {}", batch, context)
+                       : fmt::format("prefill, batch {} x {} tokens", batch, in.input_len));
+}
+
+}  // namespace
+
+RooflineReport roofline_for_pass(const Scenario& s, const HardwareDb& db, Phase phase, double batch, double context) {
+  const AcceleratorSpec a = device_spec(s, db);
+  RooflineReport r = base_report(a, db, s.inference->compute_dtype.value_or(default_precision(a)));
+  r.workload = label_of(s.workload);
+  if (s.workload.is_transformer())
+    add_inference_pass(r, s, a, phase, batch, context);
+  else
+    time_vision(r, s.workload.vision(), batch, s.inference->weight_dtype);
+  return r;
+}
+
 RooflineReport roofline_for_scenario(const Scenario& s, const HardwareDb& db, const std::string& accelerator_override) {
-  const AcceleratorSpec& a = db.accelerator(accelerator_override.empty() ? s.hardware.accelerator : accelerator_override);
+  const AcceleratorSpec a = accelerator_override.empty() ? device_spec(s, db) : db.accelerator(accelerator_override);
   std::optional<Precision> asked = s.training ? s.training->precision : s.inference->compute_dtype;
   Precision p = asked.value_or(default_precision(a));
   RooflineReport r = base_report(a, db, p);
@@ -202,13 +233,6 @@ RooflineReport roofline_for_scenario(const Scenario& s, const HardwareDb& db, co
     return r;
   }
   const auto& m = s.workload.transformer();
-  auto finish = [&](models::OpContext c, const std::string& suffix) {
-    c.mask = s.mask;
-    c.kernel = s.attention_kernel;
-    c.ep = par.ep;
-    c.sequence_parallel = par.sequence_parallel;
-    time_sections(r, models::transformer_ops(m, c), suffix);
-  };
   if (s.training) {
     const auto& t = *s.training;
     time_sections(r, models::transformer_ops(m, training_context(s, a)),
@@ -216,14 +240,9 @@ RooflineReport roofline_for_scenario(const Scenario& s, const HardwareDb& db, co
   } else {
     const auto& in = *s.inference;
     double batch = in.batch.value_or(1);
-    auto pre = transformer_context(Phase::prefill, batch, in.input_len, 0, par.tp, p, in.weight_dtype, in.kv_dtype,
-                                   activation_bytes_for(a, p));
-    finish(pre, fmt::format("prefill, batch {} x {} tokens", batch, in.input_len));
+    add_inference_pass(r, s, a, Phase::prefill, batch, 0);
     if (in.output_len > 0) {
-      double context = in.input_len + in.output_len / 2;
-      auto dec = transformer_context(Phase::decode, batch, 1, context, par.tp, p, in.weight_dtype, in.kv_dtype,
-                                     activation_bytes_for(a, p));
-      finish(dec, fmt::format("decode step, batch {}, context {} (mid-generation)", batch, context));
+      add_inference_pass(r, s, a, Phase::decode, batch, in.input_len + in.output_len / 2);
       r.assumptions.push_back("decode shown at the mean context input_len + output_len/2");
     }
   }

@@ -58,6 +58,10 @@ models::OpContext training_context(const Scenario& s, const AcceleratorSpec& a);
 
 RooflineReport roofline_for_scenario(const Scenario& s, const HardwareDb& db, const std::string& accelerator_override = {});
 RooflineReport roofline_for_preset(const Workload& w, const AcceleratorSpec& a, const HardwareDb& db, const PresetRun& run);
+// One pass of an [inference] scenario on one tp rank, all layers: a prefill of `batch` prompts of
+// input_len tokens, or one decode step of `batch` sequences at `context` tokens (vision: one
+// forward pass of `batch` images).
+RooflineReport roofline_for_pass(const Scenario& s, const HardwareDb& db, models::Phase phase, double batch, double context);
 // One op from "gemm:M=8192,N=8192,K=8192,dtype=bf16" or "memory:read=1GB,write=1GB".
 RooflineReport roofline_for_op(std::string_view spec, const AcceleratorSpec& a, const HardwareDb& db);
 

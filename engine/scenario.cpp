@@ -42,6 +42,7 @@ HardwareChoice read_hardware(TomlSection& t, const HardwareDb& db) {
   auto nodes = t.integer("nodes", 1, kMaxCount);
   auto count = t.integer("count", 1, kMaxCount);
   auto per_node = t.integer("gpus_per_node", 1, 100'000);
+  h.power_mode = t.string("power_mode").value_or("");
   h.scale_up = hardware_name(t, "scale_up", [&](const std::string& n) { db.link(n); });
   h.scale_out = hardware_name(t, "scale_out", [&](const std::string& n) { db.link(n); });
   t.finish();
@@ -63,6 +64,16 @@ HardwareChoice read_hardware(TomlSection& t, const HardwareDb& db) {
       t.fail("count", fmt::format("{} devices do not fill whole nodes of {}", h.count, h.devices_per_node));
   } else {
     t.fail_here("[hardware] needs system = \"<name>\" or accelerator = \"<name>\"");
+  }
+  if (!h.power_mode.empty()) {
+    const AcceleratorSpec& a = db.accelerator(h.accelerator);
+    std::string names;
+    for (const PowerMode& m : a.power_modes) {
+      if (m.name == h.power_mode) return h;
+      names += (names.empty() ? "" : ", ") + m.name;
+    }
+    t.fail("power_mode", names.empty() ? fmt::format("{} has no power modes", a.name)
+                                       : fmt::format("'{}' is not a power mode of {} (it has: {})", h.power_mode, a.name, names));
   }
   return h;
 }
@@ -96,7 +107,14 @@ InferenceSettings read_inference(TomlSection& t) {
   s.target_fps = t.number("target_fps", 0, false, 1e6);
   s.memory_utilization = t.number("memory_utilization", 0, false, 1);
   if (auto b = t.integer("kv_block", 1, 1'000'000)) s.kv_block = static_cast<double>(*b);
+  s.speculative_alpha = t.number("speculative_alpha", 0, true, 1);
+  if (auto g = t.integer("draft_length", 1, 64)) s.draft_length = static_cast<int>(*g);
+  s.draft_cost_ratio = t.number("draft_cost_ratio", 0, true, 1);
   t.finish();
+  if (s.speculative_alpha && *s.speculative_alpha >= 1) t.fail("speculative_alpha", "must be below 1 (an acceptance rate)");
+  if ((s.speculative_alpha.has_value() + s.draft_length.has_value() + s.draft_cost_ratio.has_value()) % 3 != 0)
+    t.fail(s.speculative_alpha ? (s.draft_length ? "draft_cost_ratio" : "draft_length") : "speculative_alpha",
+           "speculative decoding needs speculative_alpha, draft_length and draft_cost_ratio together");
   return s;
 }
 
@@ -126,13 +144,16 @@ ParallelismSettings read_parallelism(TomlSection& t) {
 }
 
 // The DESIGN.md sections later stages read; their keys are checked for type here already.
+ServingSettings read_serving(TomlSection& t) {
+  ServingSettings s;
+  s.arrival_rate = t.number("arrival_rate", 0, false, 1e9);
+  s.ttft_slo_s = t.number("ttft_slo_s", 0, false, 1e6);
+  s.tpot_slo_s = t.number("tpot_slo_s", 0, false, 1e6);
+  t.finish();
+  return s;
+}
+
 void read_later_sections(TomlSection& root) {
-  if (auto t = root.table("serving")) {
-    t->number("arrival_rate", 0, false, 1e9);
-    t->number("ttft_slo_s", 0, false, 1e6);
-    t->number("tpot_slo_s", 0, false, 1e6);
-    t->finish();
-  }
   if (auto t = root.table("cost")) {
     t->string("offer");
     t->boolean("purchase");
@@ -284,6 +305,31 @@ std::optional<LayoutProblem> layout_problem(const Workload& w, const Parallelism
   return std::nullopt;
 }
 
+namespace {
+
+// What an inference scenario asks that the model or the device cannot do.
+void check_inference(TomlSection& root, const Scenario& s, const HardwareDb& db) {
+  const InferenceSettings& in = *s.inference;
+  const AcceleratorSpec& a = db.accelerator(s.hardware.accelerator);
+  auto section = root.table("inference");
+  for (auto [key, dtype] : {std::pair{"compute_dtype", in.compute_dtype}, std::pair{"weight_dtype", in.weight_dtype}}) {
+    if (!dtype || a.peak(*dtype) || (std::string_view(key) == "weight_dtype" && bytes_per_element(*dtype) < 2)) continue;
+    std::string has;
+    for (std::size_t i = 0; i < kPrecisionCount; ++i)
+      if (a.peak_dense_ops_per_s[i]) has += (has.empty() ? "" : ", ") + std::string(kPrecisionNames[i]);
+    section->fail(key, fmt::format("{} has no {} math (it has: {})", a.name, name_of(*dtype), has));
+  }
+  if (!s.workload.is_transformer()) return;
+  const models::TransformerSpec& m = s.workload.transformer();
+  const int limit = m.max_context ? m.max_context : m.max_positions;
+  if (limit > 0 && in.input_len + in.output_len > limit)
+    section->fail(in.output_len > 0 ? "output_len" : "input_len",
+                  fmt::format("input_len + output_len = {:g} tokens is longer than {}'s maximum context of {}", in.input_len + in.output_len,
+                              s.workload.name, limit));
+}
+
+}  // namespace
+
 Scenario parse_scenario(std::string_view content, const std::string& label, const std::filesystem::path& workloads,
                         const HardwareDb& db) {
   std::shared_ptr<toml::table> doc;
@@ -316,6 +362,11 @@ Scenario read_scenario(TomlSection& root, const std::string& label, const std::f
   auto par = root.table("parallelism");
   if (par) s.parallelism = read_parallelism(*par);
   if (auto t = root.table("reliability")) s.reliability = read_reliability(*t);
+  if (auto t = root.table("serving")) {
+    if (!s.inference) t->fail_here("[serving] needs an [inference] scenario");
+    s.serving = read_serving(*t);
+  }
+  if (s.inference) check_inference(root, s, db);
   read_later_sections(root);
   root.finish();
   if (par) {  // without [parallelism] every device is a data-parallel replica
@@ -329,6 +380,27 @@ Scenario read_scenario(TomlSection& root, const std::string& label, const std::f
 
 Scenario load_scenario(const std::filesystem::path& file, const std::filesystem::path& workloads, const HardwareDb& db) {
   return parse_scenario(read_input_file(file, "scenario file"), file.string(), workloads, db);
+}
+
+const PowerMode* power_mode_of(const Scenario& s, const HardwareDb& db) {
+  const AcceleratorSpec& a = db.accelerator(s.hardware.accelerator);
+  for (const PowerMode& m : a.power_modes)
+    if (s.hardware.power_mode.empty() ? m.is_default : m.name == s.hardware.power_mode) return &m;
+  return nullptr;
+}
+
+AcceleratorSpec device_spec(const Scenario& s, const HardwareDb& db) {
+  AcceleratorSpec a = db.accelerator(s.hardware.accelerator);
+  const PowerMode* mode = power_mode_of(s, db);
+  if (!mode) return a;
+  double scale = 1;
+  if (mode->gpu_max_clock_Hz && a.boost_clock_Hz) scale *= std::min(1.0, *mode->gpu_max_clock_Hz / *a.boost_clock_Hz);
+  if (mode->gpu_tpcs && a.tpcs) scale *= std::min(1.0, double(*mode->gpu_tpcs) / *a.tpcs);
+  for (auto& peak : a.peak_dense_ops_per_s)
+    if (peak) *peak *= scale;
+  if (mode->memory_bandwidth_Bps) a.memory_bandwidth_Bps = mode->memory_bandwidth_Bps;
+  a.tdp_W = mode->power_W;
+  return a;
 }
 
 }  // namespace perfcast

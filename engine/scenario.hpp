@@ -20,6 +20,7 @@ struct HardwareChoice {
   int count = 1;               // devices in all
   int devices_per_node = 0;
   std::string scale_up, scale_out;
+  std::string power_mode;      // edge devices: a power mode of the accelerator ("" = its default)
 };
 
 struct TrainingSettings {
@@ -42,6 +43,16 @@ struct InferenceSettings {
   std::optional<double> target_fps;
   std::optional<double> memory_utilization;  // fraction of device memory the server may use
   std::optional<double> kv_block;            // paged KV cache block, tokens
+  // Speculative decoding (Leviathan et al. 2023): acceptance rate α, draft length γ, and the draft
+  // step's time as a fraction c of the target step's.
+  std::optional<double> speculative_alpha, draft_cost_ratio;
+  std::optional<int> draft_length;
+};
+
+// [serving]: the load and the SLOs `perfcast capacity` and the serving prediction use.
+struct ServingSettings {
+  std::optional<double> arrival_rate;  // requests/s
+  std::optional<double> ttft_slo_s, tpot_slo_s;
 };
 
 // [reliability]: what the goodput model takes; absent keys take the sourced defaults.
@@ -96,6 +107,7 @@ struct Scenario {
   std::optional<InferenceSettings> inference;
   ParallelismSettings parallelism;
   ReliabilitySettings reliability;
+  ServingSettings serving;
   models::AttentionMask mask = models::AttentionMask::causal;
   models::AttentionKernel attention_kernel = models::AttentionKernel::flash;
 };
@@ -104,6 +116,12 @@ struct Scenario {
 // fail at the key with a suggestion) and an offload mode ("none", "optimizer", "optimizer+params").
 std::optional<std::string> read_recipe(TomlSection& t, std::string_view key);
 std::optional<models::Offload> read_offload(TomlSection& t, std::string_view key);
+
+// The scenario's accelerator with its power mode applied: GPU peaks scaled by the mode's clock
+// over the boost clock and its active TPCs over all, memory bandwidth capped where the mode says.
+AcceleratorSpec device_spec(const Scenario& s, const HardwareDb& db);
+// The power mode chosen, else the device's default mode, else none.
+const PowerMode* power_mode_of(const Scenario& s, const HardwareDb& db);
 
 // Loads and validates a scenario; presets resolve in `workloads`, hardware names in `db`.
 Scenario load_scenario(const std::filesystem::path& file, const std::filesystem::path& workloads, const HardwareDb& db);

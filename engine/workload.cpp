@@ -98,6 +98,7 @@ void read_transformer_fields(TomlSection& t, TransformerSpec& m) {
   read_int(t, "ffn_hidden", m.ffn_hidden);
   read_int(t, "vocab", m.vocab);
   read_int(t, "max_positions", m.max_positions, 0);
+  read_int(t, "max_context", m.max_context, 0);
   if (auto v = t.choice("mlp", kMlp)) m.mlp = *v == "gelu" ? MlpKind::gelu : MlpKind::swiglu;
   if (auto v = t.choice("norm", kNorm)) m.norm = *v == "layernorm" ? NormKind::layernorm : NormKind::rmsnorm;
   if (auto v = t.boolean("tied_embeddings")) m.tied_embeddings = *v;

@@ -39,6 +39,7 @@ struct TransformerSpec {
   int ffn_hidden = 0;   // f (dense MLP)
   int vocab = 0;        // V (as padded for training, where the source says so)
   int max_positions = 0;       // learned absolute position embeddings (GPT); 0 = rotary
+  int max_context = 0;         // longest context the model supports (0 = not stated; max_positions if learned)
   MlpKind mlp = MlpKind::swiglu;
   NormKind norm = NormKind::rmsnorm;
   bool tied_embeddings = false;

@@ -1,5 +1,7 @@
 #include "engine/writers/text_table.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace perfcast {
@@ -56,5 +58,15 @@ std::string xml_escape(const std::string& s) {
   }
   return out;
 }
+
+std::string duration_text(double s) {
+  if (s >= 86400 * 2) return fmt::format("{:.1f} days", s / 86400);
+  if (s >= 7200) return fmt::format("{:.1f} h", s / 3600);
+  if (s >= 120) return fmt::format("{:.1f} min", s / 60);
+  if (s >= 1) return fmt::format("{:.3f} s", s);
+  return fmt::format("{:.3f} ms", s * 1e3);
+}
+
+std::string percent_text(double x) { return fmt::format("{:.1f}%", 100 * x); }
 
 }  // namespace perfcast

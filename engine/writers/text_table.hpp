@@ -17,6 +17,11 @@ class TextTable {
   std::vector<std::vector<std::string>> rows_;
 };
 
+// A duration in the unit a reader expects: "12.3 ms", "4.567 s", "3.2 min", "5.0 h", "27.2 days".
+std::string duration_text(double seconds);
+// A fraction as "42.5%".
+std::string percent_text(double fraction);
+
 // RFC 4180 quoting for one CSV field.
 std::string csv_field(const std::string& s);
 // Escapes &, <, > and " for XML/SVG text and attributes.

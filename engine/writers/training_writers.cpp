@@ -10,15 +10,8 @@
 namespace perfcast {
 namespace {
 
-std::string duration(double s) {
-  if (s >= 86400 * 2) return fmt::format("{:.1f} days", s / 86400);
-  if (s >= 7200) return fmt::format("{:.1f} h", s / 3600);
-  if (s >= 120) return fmt::format("{:.1f} min", s / 60);
-  if (s >= 1) return fmt::format("{:.3f} s", s);
-  return fmt::format("{:.3f} ms", s * 1e3);
-}
-
-std::string pct(double x) { return fmt::format("{:.1f}%", 100 * x); }
+std::string duration(double s) { return duration_text(s); }
+std::string pct(double x) { return percent_text(x); }
 
 }  // namespace
 
