@@ -148,13 +148,14 @@ InferencePrediction predict_inference(const Scenario& s, const HardwareDb& db, c
     return p;
   }
 
-  if (!p.memory.fits) {
+  if (!p.memory.fits && o.require_fit) {
     const std::string fits = p.memory.max_batch && *p.memory.max_batch >= 1 ? fmt::format("{:g} sequences fit", *p.memory.max_batch)
                                                                             : p.memory.verdict;
     throw InputError({s.file, 0, 0}, fmt::format("inference.batch: {:g} sequences of {:g} + {:g} tokens do not fit in {}: {}", p.batch,
                                                  in.input_len, in.output_len, a.display_name, fits));
   }
   p.max_batch = p.memory.max_batch;
+  if (!p.memory.fits) p.assumptions.push_back("the batch does not fit in device memory by this memory model: " + p.memory.verdict);
 
   const RooflineReport prefill = roofline_for_pass(s, db, Phase::prefill, p.batch, 0);
   p.precision = std::string(name_of(prefill.precision));

@@ -70,9 +70,11 @@ struct InferencePrediction {
 
 struct InferenceOptions {
   models::CollectiveParams collective = models::default_collective_params();
+  bool require_fit = true;  // false: predict a batch the memory model says does not fit (validation)
 };
 
-// Throws InputError for a training scenario or a batch that does not fit (with the batch that does).
+// Throws InputError for a training scenario, or a batch that does not fit (with the batch that
+// does) unless the options allow it.
 InferencePrediction predict_inference(const Scenario& s, const HardwareDb& db, const InferenceOptions& o = {});
 
 // A decode step of `batch` sequences at `context` tokens, communication included: what the

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "engine/collective_validation.hpp"
+#include "engine/inference_validation.hpp"
 #include "engine/training_validation.hpp"
 #include "engine/input_file.hpp"
 #include "engine/memory_validation.hpp"
@@ -89,7 +90,7 @@ std::filesystem::path default_validation_dir() {
 }
 
 CaseFile open_case_file(const std::filesystem::path& file) {
-  static constexpr std::string_view kSuites[] = {"microbenchmark", "memory", "collective", "training"};
+  static constexpr std::string_view kSuites[] = {"microbenchmark", "memory", "collective", "training", "inference"};
   std::shared_ptr<toml::table> doc;
   TomlSection root = TomlSection::parse(read_input_file(file, "validation cases"), file.string(), doc);
   root.integer("schema_version", 1, 1);
@@ -202,10 +203,11 @@ std::vector<std::filesystem::path> validation_files(const std::filesystem::path&
 
 std::vector<CaseScore> score_file(const std::filesystem::path& file, const HardwareDb& db) {
   CaseFile f = open_case_file(file);
-  if (!f.suite) f.root.fail_here("missing required key 'suite' (\"microbenchmark\", \"memory\", \"collective\" or \"training\")");
+  if (!f.suite) f.root.fail_here("missing required key 'suite' (\"microbenchmark\", \"memory\", \"collective\", \"training\" or \"inference\")");
   if (*f.suite == "memory") return score_memory_cases(load_memory_cases(f, default_workloads_dir()));
   if (*f.suite == "collective") return score_collective_cases(load_collective_cases(f, db), db);
   if (*f.suite == "training") return score_training_cases(load_training_cases(f, db), db);
+  if (*f.suite == "inference") return score_inference_cases(load_inference_cases(f, db), db);
   return score_microbenchmarks(load_microbenchmarks(f, db), db, models::default_efficiency());
 }
 

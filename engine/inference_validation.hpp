@@ -1,0 +1,28 @@
+#pragma once
+// Inference validation cases (validation/inference.toml): a published serving or edge benchmark
+// as a scenario and the figure it reports (output tokens/s of the replica or per device, TTFT,
+// latency per frame). LLM cases score as kind "inference", vision cases as kind "edge".
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/hardware_db.hpp"
+#include "engine/scenario.hpp"
+#include "engine/validation.hpp"
+
+namespace perfcast {
+
+enum class InferenceMetric { tokens_per_s, tokens_per_s_per_device, ttft, latency };
+
+struct InferenceCase {
+  std::string id, source, notes, used_for, skip;
+  InferenceMetric metric = InferenceMetric::tokens_per_s;
+  std::optional<Scenario> scenario;   // absent only for skipped cases
+  double measured = 0;                // tokens/s or seconds
+  double tolerance = 0.15;
+};
+
+std::vector<InferenceCase> load_inference_cases(CaseFile& f, const HardwareDb& db);
+std::vector<CaseScore> score_inference_cases(const std::vector<InferenceCase>& cases, const HardwareDb& db);
+
+}  // namespace perfcast

@@ -1,0 +1,155 @@
+// Inference prediction: the static-batch identities of F-INF-3, speculative decoding (E11), the
+// best batch within a TPOT bound, edge frame budgets, and the inference bad-input rules.
+#include <doctest/doctest.h>
+
+#include <fmt/format.h>
+
+#include "engine/errors.hpp"
+#include "engine/inference_report.hpp"
+#include "engine/scenario.hpp"
+#include "tests/shipped_db.hpp"
+
+using namespace perfcast;
+
+namespace {
+
+Scenario scenario(const std::string& text) { return parse_scenario(text, "test.toml", PERFCAST_DEFAULT_WORKLOADS, shipped_db()); }
+
+std::string llama70b(const std::string& inference_extra = "", const std::string& tail = "", int batch = 32) {
+  return fmt::format(R"(
+[model]
+preset = "llama3-70b"
+[hardware]
+system = "dgx-h100"
+nodes = 1
+[inference]
+input_len = 2048
+output_len = 256
+batch = {}
+{}
+[parallelism]
+tp = 8
+{})", batch, inference_extra, tail);
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    predict_inference(scenario(text), shipped_db());
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("a static batch: E2E = TTFT + (n_out - 1) TPOT, throughput = batch x n_out / E2E, the curve rises") {
+  const InferencePrediction p = predict_inference(scenario(llama70b()), shipped_db());
+  CHECK(p.e2e_s == doctest::Approx(p.ttft_s + 255 * p.tpot_s));
+  CHECK(p.output_tokens_per_s == doctest::Approx(32 * 256 / p.e2e_s));
+  CHECK(p.output_tokens_per_s_per_device == doctest::Approx(p.output_tokens_per_s / 8));
+  CHECK(p.devices == 8);
+  CHECK(p.decode_comm_s > 0);  // 160 TP all-reduces per step on NVLink
+  CHECK(p.mbu > 0.2);
+  CHECK(p.mbu < 1);
+  REQUIRE(p.curve.size() > 4);
+  for (std::size_t i = 1; i < p.curve.size(); ++i) {
+    CHECK(p.curve[i].step_s >= p.curve[i - 1].step_s);
+    CHECK(p.curve[i].tokens_per_s > p.curve[i - 1].tokens_per_s * 0.95);
+  }
+  CHECK(p.curve.back().batch == std::floor(*p.max_batch));
+  // E10's form: batch 1 at TP 8 is memory-bound, milliseconds per token.
+  CHECK(p.curve.front().step_s > 0.005);
+  CHECK(p.curve.front().step_s < 0.02);
+}
+
+TEST_CASE("E11: speculative decoding, alpha 0.8, gamma 4, c 0.05") {
+  const InferencePrediction p =
+      predict_inference(scenario(llama70b("speculative_alpha = 0.8\ndraft_length = 4\ndraft_cost_ratio = 0.05")), shipped_db());
+  REQUIRE(p.speculative);
+  CHECK(p.speculative->tokens_per_target_step == doctest::Approx(3.3616).epsilon(1e-9));
+  CHECK(p.speculative->speedup == doctest::Approx(2.80133).epsilon(1e-5));
+  CHECK(p.speculative->tpot_s == doctest::Approx(p.tpot_s / 2.80133).epsilon(1e-5));
+}
+
+TEST_CASE("the best batch within a TPOT bound is the edge of the bound") {
+  const InferencePrediction p = predict_inference(scenario(llama70b("", "[serving]\ntpot_slo_s = 0.03\n")), shipped_db());
+  REQUIRE(p.best_within_tpot);
+  const double b = p.best_within_tpot->batch;
+  CHECK(p.best_within_tpot->step_s <= 0.03);
+  CHECK(decode_step_seconds(scenario(llama70b()), shipped_db(), b + 1, 2048 + 128) > 0.03);
+}
+
+TEST_CASE("edge: latency, FPS, energy and the frame-budget verdict") {
+  const Scenario s = scenario(R"(
+[model]
+preset = "mobilenet-v2"
+[hardware]
+accelerator = "coral-usb"
+[inference]
+batch = 1
+compute_dtype = "int8"
+weight_dtype = "int8"
+target_fps = 30
+)");
+  const InferencePrediction p = predict_inference(s, shipped_db());
+  REQUIRE(p.edge);
+  CHECK(p.edge->fps == doctest::Approx(1 / p.edge->latency_s));
+  CHECK(p.edge->energy_per_inference_J == doctest::Approx(p.edge->power_W * p.edge->latency_s));
+  CHECK(p.edge->verdict.find("33.3 ms budget at 30 FPS: fits with") == 0);
+}
+
+TEST_CASE("a power mode caps the peaks: Orin NX 16GB at 10 W runs 612 of 918 MHz on 2 of 4 TPCs") {
+  auto orin = [](const std::string& mode) {
+    return scenario(fmt::format(R"(
+[model]
+preset = "resnet-50"
+[hardware]
+accelerator = "jetson-orin-nx-16gb"
+{}
+[inference]
+batch = 1
+compute_dtype = "int8"
+)", mode));
+  };
+  const AcceleratorSpec full = shipped_db().accelerator("jetson-orin-nx-16gb");
+  const AcceleratorSpec ten = device_spec(orin("power_mode = \"10W\""), shipped_db());
+  CHECK(*ten.peak(Precision::int8) == doctest::Approx(*full.peak(Precision::int8) * 612.0 / 918 * 2 / 4));
+  CHECK(*ten.memory_bandwidth_Bps == doctest::Approx(68.3e9));
+  CHECK(predict_inference(orin("power_mode = \"10W\""), shipped_db()).edge->power_W == 10);
+  CHECK(predict_inference(orin("power_mode = \"10W\""), shipped_db()).edge->latency_s >
+        predict_inference(orin("power_mode = \"25W\""), shipped_db()).edge->latency_s);
+}
+
+TEST_CASE("inference bad input: dtype the device lacks, context too long, batch too large, unknown power mode") {
+  CHECK(error_of(R"(
+[model]
+preset = "mobilenet-v2"
+[hardware]
+accelerator = "coral-usb"
+[inference]
+compute_dtype = "fp16"
+)").find("test.toml:7:1: inference.compute_dtype: coral-usb has no fp16 math (it has: int8)") == 0);
+  CHECK(error_of(R"(
+[model]
+preset = "llama3-8b"
+[hardware]
+accelerator = "h100-sxm"
+[inference]
+input_len = 8000
+output_len = 500
+)").find("inference.output_len: input_len + output_len = 8500 tokens is longer than llama3-8b's maximum context of 8192") !=
+        std::string::npos);
+  CHECK(error_of(llama70b("", "", 5000)).find("inference.batch: 5000 sequences of 2048 + 256 tokens do not fit in NVIDIA H100 SXM5 "
+                                              "80GB: 622 sequences fit") != std::string::npos);
+  CHECK(error_of(R"(
+[model]
+preset = "resnet-50"
+[hardware]
+accelerator = "jetson-orin-nx-16gb"
+power_mode = "7W"
+[inference]
+batch = 1
+)").find("hardware.power_mode: '7W' is not a power mode of jetson-orin-nx-16gb (it has: 10W, 15W, 25W)") != std::string::npos);
+  CHECK(error_of(llama70b("speculative_alpha = 0.8")).find("inference.draft_length: speculative decoding needs") != std::string::npos);
+}
