@@ -2,6 +2,8 @@
 // best batch within a TPOT bound, edge frame budgets, and the inference bad-input rules.
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <filesystem>
 #include <fmt/format.h>
 
 #include "engine/errors.hpp"
@@ -152,4 +154,19 @@ power_mode = "7W"
 batch = 1
 )").find("hardware.power_mode: '7W' is not a power mode of jetson-orin-nx-16gb (it has: 10W, 15W, 25W)") != std::string::npos);
   CHECK(error_of(llama70b("speculative_alpha = 0.8")).find("inference.draft_length: speculative decoding needs") != std::string::npos);
+}
+
+TEST_CASE("every shipped inference scenario predicts finite figures") {
+  int n = 0;
+  for (const auto& f : std::filesystem::directory_iterator(std::filesystem::path(PERFCAST_SOURCE_DIR) / "scenarios")) {
+    if (f.path().extension() != ".toml") continue;
+    const Scenario s = load_scenario(f.path(), PERFCAST_DEFAULT_WORKLOADS, shipped_db());
+    if (!s.inference) continue;
+    CAPTURE(f.path().string());
+    const InferencePrediction p = predict_inference(s, shipped_db());
+    CHECK(std::isfinite(p.e2e_s));
+    CHECK(p.e2e_s > 0);
+    ++n;
+  }
+  CHECK(n >= 9);
 }
