@@ -74,6 +74,9 @@ struct RegionSpec {
   std::vector<std::string> cloud_regions;
 };
 
+// The precisions `a` has a dense peak in, "bf16, fp16, fp8, int8": what error messages offer.
+std::string precision_list(const AcceleratorSpec& a);
+
 AcceleratorSpec accelerator_from(const Record& r);
 LinkSpec link_from(const Record& r);
 SystemSpec system_from(const Record& r);

@@ -14,13 +14,6 @@ namespace {
 
 using models::Phase;
 
-std::string precision_list(const AcceleratorSpec& a) {
-  std::string out;
-  for (std::size_t i = 0; i < kPrecisionCount; ++i)
-    if (a.peak_dense_ops_per_s[i]) out += (out.empty() ? "" : ", ") + std::string(kPrecisionNames[i]);
-  return out;
-}
-
 void require_peak(const AcceleratorSpec& a, Precision p) {
   if (!a.peak(p))
     throw InputError({}, fmt::format("{} has no dense {} peak in the hardware database (it has: {})", a.name, name_of(p),

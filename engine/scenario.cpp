@@ -314,10 +314,7 @@ void check_inference(TomlSection& root, const Scenario& s, const HardwareDb& db)
   auto section = root.table("inference");
   for (auto [key, dtype] : {std::pair{"compute_dtype", in.compute_dtype}, std::pair{"weight_dtype", in.weight_dtype}}) {
     if (!dtype || a.peak(*dtype) || (std::string_view(key) == "weight_dtype" && bytes_per_element(*dtype) < 2)) continue;
-    std::string has;
-    for (std::size_t i = 0; i < kPrecisionCount; ++i)
-      if (a.peak_dense_ops_per_s[i]) has += (has.empty() ? "" : ", ") + std::string(kPrecisionNames[i]);
-    section->fail(key, fmt::format("{} has no {} math (it has: {})", a.name, name_of(*dtype), has));
+    section->fail(key, fmt::format("{} has no {} math (it has: {})", a.name, name_of(*dtype), precision_list(a)));
   }
   if (!s.workload.is_transformer()) return;
   const models::TransformerSpec& m = s.workload.transformer();

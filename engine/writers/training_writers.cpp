@@ -8,45 +8,39 @@
 #include "engine/writers/text_table.hpp"
 
 namespace perfcast {
-namespace {
-
-std::string duration(double s) { return duration_text(s); }
-std::string pct(double x) { return percent_text(x); }
-
-}  // namespace
 
 std::string training_to_table(const TrainingPrediction& p, bool detail) {
   std::string out = fmt::format("Training {} on {} × {} ({}), {}\nlayout: {} · {} · {} micro-batches per step · {}\n\n", p.workload,
                                 p.devices, p.accelerator_display, p.accelerator, p.scenario, p.layout, p.schedule, p.microbatches, p.precision);
   TextTable summary({"quantity", "value"});
-  summary.add_row({"step time", duration(p.step_time_s)});
+  summary.add_row({"step time", duration_text(p.step_time_s)});
   summary.add_row({"tokens/s", fmt::format("{:.4g}", p.tokens_per_s)});
   summary.add_row({"tokens/s per device", fmt::format("{:.4g}", p.tokens_per_s_per_device)});
-  summary.add_row({"MFU (op-level model FLOPs)", pct(p.mfu)});
-  summary.add_row({"HFU (executed FLOPs)", pct(p.hfu)});
+  summary.add_row({"MFU (op-level model FLOPs)", percent_text(p.mfu)});
+  summary.add_row({"HFU (executed FLOPs)", percent_text(p.hfu)});
   for (const FlopConvention& c : p.conventions)
-    summary.add_row({c.name, c.per_device_rate ? fmt::format("{:.1f} TFLOP/s", c.value / 1e12) : pct(c.value)});
+    summary.add_row({c.name, c.per_device_rate ? fmt::format("{:.1f} TFLOP/s", c.value / 1e12) : percent_text(c.value)});
   summary.add_row({"memory per device", fmt::format("{} of {} ({})", units::format_binary_bytes(p.memory.per_device_B, 1),
                                                     units::format_binary_bytes(p.memory.capacity_B, 1), p.memory.fits ? "fits" : "DOES NOT FIT")});
-  summary.add_row({"job MTBF", duration(p.job_mtbf_s)});
-  summary.add_row({"checkpoint every", fmt::format("{} (Daly; write {})", duration(p.checkpoint_interval_s), duration(p.checkpoint_write_s))});
-  summary.add_row({"goodput", pct(p.goodput_fraction)});
+  summary.add_row({"job MTBF", duration_text(p.job_mtbf_s)});
+  summary.add_row({"checkpoint every", fmt::format("{} (Daly; write {})", duration_text(p.checkpoint_interval_s), duration_text(p.checkpoint_write_s))});
+  summary.add_row({"goodput", percent_text(p.goodput_fraction)});
   if (p.time_to_train_s) {
-    summary.add_row({"time to train (failure-free)", fmt::format("{} for {:.4g} tokens", duration(*p.time_to_train_s), *p.tokens)});
-    summary.add_row({"expected wall time", fmt::format("{} ({:.0f} interruptions expected)", duration(*p.expected_wall_s), *p.expected_failures)});
+    summary.add_row({"time to train (failure-free)", fmt::format("{} for {:.4g} tokens", duration_text(*p.time_to_train_s), *p.tokens)});
+    summary.add_row({"expected wall time", fmt::format("{} ({:.0f} interruptions expected)", duration_text(*p.expected_wall_s), *p.expected_failures)});
     summary.add_row({"device-hours", fmt::format("{:.4g}", *p.device_hours)});
   }
   out += summary.render();
   out += "\nWhere the step goes (slowest pipeline rank):\n";
   TextTable b({"component", "seconds", "share"});
-  for (const BreakdownItem& i : p.breakdown) b.add_row({i.name, fmt::format("{:.6g}", i.seconds), pct(i.seconds / p.step_time_s)});
+  for (const BreakdownItem& i : p.breakdown) b.add_row({i.name, fmt::format("{:.6g}", i.seconds), percent_text(i.seconds / p.step_time_s)});
   b.add_row({"step", fmt::format("{:.6g}", p.step_time_s), "100.0%"});
   out += b.render();
   if (!p.communication.empty()) {
     out += "\nCommunication per step by group (slowest rank):\n";
     TextTable c({"group", "time", "hidden", "exposed", "exposed where"});
     for (const GroupExposure& g : p.communication)
-      c.add_row({g.group, duration(g.time_s), duration(g.hidden_s), duration(g.exposed_s), std::string(g.where())});
+      c.add_row({g.group, duration_text(g.time_s), duration_text(g.hidden_s), duration_text(g.exposed_s), std::string(g.where())});
     out += c.render();
   }
   out += "\nbottleneck: " + p.bottleneck + "\n";
@@ -54,9 +48,9 @@ std::string training_to_table(const TrainingPrediction& p, bool detail) {
     out += "\nPipeline ranks, per micro-batch:\n";
     TextTable r({"rank", "layers", "forward", "backward (input)", "backward (weight)", "recompute", "exposed comm/step", "optimizer"});
     for (const RankTiming& t : p.ranks)
-      r.add_row({fmt::format("{}{}", t.stage, t.stage == p.slowest_rank ? " *" : ""), fmt::format("{:g}", t.layers), duration(t.forward_s),
-                 duration(t.backward_input_s), duration(t.backward_weight_s), duration(t.recompute_s),
-                 duration(t.exposed_per_microbatch_s + t.exposed_tail_s), duration(t.optimizer_s)});
+      r.add_row({fmt::format("{}{}", t.stage, t.stage == p.slowest_rank ? " *" : ""), fmt::format("{:g}", t.layers), duration_text(t.forward_s),
+                 duration_text(t.backward_input_s), duration_text(t.backward_weight_s), duration_text(t.recompute_s),
+                 duration_text(t.exposed_per_microbatch_s + t.exposed_tail_s), duration_text(t.optimizer_s)});
     out += r.render();
     out += "\nAssumptions:\n";
     for (const std::string& a : p.assumptions) out += "  " + a + "\n";
@@ -130,9 +124,9 @@ std::string scaling_to_table(const ScalingReport& r) {
       t.add_row({fmt::format("{}", row.devices), "-", "-", "-", "-", "-", "-", "-", "skipped: " + row.skipped});
       continue;
     }
-    t.add_row({fmt::format("{}", row.devices), fmt::format("{}", row.dp), duration(row.strong_step_s), fmt::format("{:.4g}", row.strong_tokens_per_s),
-               pct(row.strong_efficiency), fmt::format("{:g}", row.weak_global_batch), fmt::format("{:.4g}", row.weak_tokens_per_s),
-               pct(row.weak_efficiency), row.fits ? "fits" : "does not fit"});
+    t.add_row({fmt::format("{}", row.devices), fmt::format("{}", row.dp), duration_text(row.strong_step_s), fmt::format("{:.4g}", row.strong_tokens_per_s),
+               percent_text(row.strong_efficiency), fmt::format("{:g}", row.weak_global_batch), fmt::format("{:.4g}", row.weak_tokens_per_s),
+               percent_text(row.weak_efficiency), row.fits ? "fits" : "does not fit"});
   }
   out += t.render();
   out += fmt::format("Amdahl fit of the strong-scaling speedup: parallel fraction f = {:.6f} (serial {:.3g}; limit {:.4g}x), rms error {:.1f}%\n",
