@@ -8,19 +8,14 @@
 
 #include "engine/hardware_db.hpp"
 #include "engine/scenario.hpp"
+#include "engine/scenario_case.hpp"
 #include "engine/validation.hpp"
 
 namespace perfcast {
 
 enum class InferenceMetric { tokens_per_s, tokens_per_s_per_device, ttft, latency };
 
-struct InferenceCase {
-  std::string id, source, notes, used_for, skip;
-  InferenceMetric metric = InferenceMetric::tokens_per_s;
-  std::optional<Scenario> scenario;   // absent only for skipped cases
-  double measured = 0;                // tokens/s or seconds
-  double tolerance = 0.15;
-};
+using InferenceCase = ScenarioCase;  // metric: a InferenceMetric
 
 std::vector<InferenceCase> load_inference_cases(CaseFile& f, const HardwareDb& db);
 std::vector<CaseScore> score_inference_cases(const std::vector<InferenceCase>& cases, const HardwareDb& db);

@@ -1,36 +1,15 @@
 #include "engine/training_validation.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
 
 #include "engine/errors.hpp"
 #include "engine/training_report.hpp"
-#include "engine/workload.hpp"
 
 namespace perfcast {
 namespace {
 
 constexpr std::string_view kMetrics[] = {"step_time_s", "narayanan_tflops_per_device", "palm_tflops_per_device",
                                          "tokens_per_s_per_device", "layer_time_s"};
-
-TrainingCase read_case(TomlSection& t, const HardwareDb& db) {
-  TrainingCase c;
-  c.id = t.require_string("id");
-  c.source = t.require_string("source");
-  auto metric = t.choice("metric", kMetrics);
-  if (!metric) t.fail_here(fmt::format("missing required key '{}metric'", t.path()));
-  c.metric = TrainingMetric(std::find(std::begin(kMetrics), std::end(kMetrics), std::string_view(*metric)) - std::begin(kMetrics));
-  c.measured = t.require_number("measured", 0, false, 1e12);
-  c.tolerance = t.number("tolerance", 0, false, 10).value_or(0.15);
-  c.used_for = t.string("used_for").value_or("");
-  c.skip = t.string("skip").value_or("");
-  c.notes = t.string("notes").value_or("");
-  if (auto sc = t.table("scenario")) c.scenario = read_scenario(*sc, t.file(), default_workloads_dir(), db);
-  else if (c.skip.empty()) t.fail_here(fmt::format("case '{}' needs a [case.scenario] table (or a skip reason)", c.id));
-  t.finish();
-  if (c.scenario && !c.scenario->training) t.fail("scenario", "a training case needs a [training] table in its scenario");
-  return c;
-}
 
 double predicted_value(TrainingMetric m, const TrainingPrediction& p) {
   switch (m) {
@@ -59,22 +38,22 @@ units::Dimension dimension_of(TrainingMetric m) {
 }  // namespace
 
 std::vector<TrainingCase> load_training_cases(CaseFile& f, const HardwareDb& db) {
-  return read_cases(f, [&](TomlSection& t) { return read_case(t, db); });
+  return read_cases(f, [&](TomlSection& t) { return read_scenario_case(t, kMetrics, "training", db); });
 }
 
 std::vector<CaseScore> score_training_cases(const std::vector<TrainingCase>& cases, const HardwareDb& db) {
   std::vector<CaseScore> scores;
   for (const TrainingCase& c : cases) {
     CaseScore s = score_of(c, "training");
-    s.dimension = dimension_of(c.metric);
+    s.dimension = dimension_of(TrainingMetric(c.metric));
     const double scale = s.dimension == units::dim::ops_per_second ? 1e12 : 1;
     s.measured = c.measured * scale;
-    s.detail = std::string(kMetrics[int(c.metric)]);
+    s.detail = std::string(kMetrics[c.metric]);
     if (c.scenario) {
       s.subject = fmt::format("{} on {} × {}", c.scenario->workload.name, c.scenario->hardware.count, c.scenario->hardware.accelerator);
       if (c.skip.empty()) {
         const TrainingPrediction p = predict_training(*c.scenario, db);
-        s.set_prediction(predicted_value(c.metric, p) * scale);
+        s.set_prediction(predicted_value(TrainingMetric(c.metric), p) * scale);
         s.detail += fmt::format(" · {} · {}", p.layout, p.bottleneck.substr(0, p.bottleneck.find(':')));
       }
     }

@@ -8,19 +8,14 @@
 
 #include "engine/hardware_db.hpp"
 #include "engine/scenario.hpp"
+#include "engine/scenario_case.hpp"
 #include "engine/validation.hpp"
 
 namespace perfcast {
 
 enum class TrainingMetric { step_time, narayanan_tflops, palm_tflops, tokens_per_s_per_device, layer_time };
 
-struct TrainingCase {
-  std::string id, source, notes, used_for, skip;
-  TrainingMetric metric = TrainingMetric::step_time;
-  std::optional<Scenario> scenario;   // absent only for skipped cases
-  double measured = 0;                // in the metric's unit: s, TFLOP/s, tokens/s
-  double tolerance = 0.15;
-};
+using TrainingCase = ScenarioCase;  // metric: a TrainingMetric
 
 std::vector<TrainingCase> load_training_cases(CaseFile& f, const HardwareDb& db);
 std::vector<CaseScore> score_training_cases(const std::vector<TrainingCase>& cases, const HardwareDb& db);

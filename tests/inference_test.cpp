@@ -4,11 +4,14 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <unistd.h>
 #include <fmt/format.h>
 
 #include "engine/errors.hpp"
 #include "engine/inference_report.hpp"
 #include "engine/scenario.hpp"
+#include "engine/validation.hpp"
 #include "tests/shipped_db.hpp"
 
 using namespace perfcast;
@@ -169,4 +172,28 @@ TEST_CASE("every shipped inference scenario predicts finite figures") {
     ++n;
   }
   CHECK(n >= 9);
+}
+
+TEST_CASE("a bad inference case names the key and the problem") {
+  auto error_of = [](const std::string& body) {
+    auto path = std::filesystem::temp_directory_path() / ("perfcast-bad-inference-" + std::to_string(::getpid()) + ".toml");
+    {
+      std::ofstream out(path);
+      out << "schema_version = 1\nsuite = \"inference\"\n[[case]]\nid = \"x\"\nsource = \"s\"\n" << body;
+    }
+    std::string message;
+    try {
+      score_file(path, shipped_db());
+    } catch (const InputError& e) {
+      message = e.what();
+    }
+    std::filesystem::remove(path);
+    return message;
+  };
+  CHECK(error_of("metric = \"ttft_s\"\nmeasured = 0.1\n").find("case 'x' needs a [case.scenario] table (or a skip reason)") !=
+        std::string::npos);
+  CHECK(error_of("metric = \"tokens\"\nmeasured = 0.1\n").find("metric") != std::string::npos);
+  CHECK(error_of("metric = \"ttft_s\"\nmeasured = 0.1\n[case.scenario.model]\npreset = \"llama3-8b\"\n[case.scenario.hardware]\n"
+                 "accelerator = \"h100-sxm\"\n[case.scenario.training]\nseq_len = 2048\nglobal_batch = 8\n")
+            .find("an inference case needs an [inference] table in its scenario") != std::string::npos);
 }
