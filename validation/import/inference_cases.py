@@ -9,6 +9,8 @@ Run from the repository root: python3 validation/import/inference_cases.py > val
 import json
 import sys
 
+from case_toml import emit
+
 cases = json.load(open(sys.argv[1] if len(sys.argv) > 1 else "../shared/validation/inference_cases.json"))
 
 PRESETS = {"GPT-J-6B": "gpt-j-6b", "LLaMA 7B (Llama-2-7b per methodology)": "llama2-7b", "Llama-2-70B": "llama2-70b",
@@ -16,24 +18,6 @@ PRESETS = {"GPT-J-6B": "gpt-j-6b", "LLaMA 7B (Llama-2-7b per methodology)": "lla
            "Llama-3-405B": "llama3-405b", "MobileNet v2 (224x224)": "mobilenet-v2"}
 DEVICES = {"NVIDIA H100": "h100-sxm", "NVIDIA A100 SXM 80GB": "a100-sxm-80gb", "NVIDIA L40S": "l40s",
            "Google Coral USB Accel": "coral-usb", "Google Coral Dev Board": "coral-devboard"}
-
-
-def q(s):
-    return json.dumps(s, ensure_ascii=False)
-
-
-def emit(c, metric, measured, scenario, notes, tolerance, skip=None):
-    out = ["[[case]]", f"id = {q(c['id'])}", f"source = {q(c['source'])}", f"metric = {q(metric)}",
-           f"measured = {measured}", f"tolerance = {tolerance}"]
-    if skip:
-        out.append(f"skip = {q(skip)}")
-    out.append(f"notes = {q(notes)}")
-    if scenario:
-        for table, keys in scenario.items():
-            out.append(f"[case.scenario.{table}]")
-            for k, v in keys.items():
-                out.append(f"{k} = {q(v) if isinstance(v, str) else v}")
-    print("\n".join(out) + "\n")
 
 
 def device_of(name):

@@ -10,6 +10,8 @@ Run from the repository root: python3 validation/import/training_cases.py > vali
 import json
 import sys
 
+from case_toml import emit
+
 cases = json.load(open(sys.argv[1] if len(sys.argv) > 1 else "../shared/validation/training_cases.json"))
 
 NAR_T2_PTD = {"174p6b": (8, 12), "529p6b": (8, 35)}  # tp x pp = 96 / 280 with tp = 8 (the paper's node size)
@@ -17,29 +19,11 @@ NEMO_PRESETS = {"LLAMA2-7B": "llama2-7b", "LLAMA2-13B": "llama2-13b", "LLAMA2-70
                 "LLAMA3-8B": "llama3-8b", "LLAMA3-70B": "llama3-70b", "GPT3-175B": "gpt3-175b"}
 
 
-def q(s):
-    return json.dumps(s, ensure_ascii=False)
-
-
 def gpt_model(m):
     # GPT-3-style Megatron model of Narayanan/Korthikanti: the gpt3-175b preset's layer kind with this size.
     h, a = m["hidden"], m["heads"]
     return {"preset": "gpt3-175b", "layers": m["layers"], "hidden": h, "heads": a, "kv_heads": a,
             "head_dim": h // a, "ffn_hidden": m["ffn_hidden"] or 4 * h, "vocab": m["vocab"] or 51200}
-
-
-def emit(c, metric, measured, scenario, notes, tolerance=0.15, skip=None):
-    out = ["[[case]]", f"id = {q(c['id'])}", f"source = {q(c['source'])}", f"metric = {q(metric)}",
-           f"measured = {measured}", f"tolerance = {tolerance}"]
-    if skip:
-        out.append(f"skip = {q(skip)}")
-    out.append(f"notes = {q(notes)}")
-    if scenario:
-        for table, keys in scenario.items():
-            out.append(f"[case.scenario.{table}]")
-            for k, v in keys.items():
-                out.append(f"{k} = {q(v) if isinstance(v, str) else str(v).lower() if isinstance(v, bool) else v}")
-    print("\n".join(out) + "\n")
 
 
 def a100_nodes(count):

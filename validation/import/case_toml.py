@@ -1,0 +1,20 @@
+"""One [[case]] of a scenario-based validation file (training.toml, inference.toml) as TOML text."""
+import json
+
+
+def q(s):
+    return json.dumps(s, ensure_ascii=False)
+
+
+def emit(c, metric, measured, scenario, notes, tolerance=0.15, skip=None):
+    out = ["[[case]]", f"id = {q(c['id'])}", f"source = {q(c['source'])}", f"metric = {q(metric)}",
+           f"measured = {measured}", f"tolerance = {tolerance}"]
+    if skip:
+        out.append(f"skip = {q(skip)}")
+    out.append(f"notes = {q(notes)}")
+    if scenario:
+        for table, keys in scenario.items():
+            out.append(f"[case.scenario.{table}]")
+            for k, v in keys.items():
+                out.append(f"{k} = {q(v) if isinstance(v, str) else str(v).lower() if isinstance(v, bool) else v}")
+    print("\n".join(out) + "\n")
