@@ -27,10 +27,7 @@ CollectiveCase read_case(TomlSection& t, const HardwareDb& db) {
   c.gpus = static_cast<int>(t.require_integer("gpus", 1, 1'000'000));
   if (auto b = t.integer("bytes", 1, std::int64_t{1} << 50)) c.bytes = static_cast<double>(*b);
   c.measured_busbw_Bps = case_quantity(t, "measured_busbw", units::dim::bytes_per_second, true);
-  c.tolerance = t.number("tolerance", 0, false, 10).value_or(0.10);
-  c.used_for = t.string("used_for").value_or("");
-  c.skip = t.string("skip").value_or("");
-  c.notes = t.string("notes").value_or("");
+  read_shared_keys(t, c, 0.10);
   t.finish();
   return c;
 }

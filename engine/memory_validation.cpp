@@ -43,10 +43,7 @@ MemoryCase read_case(TomlSection& t, const std::filesystem::path& workloads) {
     c.tokens = static_cast<double>(t.integer("tokens", 1, 100'000'000).value_or(1));
   }
   c.measured_B = case_quantity(t, "measured", units::dim::bytes, true);
-  c.tolerance = t.number("tolerance", 0, false, 10).value_or(0.01);
-  c.used_for = t.string("used_for").value_or("");
-  c.skip = t.string("skip").value_or("");
-  c.notes = t.string("notes").value_or("");
+  read_shared_keys(t, c, 0.01);
   t.finish();
   return c;
 }

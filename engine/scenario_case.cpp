@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "engine/validation.hpp"
 #include "engine/workload.hpp"
 
 namespace perfcast {
@@ -15,10 +16,7 @@ ScenarioCase read_scenario_case(TomlSection& t, std::span<const std::string_view
   if (!metric) t.fail_here(fmt::format("missing required key '{}metric'", t.path()));
   c.metric = std::size_t(std::find(metrics.begin(), metrics.end(), std::string_view(*metric)) - metrics.begin());
   c.measured = t.require_number("measured", 0, false, 1e12);
-  c.tolerance = t.number("tolerance", 0, false, 10).value_or(0.15);
-  c.used_for = t.string("used_for").value_or("");
-  c.skip = t.string("skip").value_or("");
-  c.notes = t.string("notes").value_or("");
+  read_shared_keys(t, c, 0.15);
   if (auto sc = t.table("scenario")) c.scenario = read_scenario(*sc, t.file(), default_workloads_dir(), db);
   else if (c.skip.empty()) t.fail_here(fmt::format("case '{}' needs a [case.scenario] table (or a skip reason)", c.id));
   t.finish();

@@ -63,10 +63,7 @@ MicrobenchCase read_case(TomlSection& t, const HardwareDb& db) {
   c.write_B = case_quantity(t, "write", units::dim::bytes, false);
   bool flops = c.kind == MicrobenchKind::gemm || c.kind == MicrobenchKind::attention;
   c.measured = case_quantity(t, "measured", flops ? units::dim::ops_per_second : units::dim::bytes_per_second, true);
-  c.tolerance = t.number("tolerance", 0, false, 10).value_or(0.10);
-  c.used_for = t.string("used_for").value_or("");
-  c.skip = t.string("skip").value_or("");
-  c.notes = t.string("notes").value_or("");
+  read_shared_keys(t, c, 0.10);
   t.finish();
   if (c.skip.empty()) {
     if (c.accelerator.empty()) t.fail_here(fmt::format("case '{}': accelerator is required unless the case is skipped", c.id));

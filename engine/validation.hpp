@@ -58,6 +58,16 @@ CaseScore score_of(const Case& c, std::string kind) {
   return s;
 }
 
+// The keys every case carries besides its own: tolerance (`default_tolerance` when absent),
+// used_for, skip and notes.
+template <class Case>
+void read_shared_keys(TomlSection& t, Case& c, double default_tolerance) {
+  c.tolerance = t.number("tolerance", 0, false, 10).value_or(default_tolerance);
+  c.used_for = t.string("used_for").value_or("");
+  c.skip = t.string("skip").value_or("");
+  c.notes = t.string("notes").value_or("");
+}
+
 struct ValidationSummary {
   int cases = 0, scored = 0, held_out = 0, within_tolerance = 0;
   double median_abs_error = 0, mean_abs_error = 0, max_abs_error = 0;  // over held-out cases
