@@ -103,6 +103,25 @@ EdgeResult edge_result(const Scenario& s, const HardwareDb& db, const RooflineRe
   return e;
 }
 
+// Fills p.serving with the steady state at [serving] arrival_rate / dp (or, past saturation, says
+// the replica is overloaded).
+void serving_at_rate(const Scenario& s, const HardwareDb& db, const InferenceOptions& o, InferencePrediction& p) {
+  const models::ReplicaTimes r = replica_times(s, db, o);
+  const int replicas = data_parallel(s.parallelism, s.hardware.count);
+  const double rate = *s.serving.arrival_rate / replicas;
+  p.serving_saturation_rate = models::saturation_rate(r);
+  if (rate < *p.serving_saturation_rate) {
+    p.serving = models::serve(r, rate, s.serving.slo_percentile / 100);
+    p.assumptions.push_back(fmt::format("serving: {:g} requests/s spread evenly over {} replica(s); continuous batching under Poisson "
+                                        "arrivals (models/serving.hpp; perfcast capacity sizes the replicas)",
+                                        *s.serving.arrival_rate, replicas));
+  } else {
+    p.bottleneck = fmt::format("overloaded: {:.4g} requests/s per replica exceed the {:.4g} requests/s one replica sustains; "
+                               "queues grow without bound (perfcast capacity says how many replicas)",
+                               rate, *p.serving_saturation_rate);
+  }
+}
+
 }  // namespace
 
 double decode_step_seconds(const Scenario& s, const HardwareDb& db, double batch, double context, const InferenceOptions& o) {
@@ -111,6 +130,30 @@ double decode_step_seconds(const Scenario& s, const HardwareDb& db, double batch
 
 double prefill_seconds(const Scenario& s, const HardwareDb& db, double batch, const InferenceOptions& o) {
   return sums_of(roofline_for_pass(s, db, Phase::prefill, batch, 0)).time_s + comm_seconds(s, db, o, batch * s.inference->input_len);
+}
+
+models::ReplicaTimes replica_times(const Scenario& s, const HardwareDb& db, const InferenceOptions& o) {
+  if (!s.inference || !s.workload.is_transformer())
+    throw InputError({s.file, 0, 0}, "serving: the queueing model needs an LLM [inference] scenario (vision models have no decode)");
+  const InferenceSettings& in = *s.inference;
+  const MemoryReport memory = memory_for_scenario(s, db);
+  const double fit = std::floor(memory.max_batch.value_or(0));
+  if (fit < 1)
+    throw InputError({s.file, 0, 0}, fmt::format("inference: not one sequence of {:g} + {:g} tokens fits: {}", in.input_len, in.output_len,
+                                                 memory.verdict));
+  models::ReplicaTimes r;
+  r.max_concurrency = std::min(fit, s.serving.max_concurrency.value_or(fit));
+  r.output_len = std::max(1.0, in.output_len);
+  r.arrival_cv2 = s.serving.arrival_cv2;
+  r.length_cv2 = s.serving.length_cv2;
+  r.prefill_s = prefill_seconds(s, db, 1, o);
+  const double context = mean_context(in);
+  // Batches 1, 2, 3, 4, 6, 8, 11, 16, ... (×√2, whole) and the largest: t_step(B) is close to
+  // linear between them.
+  for (double b = 1; b < r.max_concurrency; b = std::max(b + 1, std::round(b * std::sqrt(2.0))))
+    r.decode.push_back({b, decode_step_seconds(s, db, b, context, o)});
+  r.decode.push_back({r.max_concurrency, decode_step_seconds(s, db, r.max_concurrency, context, o)});
+  return r;
 }
 
 InferencePrediction predict_inference(const Scenario& s, const HardwareDb& db, const InferenceOptions& o) {
@@ -225,6 +268,7 @@ InferencePrediction predict_inference(const Scenario& s, const HardwareDb& db, c
                           "exposed (inference overlaps none)");
   p.assumptions.push_back("static batch: every sequence prefills together (TTFT = prefill of the batch), decode timed at the mean "
                           "context input_len + output_len/2; E2E = TTFT + (n_out − 1)·TPOT (F-INF-3)");
+  if (s.serving.arrival_rate) serving_at_rate(s, db, o, p);
   if (s.parallelism.pp > 1)
     p.assumptions.push_back("pipeline stages run one after another for a request (latency); no micro-batching across stages");
   return p;

@@ -11,6 +11,7 @@
 #include "engine/memory_report.hpp"
 #include "engine/scenario.hpp"
 #include "models/collective.hpp"
+#include "models/serving.hpp"
 
 namespace perfcast {
 
@@ -63,6 +64,9 @@ struct InferencePrediction {
   std::optional<BatchPoint> best_within_tpot;  // highest throughput with TPOT ≤ bound
   std::optional<SpeculativeResult> speculative;
   std::optional<EdgeResult> edge;
+  // [serving] arrival_rate: the continuous-batching steady state of one replica at rate/dp.
+  std::optional<models::ServingPoint> serving;
+  std::optional<double> serving_saturation_rate;  // requests/s per replica
   MemoryReport memory;
   std::string bottleneck;
   std::vector<std::string> assumptions;
@@ -80,6 +84,10 @@ InferencePrediction predict_inference(const Scenario& s, const HardwareDb& db, c
 // A decode step of `batch` sequences at `context` tokens, communication included: what the
 // throughput curve and the serving model evaluate.
 double decode_step_seconds(const Scenario& s, const HardwareDb& db, double batch, double context, const InferenceOptions& o = {});
+// What the serving model takes for one replica: the prefill of one prompt, the decode step on a
+// grid of batches from 1 to the sequences that fit (or [serving] max_concurrency), and the
+// [serving] variability. Throws InputError for a vision workload or when not one sequence fits.
+models::ReplicaTimes replica_times(const Scenario& s, const HardwareDb& db, const InferenceOptions& o = {});
 // A prefill of `batch` prompts of the scenario's input_len, communication included.
 double prefill_seconds(const Scenario& s, const HardwareDb& db, double batch, const InferenceOptions& o = {});
 

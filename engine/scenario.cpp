@@ -149,6 +149,10 @@ ServingSettings read_serving(TomlSection& t) {
   s.arrival_rate = t.number("arrival_rate", 0, false, 1e9);
   s.ttft_slo_s = t.number("ttft_slo_s", 0, false, 1e6);
   s.tpot_slo_s = t.number("tpot_slo_s", 0, false, 1e6);
+  s.slo_percentile = t.number("slo_percentile", 0, false, 99.999).value_or(s.slo_percentile);
+  if (auto v = t.integer("max_concurrency", 1, 10'000'000)) s.max_concurrency = static_cast<double>(*v);
+  s.arrival_cv2 = t.number("arrival_cv2", 0, true, 1e3).value_or(s.arrival_cv2);
+  s.length_cv2 = t.number("length_cv2", 0, true, 1e3).value_or(s.length_cv2);
   t.finish();
   return s;
 }

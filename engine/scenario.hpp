@@ -51,8 +51,12 @@ struct InferenceSettings {
 
 // [serving]: the load and the SLOs `perfcast capacity` and the serving prediction use.
 struct ServingSettings {
-  std::optional<double> arrival_rate;  // requests/s
+  std::optional<double> arrival_rate;  // requests/s, over all dp replicas
   std::optional<double> ttft_slo_s, tpot_slo_s;
+  double slo_percentile = 99;          // the SLOs bound this percentile
+  std::optional<double> max_concurrency;  // sequences per replica (vLLM max_num_seqs); default: what fits
+  double arrival_cv2 = 1;              // squared coefficient of variation of inter-arrival times (Poisson: 1)
+  double length_cv2 = 0;               // ... of request service times (the scenario's fixed lengths: 0)
 };
 
 // [reliability]: what the goodput model takes; absent keys take the sourced defaults.

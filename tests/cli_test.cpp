@@ -300,3 +300,33 @@ TEST_CASE("predict prints a full training prediction for every shipped training 
   CHECK(bad.code == 2);
   CHECK(bad.err == "perfcast: error: --devices '64:8': give FIRST:LAST[:FACTOR] with 1 <= FIRST <= LAST and FACTOR > 1 (e.g. 8:16384:2)\n");
 }
+
+TEST_CASE("capacity answers how many devices for a rate within TTFT/TPOT SLOs; JSON and CSV; bad input is one line") {
+  const std::string scenario = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-4xh100-fp8.toml";
+  Run table = run("capacity " + scenario + " --rate 200 --ttft-slo 1s --tpot-slo 50ms");
+  REQUIRE(table.code == 0);
+  CHECK(table.out.find("For 200 requests/s:") != std::string::npos);
+  CHECK(table.out.find("p99 TTFT ≤ 1.000 s, p99 TPOT ≤ 50.000 ms") != std::string::npos);
+  CHECK(table.out.find("Latency against load") != std::string::npos);
+  Run json = run("capacity " + scenario + " --rate 200 --ttft-slo 1s --tpot-slo 50ms --format json");
+  REQUIRE(json.code == 0);
+  const auto j = nlohmann::json::parse(json.out);
+  const int replicas = j["capacity"]["replicas"];
+  CHECK(j["capacity"]["devices"] == 4 * replicas);
+  CHECK(replicas * j["capacity"]["slo_rate_per_s"].get<double>() >= 200);
+  CHECK(j["capacity"]["per_replica"]["ttft_p99_s"].get<double>() <= 1.0);
+  CHECK(j["capacity"]["per_replica"]["tpot_p99_s"].get<double>() <= 0.05);
+  Run p50 = run("capacity " + scenario + " --tpot-slo 50ms --percentile 50 --format csv");
+  REQUIRE(p50.code == 0);
+  CHECK(p50.out.rfind("load,rate_per_s,percentile,ttft_p50_s,ttft_at_percentile_s,", 0) == 0);
+  CHECK(p50.out.find(",50,") != std::string::npos);
+  CHECK(std::count(p50.out.begin(), p50.out.end(), '\n') == 11);
+
+  Run unit = run("capacity " + scenario + " --ttft-slo 1GB");
+  CHECK(unit.code == 2);
+  CHECK(unit.err.find("--ttft-slo '1GB': give a positive time") != std::string::npos);
+  CHECK(std::count(unit.err.begin(), unit.err.end(), '\n') == 1);
+  Run vision = run("capacity " + std::string(PERFCAST_SOURCE_DIR) + "/scenarios/mobilenet-v2-coral-usb.toml --ttft-slo 1s");
+  CHECK(vision.code == 2);
+  CHECK(vision.err.find("needs an LLM [inference] scenario") != std::string::npos);
+}

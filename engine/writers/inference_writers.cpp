@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "engine/units.hpp"
+#include "engine/writers/capacity_writers.hpp"
 #include "engine/writers/memory_writers.hpp"
 #include "engine/writers/text_table.hpp"
 
@@ -71,6 +72,11 @@ std::string inference_to_table(const InferencePrediction& p, bool detail) {
                                p.best_within_tpot->batch, p.best_within_tpot->tokens_per_s, duration_text(p.best_within_tpot->step_s))
                  : fmt::format("no batch meets TPOT ≤ {}: batch 1 already takes {}\n", duration_text(*p.tpot_bound_s),
                                duration_text(p.curve.empty() ? 0 : p.curve.front().step_s));
+    if (p.serving) {
+      out += fmt::format("\nServing at {:.4g} requests/s per replica (continuous batching; saturation {:.4g} requests/s):\n", p.serving->rate,
+                         *p.serving_saturation_rate);
+      out += serving_point_table(*p.serving);
+    }
   }
   out += "\nbottleneck: " + p.bottleneck + "\n";
   if (detail) {
@@ -108,6 +114,10 @@ nlohmann::json inference_to_json(const InferencePrediction& p) {
     if (p.best_within_tpot)
       inference["best_within_tpot"] = {{"tpot_slo_s", *p.tpot_bound_s}, {"batch", p.best_within_tpot->batch},
                                        {"tokens_per_s", p.best_within_tpot->tokens_per_s}, {"step_s", p.best_within_tpot->step_s}};
+    if (p.serving) {
+      inference["serving"] = serving_point_to_json(*p.serving);
+      inference["serving"]["saturation_rate_per_s"] = *p.serving_saturation_rate;
+    }
     if (p.speculative)
       inference["speculative"] = {{"alpha", p.speculative->alpha}, {"draft_length", p.speculative->draft_length},
                                   {"draft_cost_ratio", p.speculative->draft_cost_ratio},

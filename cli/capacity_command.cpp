@@ -1,0 +1,67 @@
+#include "cli/capacity_command.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <memory>
+
+#include "engine/capacity_report.hpp"
+#include "engine/errors.hpp"
+#include "engine/hardware_db.hpp"
+#include "engine/scenario.hpp"
+#include "engine/units.hpp"
+#include "engine/writers/capacity_writers.hpp"
+
+namespace perfcast::cli {
+namespace {
+
+struct CapacityOptions {
+  std::string scenario, ttft_slo, tpot_slo, format = "table";
+  std::optional<double> rate, percentile;
+  bool detail = false;
+};
+
+// "1s", "50 ms", "0.5 s": a positive time.
+std::optional<double> duration_option(const std::string& flag, const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  units::Quantity q;
+  try {
+    q = units::parse_quantity(text);
+  } catch (const UnitError& e) {
+    throw InputError({}, fmt::format("{} '{}': {}", flag, text, e.what()));
+  }
+  if (q.dimension != units::dim::seconds || !(q.value > 0))
+    throw InputError({}, fmt::format("{} '{}': give a positive time such as 1s or 50ms", flag, text));
+  return q.value;
+}
+
+int run(const GlobalOptions& global, const CapacityOptions& o) {
+  CapacityRequest request;
+  request.ttft_slo_s = duration_option("--ttft-slo", o.ttft_slo);
+  request.tpot_slo_s = duration_option("--tpot-slo", o.tpot_slo);
+  request.rate = o.rate;
+  request.percentile = o.percentile;
+  HardwareDb db = HardwareDb::load(global.hardware_db);
+  Scenario s = load_scenario(o.scenario, default_workloads_dir(), db);
+  CapacityReport c = capacity_for_scenario(s, db, request);
+  if (o.format == "json") fmt::print("{}\n", capacity_to_json(c).dump(2));
+  else if (o.format == "csv") fmt::print("{}", capacity_to_csv(c));
+  else fmt::print("{}", capacity_to_table(c, o.detail));
+  return 0;
+}
+
+}  // namespace
+
+void add_capacity_command(CLI::App& app, const GlobalOptions& options, std::function<int()>& action) {
+  auto o = std::make_shared<CapacityOptions>();
+  CLI::App* cmd = app.add_subcommand("capacity", "Serving capacity: the load one replica takes within TTFT/TPOT SLOs, and the replicas a rate needs");
+  cmd->add_option("scenario", o->scenario, "Inference scenario file")->required();
+  cmd->add_option("--rate", o->rate, "Target requests/s in total (default: [serving] arrival_rate)")->check(CLI::PositiveNumber);
+  cmd->add_option("--ttft-slo", o->ttft_slo, "Bound on TTFT at the SLO percentile, e.g. 1s (default: [serving] ttft_slo_s)");
+  cmd->add_option("--tpot-slo", o->tpot_slo, "Bound on TPOT at the SLO percentile, e.g. 50ms (default: [serving] tpot_slo_s)");
+  cmd->add_option("--percentile", o->percentile, "SLO percentile (default: [serving] slo_percentile, 99)")->check(CLI::Range(1.0, 99.999));
+  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "json", "csv"}))->capture_default_str();
+  cmd->add_flag("--detail", o->detail, "Every assumption of the queueing model");
+  cmd->callback([&action, &options, o] { action = [&options, o] { return run(options, *o); }; });
+}
+
+}  // namespace perfcast::cli

@@ -1,0 +1,149 @@
+#include "engine/writers/capacity_writers.hpp"
+
+#include <fmt/format.h>
+
+#include "engine/writers/text_table.hpp"
+
+namespace perfcast {
+namespace {
+
+std::string percentile_name(double p) { return fmt::format("p{:g}", p * 100); }
+
+std::string slo_text(const models::Slo& s) {
+  std::string out;
+  if (s.ttft_s) out += fmt::format("{} TTFT ≤ {}", percentile_name(s.percentile), duration_text(*s.ttft_s));
+  if (s.tpot_s) out += fmt::format("{}{} TPOT ≤ {}", out.empty() ? "" : ", ", percentile_name(s.percentile), duration_text(*s.tpot_s));
+  return out;
+}
+
+std::string rate_text(double requests_per_s, double output_len) {
+  return fmt::format("{:.4g} requests/s ({:.4g} output tokens/s)", requests_per_s, requests_per_s * output_len);
+}
+
+}  // namespace
+
+std::string serving_point_table(const models::ServingPoint& p) {
+  const std::string q = percentile_name(p.percentile);
+  TextTable t({"quantity", "value"});
+  t.add_row({"arrival rate", fmt::format("{:.4g} requests/s ({} of saturation)", p.rate, percent_text(p.load))});
+  t.add_row({"sequences decoding (mean)", fmt::format("{:.1f} ({} of the slots)", p.occupancy, percent_text(p.slot_utilisation))});
+  t.add_row({"time in prefill", percent_text(p.prefill_share)});
+  t.add_row({"requests in the replica (Little)", fmt::format("{:.1f}", p.concurrency)});
+  t.add_row({"waiting for a slot", fmt::format("{} of requests, mean {}", percent_text(p.admission_wait_probability),
+                                               duration_text(p.admission_wait_s))});
+  t.add_row({"waiting for the prefill (mean)", duration_text(p.prefill_wait_s)});
+  t.add_row({"TTFT mean / p50 / " + q, fmt::format("{} / {} / {}", duration_text(p.ttft_mean_s), duration_text(p.ttft_p50_s),
+                                                   duration_text(p.ttft_p_s))});
+  t.add_row({"TPOT mean / p50 / " + q, fmt::format("{} / {} / {}", duration_text(p.tpot_mean_s), duration_text(p.tpot_p50_s),
+                                                   duration_text(p.tpot_p_s))});
+  t.add_row({"end-to-end mean / " + q, fmt::format("{} / {}", duration_text(p.e2e_mean_s), duration_text(p.e2e_p_s))});
+  t.add_row({"output tokens/s", fmt::format("{:.4g}", p.output_tokens_per_s)});
+  return t.render();
+}
+
+nlohmann::json serving_point_to_json(const models::ServingPoint& p) {
+  const std::string q = percentile_name(p.percentile);
+  return {{"rate_per_s", p.rate},
+          {"load", p.load},
+          {"occupancy", p.occupancy},
+          {"slot_utilisation", p.slot_utilisation},
+          {"prefill_share", p.prefill_share},
+          {"decode_step_s", p.step_s},
+          {"output_tokens_per_s", p.output_tokens_per_s},
+          {"concurrency", p.concurrency},
+          {"admission_wait_probability", p.admission_wait_probability},
+          {"admission_wait_s", p.admission_wait_s},
+          {"prefill_wait_s", p.prefill_wait_s},
+          {"ttft_mean_s", p.ttft_mean_s},
+          {"ttft_p50_s", p.ttft_p50_s},
+          {"ttft_" + q + "_s", p.ttft_p_s},
+          {"tpot_mean_s", p.tpot_mean_s},
+          {"tpot_p50_s", p.tpot_p50_s},
+          {"tpot_" + q + "_s", p.tpot_p_s},
+          {"e2e_mean_s", p.e2e_mean_s},
+          {"e2e_" + q + "_s", p.e2e_p_s}};
+}
+
+std::string capacity_to_table(const CapacityReport& c, bool detail) {
+  const models::ReplicaTimes& r = c.replica;
+  std::string out = fmt::format("Serving capacity: {} on {} × {} per replica ({}), {}\n{:g} input, {:g} output tokens per request; SLO {}\n\n",
+                                c.workload, c.devices_per_replica, c.accelerator, c.layout, c.scenario, c.input_len, c.output_len,
+                                slo_text(c.slo));
+  TextTable t({"one replica", "value"});
+  t.add_row({"prefill of one prompt", duration_text(r.prefill_s)});
+  t.add_row({"decode step", fmt::format("{} at batch 1, {} at {:g}", duration_text(r.decode.front().step_s),
+                                        duration_text(r.decode.back().step_s), r.decode.back().batch)});
+  t.add_row({"sequences at most", fmt::format("{:g}", r.max_concurrency)});
+  t.add_row({"saturation", rate_text(c.saturation_rate, c.output_len)});
+  t.add_row({"within the SLO", c.slo_rate ? fmt::format("{} = {} of saturation", rate_text(*c.slo_rate, c.output_len),
+                                                        percent_text(*c.slo_rate / c.saturation_rate))
+                                          : std::string("none")});
+  out += t.render();
+  if (!c.slo_rate) out += "\n" + c.slo_verdict + "\n";
+  if (c.target_rate && c.replicas) {
+    out += fmt::format("\nFor {:.4g} requests/s: {} replica{} = {} × {}\n", *c.target_rate, *c.replicas, *c.replicas == 1 ? "" : "s",
+                       *c.devices, c.accelerator);
+    out += fmt::format("each replica at {:.4g} requests/s:\n", c.at_target->rate);
+    out += serving_point_table(*c.at_target);
+  } else if (c.target_rate) {
+    out += fmt::format("\nFor {:.4g} requests/s: no number of replicas of this layout meets the SLO\n", *c.target_rate);
+  }
+  const std::string q = percentile_name(c.slo.percentile);
+  out += "\nLatency against load (one replica):\n";
+  TextTable curve({"load", "requests/s", "TTFT p50", "TTFT " + q, "TPOT p50", "TPOT " + q, "meets SLO"});
+  for (const LoadPoint& l : c.curve) {
+    const models::ServingPoint& p = l.point;
+    curve.add_row({percent_text(p.load), fmt::format("{:.4g}", p.rate), duration_text(p.ttft_p50_s), duration_text(p.ttft_p_s),
+                   duration_text(p.tpot_p50_s), duration_text(p.tpot_p_s), l.meets_slo ? "yes" : "no"});
+  }
+  out += curve.render();
+  if (detail) {
+    out += "\nAssumptions:\n";
+    for (const std::string& a : c.assumptions) out += "  " + a + "\n";
+  }
+  return out;
+}
+
+nlohmann::json capacity_to_json(const CapacityReport& c) {
+  const models::ReplicaTimes& r = c.replica;
+  nlohmann::json slo{{"percentile", c.slo.percentile * 100}};
+  if (c.slo.ttft_s) slo["ttft_s"] = *c.slo.ttft_s;
+  if (c.slo.tpot_s) slo["tpot_s"] = *c.slo.tpot_s;
+  nlohmann::json decode = nlohmann::json::array();
+  for (const models::StepPoint& p : r.decode) decode.push_back({{"batch", p.batch}, {"step_s", p.step_s}});
+  nlohmann::json replica{{"devices", c.devices_per_replica}, {"prefill_s", r.prefill_s}, {"decode_steps", decode},
+                         {"max_concurrency", r.max_concurrency}, {"saturation_rate_per_s", c.saturation_rate}};
+  nlohmann::json capacity{{"slo", slo}, {"replica", replica}};
+  if (c.slo_rate) capacity["slo_rate_per_s"] = *c.slo_rate;
+  else capacity["slo_verdict"] = c.slo_verdict;
+  if (c.target_rate) capacity["target_rate_per_s"] = *c.target_rate;
+  if (c.replicas) {
+    capacity["replicas"] = *c.replicas;
+    capacity["devices"] = *c.devices;
+    capacity["per_replica"] = serving_point_to_json(*c.at_target);
+  }
+  nlohmann::json curve = nlohmann::json::array();
+  for (const LoadPoint& l : c.curve) {
+    nlohmann::json p = serving_point_to_json(l.point);
+    p["meets_slo"] = l.meets_slo;
+    curve.push_back(p);
+  }
+  capacity["latency_curve"] = curve;
+  return {{"scenario", {{"name", c.scenario}, {"workload", c.workload}, {"accelerator", c.accelerator}, {"layout", c.layout},
+                        {"input_len", c.input_len}, {"output_len", c.output_len}}},
+          {"capacity", capacity},
+          {"assumptions", c.assumptions}};
+}
+
+std::string capacity_to_csv(const CapacityReport& c) {
+  // Fixed column names (a percentile column says which one the *_at_percentile columns are).
+  std::string out = "load,rate_per_s,percentile,ttft_p50_s,ttft_at_percentile_s,tpot_p50_s,tpot_at_percentile_s,output_tokens_per_s,meets_slo\n";
+  for (const LoadPoint& l : c.curve) {
+    const models::ServingPoint& p = l.point;
+    out += fmt::format("{:.9g},{:.9g},{:g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{}\n", p.load, p.rate, p.percentile * 100, p.ttft_p50_s,
+                       p.ttft_p_s, p.tpot_p50_s, p.tpot_p_s, p.output_tokens_per_s, l.meets_slo ? "true" : "false");
+  }
+  return out;
+}
+
+}  // namespace perfcast

@@ -1,0 +1,219 @@
+// Serving: the queueing formulas against MODELS-REFERENCE E13, the convolved wait tail, the
+// continuous-batching steady state against a hand computation, SLO goodput, and capacity sizing.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <fmt/format.h>
+
+#include "engine/capacity_report.hpp"
+#include "engine/errors.hpp"
+#include "engine/inference_report.hpp"
+#include "engine/scenario.hpp"
+#include "models/queueing.hpp"
+#include "models/serving.hpp"
+#include "tests/shipped_db.hpp"
+
+using namespace perfcast;
+using namespace perfcast::models;
+
+TEST_CASE("E13: M/M/c Erlang C, M/M/1, M/D/1, M/G/1 and the fan-out tail") {
+  // λ = 10/s, E[S] = 1 s, c = 12.
+  CHECK(erlang_c(12, 10) == doctest::Approx(0.449388).epsilon(1e-6));
+  const QueueResult q = mmc(10, 1, 12);
+  CHECK(q.wait.mean_wait_s == doctest::Approx(0.224694).epsilon(1e-6));
+  CHECK(q.mean_response_s == doctest::Approx(1.224694).epsilon(1e-6));
+  CHECK(wait_quantile(q.wait, 0.99) == doctest::Approx(1.902651).epsilon(1e-6));
+  CHECK(q.mean_in_queue == doctest::Approx(2.24694).epsilon(1e-6));  // Little
+  // ρ = 0.8, E[S] = 100 ms.
+  CHECK(mm1(8, 0.1).wait.mean_wait_s == doctest::Approx(0.4));
+  CHECK(mg1(8, 0.1, 0).wait.mean_wait_s == doctest::Approx(0.2));
+  CHECK(mg1(8, 0.1, 4).wait.mean_wait_s == doctest::Approx(1.0));
+  CHECK(mm1_response_quantile(8, 0.1, 0.99) == doctest::Approx(2.302585).epsilon(1e-6));
+  CHECK(fanout_slow_probability(0.01, 100) == doctest::Approx(0.633968).epsilon(1e-6));
+  CHECK(fanout_slow_probability(0.001, 100) == doctest::Approx(0.095208).epsilon(1e-6));
+  // M/M/1 is M/M/c with one server; Erlang C of one server is ρ.
+  CHECK(erlang_c(1, 0.8) == doctest::Approx(0.8));
+  // Kingman and Allen–Cunneen reduce to the Poisson forms at C_a² = 1 (and C_s² = 1 for M/M/c).
+  CHECK(gg1(8, 0.1, 1, 4).wait.mean_wait_s == doctest::Approx(mg1(8, 0.1, 4).wait.mean_wait_s));
+  CHECK(ggc(10, 1, 12, 1, 1).wait.mean_wait_s == doctest::Approx(q.wait.mean_wait_s));
+  CHECK(ggc(10, 1, 12, 1, 0).wait.mean_wait_s == doctest::Approx(q.wait.mean_wait_s / 2));
+  // Erlang B recursion stays finite where c! would overflow.
+  const double big = erlang_c(2000, 1990);
+  CHECK(std::isfinite(big));
+  CHECK(big > 0);
+  CHECK(big < 1);
+}
+
+TEST_CASE("the convolved wait tail: reduces to one wait, integrates to the sum of the means, Erlang-2 continuity") {
+  const WaitTime a{0.4, 0.2}, b{0.3, 0.05}, none{0, 0};
+  CHECK(wait_sum_quantile(a, none, 0.99) == doctest::Approx(wait_quantile(a, 0.99)).epsilon(1e-9));
+  CHECK(wait_sum_quantile(none, b, 0.95) == doctest::Approx(wait_quantile(b, 0.95)).epsilon(1e-9));
+  CHECK(wait_sum_quantile(a, b, 0.99) == doctest::Approx(wait_sum_quantile(b, a, 0.99)).epsilon(1e-9));
+  CHECK(wait_sum_tail(a, b, 0) == doctest::Approx(1 - 0.6 * 0.7));
+  // E[X + Y] = ∫ P(X + Y > t) dt (Simpson on [0, 40 s], the tail is ~e^-40 there).
+  const int n = 40000;
+  const double h = 40.0 / n;
+  double integral = wait_sum_tail(a, b, 0) + wait_sum_tail(a, b, 40);
+  for (int i = 1; i < n; ++i) integral += (i % 2 ? 4 : 2) * wait_sum_tail(a, b, i * h);
+  CHECK(integral * h / 3 == doctest::Approx(0.25).epsilon(1e-6));
+  // Equal rates use the Erlang-2 form; nearly equal rates must agree with it.
+  const WaitTime c{0.5, 0.1}, d{0.5, 0.1}, d2{0.5, 0.1 * (1 + 1e-6)};
+  CHECK(wait_sum_tail(c, d, 0.3) == doctest::Approx(wait_sum_tail(c, d2, 0.3)).epsilon(1e-5));
+  CHECK(wait_sum_quantile(a, b, 0.99) > wait_quantile(a, 0.99));
+}
+
+namespace {
+
+// t_pf = 100 ms; t_step(B) = 10 ms + 0.1 ms·B, tabulated at 1, 100, 200 (exactly linear);
+// 200 slots; 101 output tokens = 100 decode steps.
+ReplicaTimes linear_replica() {
+  ReplicaTimes r;
+  r.prefill_s = 0.1;
+  for (double b : {1.0, 100.0, 200.0}) r.decode.push_back({b, 0.01 + 0.0001 * b});
+  r.max_concurrency = 200;
+  r.output_len = 101;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("continuous batching steady state against a hand computation") {
+  const ReplicaTimes r = linear_replica();
+  CHECK(step_at(r, 50) == doctest::Approx(0.015));
+  CHECK(step_at(r, 0.5) == doctest::Approx(0.0101));  // clamped to batch 1
+  // Saturation: 200 / (100·(0.01 + 0.02) + 200·0.1) = 200/23.
+  CHECK(saturation_rate(r) == doctest::Approx(200.0 / 23));
+  // λ = 2: B = λ(1 + 0.11 B) ⇒ B = 2/0.78; u_p = 0.2; TPOT = t_step(B)/0.8.
+  const ServingPoint p = serve(r, 2, 0.99);
+  const double b = 2 / 0.78, step = 0.01 + 0.0001 * b;
+  CHECK(p.occupancy == doctest::Approx(b).epsilon(1e-9));
+  CHECK(p.prefill_share == doctest::Approx(0.2));
+  CHECK(p.tpot_mean_s == doctest::Approx(step / 0.8).epsilon(1e-9));
+  CHECK(p.occupancy == doctest::Approx(2 * 100 * p.tpot_mean_s).epsilon(1e-9));  // Little on decode
+  // TTFT = admission (≈ 0: 2.6 of 200 slots busy) + M/D/1 wait 0.2·0.1/(2·0.8) + half a step while
+  // decoding (80% of the time) + the prefill.
+  CHECK(p.admission_wait_s < 1e-12);
+  CHECK(p.prefill_wait_s == doctest::Approx(0.0125));
+  CHECK(p.ttft_mean_s == doctest::Approx(0.0125 + 0.8 * step / 2 + 0.1).epsilon(1e-9));
+  CHECK(p.output_tokens_per_s == doctest::Approx(202));
+  CHECK(p.ttft_p_s > p.ttft_p50_s);
+  CHECK(p.tpot_p_s > p.tpot_p50_s);
+  CHECK(p.concurrency == doctest::Approx(2 * p.e2e_mean_s));
+  // Everything grows with the load.
+  const ServingPoint busy = serve(r, 8, 0.99);
+  CHECK(busy.occupancy > p.occupancy);
+  CHECK(busy.ttft_p_s > p.ttft_p_s);
+  CHECK(busy.tpot_mean_s > p.tpot_mean_s);
+  CHECK(busy.admission_wait_probability > p.admission_wait_probability);
+  CHECK_THROWS_AS(serve(r, saturation_rate(r), 0.99), std::invalid_argument);
+}
+
+TEST_CASE("SLO goodput is the edge of the SLO") {
+  const ReplicaTimes r = linear_replica();
+  const Slo slo{std::nullopt, 0.02, 0.99};
+  const auto rate = slo_rate(r, slo);
+  REQUIRE(rate);
+  CHECK(meets(serve(r, *rate, 0.99), slo));
+  CHECK_FALSE(meets(serve(r, *rate * 1.01, 0.99), slo));
+  // A TTFT bound below one prefill cannot be met at any load.
+  CHECK_FALSE(slo_rate(r, Slo{0.05, std::nullopt, 0.99}));
+  // A loose bound is met up to saturation.
+  CHECK(*slo_rate(r, Slo{1e6, 1e6, 0.99}) == doctest::Approx(saturation_rate(r)).epsilon(1e-6));
+}
+
+namespace {
+
+Scenario scenario(const std::string& serving, const std::string& model = "preset = \"llama3-70b\"", const std::string& inference = "") {
+  return parse_scenario(fmt::format(R"(
+[model]
+{}
+[hardware]
+system = "dgx-h100"
+nodes = 1
+[inference]
+input_len = 2048
+output_len = 512
+weight_dtype = "fp8"
+kv_dtype = "fp8"
+compute_dtype = "fp8"
+{}
+[parallelism]
+tp = 4
+dp = 2
+[serving]
+{})",
+                                    model, inference, serving),
+                        "test.toml", PERFCAST_DEFAULT_WORKLOADS, shipped_db());
+}
+
+std::string capacity_error(const Scenario& s, const CapacityRequest& r = {}) {
+  try {
+    capacity_for_scenario(s, shipped_db(), r);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("capacity: replicas for a rate meet the SLO, and one fewer would not; predict agrees at the same rate") {
+  const Scenario s = scenario("arrival_rate = 8\nttft_slo_s = 1.0\ntpot_slo_s = 0.05");
+  CapacityRequest req;
+  req.rate = 200;
+  const CapacityReport c = capacity_for_scenario(s, shipped_db(), req);
+  REQUIRE(c.slo_rate);
+  REQUIRE(c.replicas);
+  CHECK(c.devices_per_replica == 4);
+  CHECK(*c.devices == 4 * *c.replicas);
+  CHECK(*c.replicas * *c.slo_rate >= 200);
+  CHECK((*c.replicas - 1) * *c.slo_rate < 200);
+  CHECK(meets(*c.at_target, c.slo));
+  CHECK(c.at_target->rate == doctest::Approx(200.0 / *c.replicas));
+  CHECK(*c.slo_rate < c.saturation_rate);
+  CHECK(c.curve.size() == 10);
+  CHECK(c.curve.front().meets_slo);
+  // The replica's decode steps are predict's.
+  CHECK(c.replica.decode.front().step_s == doctest::Approx(decode_step_seconds(s, shipped_db(), 1, 2048 + 256)));
+  CHECK(c.replica.prefill_s == doctest::Approx(prefill_seconds(s, shipped_db(), 1)));
+
+  // predict at [serving] arrival_rate = 8 over dp = 2 is capacity's steady state at 4/s.
+  const InferencePrediction p = predict_inference(s, shipped_db());
+  REQUIRE(p.serving);
+  const ServingPoint at4 = serve(c.replica, 4, 0.99);
+  CHECK(p.serving->rate == doctest::Approx(4));
+  CHECK(p.serving->ttft_p_s == doctest::Approx(at4.ttft_p_s));
+  CHECK(p.serving->tpot_mean_s == doctest::Approx(at4.tpot_mean_s));
+
+  // max_concurrency caps the slots, and so the saturation rate.
+  const CapacityReport capped = capacity_for_scenario(scenario("ttft_slo_s = 1.0\nmax_concurrency = 16"), shipped_db(), {});
+  CHECK(capped.replica.max_concurrency == 16);
+  CHECK(capped.saturation_rate < c.saturation_rate);
+  CHECK_FALSE(capped.replicas);  // no target rate
+}
+
+TEST_CASE("predict past saturation says the replica is overloaded") {
+  const InferencePrediction p = predict_inference(scenario("arrival_rate = 1000"), shipped_db());
+  CHECK_FALSE(p.serving);
+  CHECK(p.bottleneck.find("overloaded") != std::string::npos);
+}
+
+TEST_CASE("capacity bad input and unmeetable SLOs") {
+  CHECK(capacity_error(scenario("arrival_rate = 8")).find("no SLO") != std::string::npos);
+  const CapacityReport c = capacity_for_scenario(scenario("ttft_slo_s = 0.001"), shipped_db(), {});
+  CHECK_FALSE(c.slo_rate);
+  CHECK(c.slo_verdict.find("TTFT SLO") != std::string::npos);
+  CHECK(c.slo_verdict.find("2048-token prompt") != std::string::npos);
+  auto key_error = [](const std::string& serving) {
+    try {
+      scenario(serving);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK(key_error("slo_percentile = 100").find("slo_percentile") != std::string::npos);
+  CHECK(key_error("max_concurrency = 0").find("max_concurrency") != std::string::npos);
+  CHECK(key_error("arrival_cv2 = -1").find("arrival_cv2") != std::string::npos);
+  CHECK(key_error("queue = \"fifo\"").find("queue") != std::string::npos);
+}
