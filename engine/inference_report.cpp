@@ -86,7 +86,7 @@ EdgeResult edge_result(const Scenario& s, const HardwareDb& db, const RooflineRe
   for (const RooflineSection& sec : r.sections)
     for (const RooflineRow& row : sec.rows) {
       ops += row.op.flops * sec.repeats;
-      e.streamed_B += row.host_bytes * sec.repeats;
+      e.streamed_B += (row.host_bytes - row.host_io_bytes) * sec.repeats;
     }
   if (e.power_W > 0) {
     e.energy_per_inference_J = e.power_W * latency / batch;
@@ -188,6 +188,9 @@ InferencePrediction predict_inference(const Scenario& s, const HardwareDb& db, c
                                                                : "compute-bound";
     p.assumptions.push_back("one forward pass per frame timed by the roofline (perfcast roofline); energy = rated power x latency "
                             "(an upper bound: the device runs below its rating in memory-bound layers)");
+    if (s.hardware.dla)
+      p.assumptions.push_back("one DLA core at its share of the module's dense INT8 rate, at full clock in every power mode (the "
+                              "database has no DLA clock caps); layers the DLA cannot run would fall back to the GPU (not modelled)");
     return p;
   }
 

@@ -29,7 +29,8 @@ std::vector<InferenceCase> load_inference_cases(CaseFile& f, const HardwareDb& d
 std::vector<CaseScore> score_inference_cases(const std::vector<InferenceCase>& cases, const HardwareDb& db) {
   std::vector<CaseScore> scores;
   for (const InferenceCase& c : cases) {
-    const bool vision = c.scenario && !c.scenario->workload.is_transformer();
+    // latency_s is one frame of a vision model: a skipped case without a scenario still counts as edge.
+    const bool vision = c.scenario ? !c.scenario->workload.is_transformer() : InferenceMetric(c.metric) == InferenceMetric::latency;
     CaseScore s = score_of(c, vision ? "edge" : "inference");
     const bool time = InferenceMetric(c.metric) == InferenceMetric::ttft || InferenceMetric(c.metric) == InferenceMetric::latency;
     s.dimension = time ? units::dim::seconds : units::dim::hertz;

@@ -30,22 +30,35 @@ std::string phase_name(Phase p) {
 }
 
 // Times every op; parameters beyond a DRAM-less NPU's on-chip SRAM stream over the host link
-// each run (F-EDGE-3, MODELS-REFERENCE §14).
+// each run (F-EDGE-3, MODELS-REFERENCE §14), and so do the input of the first op and the output of
+// the last (t_host_io of F-EDGE-1: the host holds the frame and takes the result).
 void time_sections(RooflineReport& r, const std::vector<models::OpGroup>& groups, const std::string& suffix) {
   double sram_left = r.ceilings.memory_Bps ? 0 : r.ceilings.on_chip_B.value_or(0);
   bool streams = !r.ceilings.memory_Bps;
+  const models::Op* first = nullptr;
+  const models::Op* last = nullptr;
+  for (const models::OpGroup& g : groups)
+    for (const models::Op& op : g.ops)
+      if (op.pass == models::Pass::forward) {
+        if (!first) first = &op;
+        last = &op;
+      }
   for (const models::OpGroup& g : groups) {
     RooflineSection s;
     s.title = g.repeats > 1 ? fmt::format("{} (x{}), {}", g.name, g.repeats, suffix) : fmt::format("{}, {}", g.name, suffix);
     s.repeats = g.repeats;
     for (const models::Op& op : g.ops) {
-      RooflineRow row{op, {}, 0, 0};
+      RooflineRow row{op, {}, 0, 0, 0};
       if (streams && op.pass == models::Pass::forward) {
         // The group's repeats share the SRAM: cache what fits, stream the rest of each repeat.
         double all = op.weight_bytes * g.repeats;
         double cached = std::min(sram_left, all);
         sram_left -= cached;
         row.host_bytes = (all - cached) / g.repeats;
+        // Once per run, not per repeat of the group.
+        if (&op == first) row.host_io_bytes += (op.bytes_read - op.weight_bytes) / g.repeats;
+        if (&op == last) row.host_io_bytes += op.bytes_written / g.repeats;
+        row.host_bytes += row.host_io_bytes;
       }
       row.timing = models::time_op(op, r.ceilings, r.efficiency, row.host_bytes);
       s.time_s += row.timing.time_s;

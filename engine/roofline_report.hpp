@@ -15,7 +15,8 @@ namespace perfcast {
 struct RooflineRow {
   models::Op op;
   models::OpTiming timing;
-  double host_bytes = 0;  // streamed over the host link (parameters beyond on-chip SRAM)
+  double host_bytes = 0;  // over the host link: parameters beyond on-chip SRAM, plus host_io_bytes
+  double host_io_bytes = 0;  // of which the frame in and the result out (DRAM-less NPUs)
   double share = 0;       // of the section's time
 };
 

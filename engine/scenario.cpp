@@ -43,6 +43,7 @@ HardwareChoice read_hardware(TomlSection& t, const HardwareDb& db) {
   auto count = t.integer("count", 1, kMaxCount);
   auto per_node = t.integer("gpus_per_node", 1, 100'000);
   h.power_mode = t.string("power_mode").value_or("");
+  const std::string engine = t.string("engine").value_or("gpu");
   h.scale_up = hardware_name(t, "scale_up", [&](const std::string& n) { db.link(n); });
   h.scale_out = hardware_name(t, "scale_out", [&](const std::string& n) { db.link(n); });
   t.finish();
@@ -64,6 +65,12 @@ HardwareChoice read_hardware(TomlSection& t, const HardwareDb& db) {
       t.fail("count", fmt::format("{} devices do not fill whole nodes of {}", h.count, h.devices_per_node));
   } else {
     t.fail_here("[hardware] needs system = \"<name>\" or accelerator = \"<name>\"");
+  }
+  if (engine != "gpu" && engine != "dla") t.fail("engine", fmt::format("'{}': give \"gpu\" or \"dla\"", engine));
+  h.dla = engine == "dla";
+  if (h.dla) {
+    const AcceleratorSpec& a = db.accelerator(h.accelerator);
+    if (!a.dla_count || !a.dla_int8_ops_per_s) t.fail("engine", fmt::format("{} has no DLA in the database", a.name));
   }
   if (!h.power_mode.empty()) {
     const AcceleratorSpec& a = db.accelerator(h.accelerator);
@@ -314,11 +321,12 @@ namespace {
 // What an inference scenario asks that the model or the device cannot do.
 void check_inference(TomlSection& root, const Scenario& s, const HardwareDb& db) {
   const InferenceSettings& in = *s.inference;
-  const AcceleratorSpec& a = db.accelerator(s.hardware.accelerator);
+  const AcceleratorSpec a = device_spec(s, db);
   auto section = root.table("inference");
   for (auto [key, dtype] : {std::pair{"compute_dtype", in.compute_dtype}, std::pair{"weight_dtype", in.weight_dtype}}) {
     if (!dtype || a.peak(*dtype) || (std::string_view(key) == "weight_dtype" && bytes_per_element(*dtype) < 2)) continue;
-    section->fail(key, fmt::format("{} has no {} math (it has: {})", a.name, name_of(*dtype), precision_list(a)));
+    section->fail(key, fmt::format("{}{} has no {} math (it has: {})", a.name, s.hardware.dla ? "'s DLA" : "", name_of(*dtype),
+                                   precision_list(a)));
   }
   if (!s.workload.is_transformer()) return;
   const models::TransformerSpec& m = s.workload.transformer();
@@ -392,15 +400,24 @@ const PowerMode* power_mode_of(const Scenario& s, const HardwareDb& db) {
 
 AcceleratorSpec device_spec(const Scenario& s, const HardwareDb& db) {
   AcceleratorSpec a = db.accelerator(s.hardware.accelerator);
-  const PowerMode* mode = power_mode_of(s, db);
-  if (!mode) return a;
-  double scale = 1;
-  if (mode->gpu_max_clock_Hz && a.boost_clock_Hz) scale *= std::min(1.0, *mode->gpu_max_clock_Hz / *a.boost_clock_Hz);
-  if (mode->gpu_tpcs && a.tpcs) scale *= std::min(1.0, double(*mode->gpu_tpcs) / *a.tpcs);
-  for (auto& peak : a.peak_dense_ops_per_s)
-    if (peak) *peak *= scale;
-  if (mode->memory_bandwidth_Bps) a.memory_bandwidth_Bps = mode->memory_bandwidth_Bps;
-  a.tdp_W = mode->power_W;
+  if (const PowerMode* mode = power_mode_of(s, db)) {
+    double scale = 1;
+    if (mode->gpu_max_clock_Hz && a.boost_clock_Hz) scale *= std::min(1.0, *mode->gpu_max_clock_Hz / *a.boost_clock_Hz);
+    if (mode->gpu_tpcs && a.tpcs) scale *= std::min(1.0, double(*mode->gpu_tpcs) / *a.tpcs);
+    for (auto& peak : a.peak_dense_ops_per_s)
+      if (peak) *peak *= scale;
+    if (mode->memory_bandwidth_Bps) a.memory_bandwidth_Bps = mode->memory_bandwidth_Bps;
+    a.tdp_W = mode->power_W;
+  }
+  if (s.hardware.dla) {
+    // One DLA core (TensorRT builds an engine for one core): its share of the dense INT8 rate, the
+    // module's shared memory. The database lists no DLA FP16 rate and no DLA clock caps per mode.
+    a.peak_dense_ops_per_s = {};
+    a.peak_dense_ops_per_s[static_cast<std::size_t>(Precision::int8)] = *a.dla_int8_ops_per_s / *a.dla_count;
+    a.compute_units.reset();
+    a.tpcs.reset();
+    a.display_name += ", one DLA core";
+  }
   return a;
 }
 

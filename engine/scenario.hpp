@@ -21,6 +21,7 @@ struct HardwareChoice {
   int devices_per_node = 0;
   std::string scale_up, scale_out;
   std::string power_mode;      // edge devices: a power mode of the accelerator ("" = its default)
+  bool dla = false;            // engine = "dla": one NVDLA core of a Jetson runs the model, not the GPU
 };
 
 struct TrainingSettings {

@@ -12,6 +12,7 @@
 #include "engine/inference_report.hpp"
 #include "engine/scenario.hpp"
 #include "engine/validation.hpp"
+#include "models/roofline.hpp"
 #include "tests/shipped_db.hpp"
 
 using namespace perfcast;
@@ -104,6 +105,78 @@ target_fps = 30
   CHECK(p.edge->verdict.find("33.3 ms budget at 30 FPS: fits with") == 0);
 }
 
+TEST_CASE("E18: parameters beyond the Edge TPU's SRAM stream every inference, a real cliff") {
+  // The reference's arithmetic: 20 MB of INT8 weights, 8 MB cached, 12 MB over USB 3 at 350 MB/s.
+  models::Ceilings c;
+  c.peak_ops_per_s[static_cast<std::size_t>(Precision::int8)] = 4e12;
+  c.host_link_Bps = 350e6;
+  models::Efficiency e = models::default_efficiency();
+  e.host_link = 1;
+  const models::Op weights = models::memory_op("stream", 20e6, 0);
+  CHECK(models::time_op(weights, c, e, 12e6).host_s == doctest::Approx(0.0342857).epsilon(1e-5));
+  CHECK(0.0342857 > 1.0 / 30);  // misses the 33.3 ms frame budget at 30 FPS
+
+  // VGG16 (138.4 M INT8 parameters) on a Coral USB: all but the 8 MB of SRAM stream, and the
+  // pass is host-link-bound, within reach of Coral's measured 296 ms.
+  const Scenario s = scenario(R"(
+[model]
+preset = "vgg16"
+[hardware]
+accelerator = "coral-usb"
+[inference]
+batch = 1
+compute_dtype = "int8"
+weight_dtype = "int8"
+target_fps = 30
+)");
+  InferenceOptions o;
+  o.require_fit = false;
+  const InferencePrediction p = predict_inference(s, shipped_db(), o);
+  REQUIRE(p.edge);
+  const double weights_B = s.workload.vision().parameters();  // one byte each (INT8)
+  CHECK(p.edge->streamed_B == doctest::Approx(weights_B - 8e6).epsilon(0.01));
+  CHECK(p.edge->latency_s > p.edge->streamed_B / 500e6);  // USB 3 Gen 1 payload
+  CHECK(p.edge->verdict.find("misses") != std::string::npos);
+  CHECK(p.bottleneck.find("stream over the host link") != std::string::npos);
+}
+
+TEST_CASE("engine = \"dla\": one DLA core's INT8 rate runs the model; bad engines are named") {
+  const std::string orin = R"(
+[model]
+preset = "resnet-50"
+[hardware]
+accelerator = "jetson-orin-nx-16gb"
+power_mode = "15W"
+engine = "{}"
+[inference]
+batch = 1
+compute_dtype = "{}"
+weight_dtype = "int8"
+)";
+  const Scenario dla = scenario(fmt::format(fmt::runtime(orin), "dla", "int8"));
+  const AcceleratorSpec a = device_spec(dla, shipped_db());
+  CHECK(*a.peak(Precision::int8) == doctest::Approx(10e12));  // 20 TOP/s dense over 2 cores
+  CHECK_FALSE(a.peak(Precision::fp16));
+  const InferencePrediction p = predict_inference(dla, shipped_db());
+  REQUIRE(p.edge);
+  CHECK(p.edge->latency_s >= 2 * 4.09e9 / 10e12);  // ResNet-50's 4.09 G multiply-adds at peak
+  const InferencePrediction gpu = predict_inference(scenario(fmt::format(fmt::runtime(orin), "gpu", "int8")), shipped_db());
+  CHECK(gpu.edge->latency_s != doctest::Approx(p.edge->latency_s));
+  CHECK(error_of(fmt::format(fmt::runtime(orin), "dla", "fp16")).find("compute_dtype: jetson-orin-nx-16gb's DLA has no fp16 math (it has: int8)") !=
+        std::string::npos);
+  CHECK(error_of(fmt::format(fmt::runtime(orin), "npu", "int8")).find("engine: 'npu': give \"gpu\" or \"dla\"") != std::string::npos);
+  CHECK(error_of(R"(
+[model]
+preset = "resnet-50"
+[hardware]
+accelerator = "coral-usb"
+engine = "dla"
+[inference]
+batch = 1
+compute_dtype = "int8"
+)").find("engine: coral-usb has no DLA in the database") != std::string::npos);
+}
+
 TEST_CASE("a power mode caps the peaks: Orin NX 16GB at 10 W runs 612 of 918 MHz on 2 of 4 TPCs") {
   auto orin = [](const std::string& mode) {
     return scenario(fmt::format(R"(
@@ -171,7 +244,7 @@ TEST_CASE("every shipped inference scenario predicts finite figures") {
     CHECK(p.e2e_s > 0);
     ++n;
   }
-  CHECK(n >= 9);
+  CHECK(n >= 10);
 }
 
 TEST_CASE("a bad inference case names the key and the problem") {

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fmt/format.h>
 
 #include "engine/capacity_report.hpp"
@@ -216,4 +217,25 @@ TEST_CASE("capacity bad input and unmeetable SLOs") {
   CHECK(key_error("max_concurrency = 0").find("max_concurrency") != std::string::npos);
   CHECK(key_error("arrival_cv2 = -1").find("arrival_cv2") != std::string::npos);
   CHECK(key_error("queue = \"fifo\"").find("queue") != std::string::npos);
+}
+
+TEST_CASE("every shipped LLM inference scenario gets a capacity answer") {
+  int n = 0;
+  for (const auto& f : std::filesystem::directory_iterator(std::filesystem::path(PERFCAST_SOURCE_DIR) / "scenarios")) {
+    if (f.path().extension() != ".toml") continue;
+    const Scenario s = load_scenario(f.path(), PERFCAST_DEFAULT_WORKLOADS, shipped_db());
+    if (!s.inference || !s.workload.is_transformer()) continue;
+    CAPTURE(f.path().string());
+    CapacityRequest req;
+    req.rate = 10;
+    req.ttft_slo_s = 5;
+    req.tpot_slo_s = 0.2;
+    const CapacityReport c = capacity_for_scenario(s, shipped_db(), req);
+    CHECK(c.saturation_rate > 0);
+    CHECK(std::isfinite(c.saturation_rate));
+    if (c.slo_rate) CHECK(c.replicas);
+    for (const LoadPoint& l : c.curve) CHECK(std::isfinite(l.point.ttft_p_s));
+    ++n;
+  }
+  CHECK(n >= 6);
 }

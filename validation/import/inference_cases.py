@@ -15,7 +15,8 @@ cases = json.load(open(sys.argv[1] if len(sys.argv) > 1 else "../shared/validati
 
 PRESETS = {"GPT-J-6B": "gpt-j-6b", "LLaMA 7B (Llama-2-7b per methodology)": "llama2-7b", "Llama-2-70B": "llama2-70b",
            "Falcon-180B": "falcon-180b", "Mistral-7B": "mistral-7b", "Llama-3-8B": "llama3-8b", "Llama-3-70B": "llama3-70b",
-           "Llama-3-405B": "llama3-405b", "MobileNet v2 (224x224)": "mobilenet-v2"}
+           "Llama-3-405B": "llama3-405b", "MobileNet v2 (224x224)": "mobilenet-v2",
+           "MobileNet v1 (224x224)": "mobilenet-v1", "VGG16 (224x224)": "vgg16"}
 DEVICES = {"NVIDIA H100": "h100-sxm", "NVIDIA A100 SXM 80GB": "a100-sxm-80gb", "NVIDIA L40S": "l40s",
            "Google Coral USB Accel": "coral-usb", "Google Coral Dev Board": "coral-devboard"}
 
