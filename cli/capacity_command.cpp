@@ -55,7 +55,18 @@ void add_capacity_command(CLI::App& app, const GlobalOptions& options, std::func
   auto o = std::make_shared<CapacityOptions>();
   CLI::App* cmd = app.add_subcommand("capacity", "Serving capacity: the load one replica takes within TTFT/TPOT SLOs, and the replicas a rate needs");
   cmd->add_option("scenario", o->scenario, "Inference scenario file")->required();
-  cmd->add_option("--rate", o->rate, "Target requests/s in total (default: [serving] arrival_rate)")->check(CLI::PositiveNumber);
+  const CLI::Validator positive_rate(
+      [](std::string& text) {
+        try {
+          std::size_t used = 0;
+          const double v = std::stod(text, &used);
+          if (used == text.size() && v > 0 && std::isfinite(v)) return std::string();
+        } catch (const std::exception&) {
+        }
+        return "'" + text + "': give a positive number of requests/s, e.g. 200";
+      },
+      "RATE");
+  cmd->add_option("--rate", o->rate, "Target requests/s in total (default: [serving] arrival_rate)")->check(positive_rate);
   cmd->add_option("--ttft-slo", o->ttft_slo, "Bound on TTFT at the SLO percentile, e.g. 1s (default: [serving] ttft_slo_s)");
   cmd->add_option("--tpot-slo", o->tpot_slo, "Bound on TPOT at the SLO percentile, e.g. 50ms (default: [serving] tpot_slo_s)");
   cmd->add_option("--percentile", o->percentile, "SLO percentile (default: [serving] slo_percentile, 99)")->check(CLI::Range(1.0, 99.999));

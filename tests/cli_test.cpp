@@ -326,6 +326,9 @@ TEST_CASE("capacity answers how many devices for a rate within TTFT/TPOT SLOs; J
   CHECK(unit.code == 2);
   CHECK(unit.err.find("--ttft-slo '1GB': give a positive time") != std::string::npos);
   CHECK(std::count(unit.err.begin(), unit.err.end(), '\n') == 1);
+  Run rate = run("capacity " + scenario + " --rate 0 --ttft-slo 1s");
+  CHECK(rate.code == 1);
+  CHECK(rate.err.find("'0': give a positive number of requests/s") != std::string::npos);
   Run vision = run("capacity " + std::string(PERFCAST_SOURCE_DIR) + "/scenarios/mobilenet-v2-coral-usb.toml --ttft-slo 1s");
   CHECK(vision.code == 2);
   CHECK(vision.err.find("needs an LLM [inference] scenario") != std::string::npos);
