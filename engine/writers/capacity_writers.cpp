@@ -97,10 +97,7 @@ std::string capacity_to_table(const CapacityReport& c, bool detail) {
                    duration_text(p.tpot_p50_s), duration_text(p.tpot_p_s), l.meets_slo ? "yes" : "no"});
   }
   out += curve.render();
-  if (detail) {
-    out += "\nAssumptions:\n";
-    for (const std::string& a : c.assumptions) out += "  " + a + "\n";
-  }
+  if (detail) out += assumptions_text(c.assumptions);
   return out;
 }
 

@@ -79,10 +79,7 @@ std::string inference_to_table(const InferencePrediction& p, bool detail) {
     }
   }
   out += "\nbottleneck: " + p.bottleneck + "\n";
-  if (detail) {
-    out += "\nAssumptions:\n";
-    for (const std::string& a : p.assumptions) out += "  " + a + "\n";
-  }
+  if (detail) out += assumptions_text(p.assumptions);
   return out;
 }
 

@@ -41,10 +41,7 @@ std::string memory_to_table(const MemoryReport& r, bool detail) {
     d.add_row({"layer total", fmt::format("{:.0f}", total), size(total)});
     out += d.render();
   }
-  if (detail) {
-    out += "\nAssumptions:\n";
-    for (const std::string& a : r.assumptions) out += "  " + a + "\n";
-  }
+  if (detail) out += assumptions_text(r.assumptions);
   return out;
 }
 

@@ -40,6 +40,12 @@ std::string TextTable::render() const {
   return out;
 }
 
+std::string assumptions_text(const std::vector<std::string>& assumptions) {
+  std::string out = "\nAssumptions:\n";
+  for (const std::string& a : assumptions) out += "  " + a + "\n";
+  return out;
+}
+
 std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
   std::string quoted = "\"";

@@ -22,6 +22,9 @@ std::string duration_text(double seconds);
 // A fraction as "42.5%".
 std::string percent_text(double fraction);
 
+// "\nAssumptions:\n" and one indented line per assumption: the tail of every --detail table.
+std::string assumptions_text(const std::vector<std::string>& assumptions);
+
 // RFC 4180 quoting for one CSV field.
 std::string csv_field(const std::string& s);
 // Escapes &, <, > and " for XML/SVG text and attributes.

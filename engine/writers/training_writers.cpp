@@ -52,8 +52,7 @@ std::string training_to_table(const TrainingPrediction& p, bool detail) {
                  duration_text(t.backward_input_s), duration_text(t.backward_weight_s), duration_text(t.recompute_s),
                  duration_text(t.exposed_per_microbatch_s + t.exposed_tail_s), duration_text(t.optimizer_s)});
     out += r.render();
-    out += "\nAssumptions:\n";
-    for (const std::string& a : p.assumptions) out += "  " + a + "\n";
+    out += assumptions_text(p.assumptions);
   }
   return out;
 }
