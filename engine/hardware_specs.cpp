@@ -26,6 +26,8 @@ AcceleratorSpec accelerator_from(const Record& r) {
   a.l2_B = r.number("on_chip.l2");
   a.sram_B = r.number("on_chip.sram");
   a.tdp_W = r.number("power.tdp");
+  a.idle_W = r.number("power.idle");
+  a.embodied_kg = r.number("embodied.carbon");
   a.boost_clock_Hz = r.number("compute.boost_clock");
   a.price_usd = r.number("price.purchase");
   a.compute_units = integer(r, "compute.units");

@@ -27,7 +27,7 @@ struct AcceleratorSpec {
   std::optional<double> memory_capacity_marketing_B;  // as printed by the vendor
   std::optional<double> memory_capacity_usable_B;     // as reported by the driver
   std::optional<double> memory_bandwidth_Bps;
-  std::optional<double> l2_B, sram_B, tdp_W, boost_clock_Hz, price_usd;
+  std::optional<double> l2_B, sram_B, tdp_W, idle_W, boost_clock_Hz, price_usd, embodied_kg;
   std::optional<int> compute_units, tpcs;
   std::string scale_up_link, host_link;
   std::optional<double> scale_up_bandwidth_per_direction_Bps;

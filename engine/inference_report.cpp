@@ -274,6 +274,17 @@ InferencePrediction predict_inference(const Scenario& s, const HardwareDb& db, c
   if (s.serving.arrival_rate) serving_at_rate(s, db, o, p);
   if (s.parallelism.pp > 1)
     p.assumptions.push_back("pipeline stages run one after another for a request (latency); no micro-batching across stages");
+
+  // Energy and cost over one static batch: prefill at tensor-core power, decode split by its
+  // memory-bound share, exposed collectives at the idle floor; every replica alike.
+  const double decode_memory_s = p.decode_step_s * memory_share;
+  const double decode_compute_s = std::max(0.0, p.decode_step_s - p.decode_comm_s - decode_memory_s);
+  const models::Activity use{.compute_s = p.prefill_s - p.prefill_comm_s + decode_compute_s * steps,
+                             .memory_s = decode_memory_s * steps,
+                             .communication_s = p.prefill_comm_s + p.decode_comm_s * steps};
+  p.economics = economics_if_known(s, db, {.devices = s.hardware.count, .activity = use,
+                                           .tokens_per_span = p.batch * p.output_len * dp});
+  if (p.economics) p.economics->assumptions.push_back("tokens are output tokens; one static batch after another at full occupancy");
   return p;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/cost_report.hpp"
 #include "engine/hardware_db.hpp"
 #include "engine/memory_report.hpp"
 #include "engine/scenario.hpp"
@@ -68,6 +69,7 @@ struct InferencePrediction {
   std::optional<models::ServingPoint> serving;
   std::optional<double> serving_saturation_rate;  // requests/s per replica
   MemoryReport memory;
+  std::optional<Economics> economics;  // all dp replicas; energy when the device's power is known, cost with [cost]
   std::string bottleneck;
   std::vector<std::string> assumptions;
 };

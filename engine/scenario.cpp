@@ -164,17 +164,49 @@ ServingSettings read_serving(TomlSection& t) {
   return s;
 }
 
-void read_later_sections(TomlSection& root) {
-  if (auto t = root.table("cost")) {
-    t->string("offer");
-    t->boolean("purchase");
-    t->boolean("spot");
-    t->finish();
+CostSettings read_cost(TomlSection& t, const HardwareDb& db, const HardwareChoice& h) {
+  CostSettings c;
+  c.offer = hardware_name(t, "offer", [&](const std::string& n) { db.offer(n); });
+  c.purchase = t.boolean("purchase").value_or(false);
+  c.spot = t.boolean("spot").value_or(false);
+  c.reserved_discount = t.number("reserved_discount", 0, true, 0.99);
+  c.spot_preemptions_per_day = t.number("spot_preemptions_per_day", 0, true, 1e4);
+  c.capex_usd = t.number("capex_usd", 0, false, 1e13);
+  c.network_usd_per_node = t.number("network_usd_per_node", 0, true, 1e9);
+  c.storage_usd = t.number("storage_usd", 0, true, 1e12);
+  c.lifetime_years = t.number("lifetime_years", 0, false, 50);
+  c.discount_rate = t.number("discount_rate", 0, true, 1);
+  c.maintenance_fraction = t.number("maintenance_fraction", 0, true, 1);
+  c.utilisation = t.number("utilisation", 0, false, 1);
+  c.facility_usd_per_kw_month = t.number("facility_usd_per_kw_month", 0, true, 1e5);
+  c.staff_usd_per_year = t.number("staff_usd_per_year", 0, true, 1e10);
+  c.usd_per_kwh = t.number("usd_per_kwh", 0, false, 10);
+  t.finish();
+  if (!c.offer.empty() && c.purchase) t.fail("purchase", "give either offer = \"...\" (cloud) or purchase = true (on-prem), not both");
+  if (!c.any()) t.fail_here("name a cloud offer = \"...\" or purchase = true");
+  if (c.spot && c.purchase) t.fail("spot", "spot applies to a cloud offer, not to purchase = true");
+  if (c.spot && !c.spot_preemptions_per_day)
+    t.fail("spot", "spot = true needs spot_preemptions_per_day (the provider's interruption frequency for the instance)");
+  if (!c.offer.empty()) {
+    const OfferSpec& o = db.offer(c.offer);
+    const std::string& offered = db.system(o.system).accelerator;
+    if (offered != h.accelerator)
+      t.fail("offer", fmt::format("'{}' rents {} ({}), but the scenario runs {}", c.offer, o.system, offered, h.accelerator));
   }
-  if (auto t = root.table("region")) {
-    t->string("name");
-    t->finish();
-  }
+  if (c.spot && c.reserved_discount) t.fail("reserved_discount", "a reserved discount does not apply to spot capacity");
+  if (c.spot && !db.offer(c.offer).spot_usd_per_device_s)
+    t.fail("spot", fmt::format("offer '{}' has no published spot price", c.offer));
+  return c;
+}
+
+RegionSettings read_region(TomlSection& t, const HardwareDb& db) {
+  RegionSettings r;
+  r.name = hardware_name(t, "name", [&](const std::string& n) { db.region(n); });
+  if (r.name.empty()) t.fail_here("name = \"<region>\" is required (hardware_db/regions)");
+  r.pue = t.number("pue", 1, true, 3);
+  if (auto g = t.number("market_g_per_kwh", 0, true, 2000)) r.market_kg_per_J = *g / 1000 / 3.6e6;
+  t.finish();
+  return r;
 }
 
 ReliabilitySettings read_reliability(TomlSection& t) {
@@ -376,7 +408,10 @@ Scenario read_scenario(TomlSection& root, const std::string& label, const std::f
     s.serving = read_serving(*t);
   }
   if (s.inference) check_inference(root, s, db);
-  read_later_sections(root);
+  if (auto t = root.table("cost")) s.cost = read_cost(*t, db, s.hardware);
+  if (auto t = root.table("region")) s.region = read_region(*t, db);
+  if (s.cost.purchase && s.region.name.empty())
+    root.fail("cost", "purchase = true needs a [region] (its PUE, grid and electricity price)");
   root.finish();
   if (par) {  // without [parallelism] every device is a data-parallel replica
     if (auto problem = layout_problem(s.workload, s.parallelism, s.hardware.count, s.training)) par->fail(problem->key, problem->message);

@@ -60,6 +60,29 @@ struct ServingSettings {
   double length_cv2 = 0;               // ... of request service times (the scenario's fixed lengths: 0)
 };
 
+// [cost]: how the hardware is paid for. A cloud `offer` (on-demand, reserved discount or spot) or
+// `purchase = true` (on-prem TCO, F-COST-3); absent keys take the defaults cost_report states.
+struct CostSettings {
+  std::string offer;                           // hardware_db/offers name
+  bool purchase = false;
+  bool spot = false;
+  std::optional<double> reserved_discount;     // fraction off on-demand, 0 ≤ d < 1
+  std::optional<double> spot_preemptions_per_day;  // per instance... per job: correlated reclaims count once
+  std::optional<double> capex_usd;             // replaces the database price of the systems
+  std::optional<double> network_usd_per_node, storage_usd;
+  std::optional<double> lifetime_years, discount_rate, maintenance_fraction, utilisation;
+  std::optional<double> facility_usd_per_kw_month, staff_usd_per_year;
+  std::optional<double> usd_per_kwh;           // replaces the region's electricity price
+  bool any() const { return !offer.empty() || purchase; }
+};
+
+// [region]: where it runs (grid intensity, electricity price, PUE from hardware_db/regions).
+struct RegionSettings {
+  std::string name;
+  std::optional<double> pue;                   // the facility's own PUE
+  std::optional<double> market_kg_per_J;       // market-based factor (contracts, PPAs), reported beside location-based
+};
+
 // [reliability]: what the goodput model takes; absent keys take the sourced defaults.
 struct ReliabilitySettings {
   std::optional<double> device_mtbf_s;      // gpu_mtbf_h, per device, all causes
@@ -113,6 +136,8 @@ struct Scenario {
   ParallelismSettings parallelism;
   ReliabilitySettings reliability;
   ServingSettings serving;
+  CostSettings cost;
+  RegionSettings region;
   models::AttentionMask mask = models::AttentionMask::causal;
   models::AttentionKernel attention_kernel = models::AttentionKernel::flash;
 };

@@ -362,7 +362,24 @@ TrainingPrediction predict_training(const Scenario& s, const HardwareDb& db, con
   };
   for (const models::EfficiencySource& e : models::efficiency_sources())
     p.assumptions.push_back(fmt::format("efficiency {} = {:g} ({})", e.name, e.value, e.source));
+
+  // Energy over the expected wall time at the step's average power: restarts and recomputed work
+  // are counted as if they were steps (an upper bound on restarts, which idle).
+  const Consumption use{.devices = p.devices, .activity = step_activity(p), .tokens_per_span = p.tokens_per_step,
+                        .job_s = p.expected_wall_s, .checkpoint_interval_s = p.checkpoint_interval_s, .restart_s = p.restart_s};
+  p.economics = economics_if_known(s, db, use);
   return p;
+}
+
+models::Activity step_activity(const TrainingPrediction& p) {
+  models::Activity a;
+  for (const BreakdownItem& b : p.breakdown) {
+    if (b.name == "compute" || b.name == "recompute") a.compute_s += b.seconds;
+    else if (b.name == "memory_bound" || b.name == "optimizer") a.memory_s += b.seconds;
+    else if (b.name.starts_with("comm_")) a.communication_s += b.seconds;
+    else a.idle_s += b.seconds;  // bubble, kernel_overhead, data_loading
+  }
+  return a;
 }
 
 }  // namespace perfcast

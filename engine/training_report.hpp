@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/cost_report.hpp"
 #include "engine/hardware_db.hpp"
 #include "engine/memory_report.hpp"
 #include "engine/scenario.hpp"
@@ -87,8 +88,14 @@ struct TrainingPrediction {
   double goodput_fraction = 1;
   std::optional<double> tokens, time_to_train_s, expected_wall_s, device_hours, expected_failures;
   MemoryReport memory;
+  std::optional<Economics> economics;  // energy always when the device's power is known; cost with [cost]
   std::vector<std::string> assumptions;
 };
+
+// One device's activity over a step, from the breakdown: compute and recompute at tensor-core
+// power, memory-bound ops and the optimizer at HBM power, exposed communication, bubbles, launch
+// gaps and data stalls at the idle floor.
+models::Activity step_activity(const TrainingPrediction& p);
 
 TrainingPrediction predict_training(const Scenario& s, const HardwareDb& db, const TrainingOptions& o = {});
 

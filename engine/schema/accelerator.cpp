@@ -58,6 +58,11 @@ constexpr Field kCompute[] = {
 
 constexpr Field kPower[] = {
     quantity("tdp", watts, 1e4, "maximum board/module power as specified (TDP/TGP)"),
+    quantity("idle", watts, 1e4, "power drawn with a context open and nothing running (energy model's floor)"),
+};
+
+constexpr Field kEmbodied[] = {
+    quantity("carbon", kg, 1e5, "embodied (manufacturing) CO2e of one device, with what it covers in `note`", true),
 };
 
 constexpr Field kScaleUp[] = {
@@ -105,6 +110,7 @@ constexpr Field kAccelerator[] = {
     table("host", kHost, "host link"),
     table("dla", kDla, "deep-learning accelerators beside the GPU (Jetson)"),
     table("price", kPrice, "price"),
+    table("embodied", kEmbodied, "embodied carbon"),
     Field{.key = "power_modes", .type = FieldType::table_array, .help = "power modes (Jetson nvpmodel)",
           .children = kPowerMode},
 };
@@ -148,6 +154,8 @@ void check_accelerator(const Record& r) {
                                        usable->text, capacity->text));
 
   const Entry* tdp = r.find("power.tdp");
+  if (const Entry* idle = r.find("power.idle"); idle && tdp && idle->number >= tdp->number)
+    throw r.error(*idle, fmt::format("idle power {} is not below power.tdp {}", idle->text, tdp->text));
   int defaults = 0;
   for (std::size_t i = 0; i < r.array_size("power_modes"); ++i) {
     const Entry* power = r.find(fmt::format("power_modes[{}].power", i));

@@ -5,6 +5,7 @@
 #include "engine/units.hpp"
 #include "engine/writers/capacity_writers.hpp"
 #include "engine/writers/memory_writers.hpp"
+#include "engine/writers/economics_writers.hpp"
 #include "engine/writers/text_table.hpp"
 
 namespace perfcast {
@@ -78,8 +79,9 @@ std::string inference_to_table(const InferencePrediction& p, bool detail) {
       out += serving_point_table(*p.serving);
     }
   }
+  if (p.economics) out += "\n" + economics_to_table(*p.economics);
   out += "\nbottleneck: " + p.bottleneck + "\n";
-  if (detail) out += assumptions_text(p.assumptions);
+  if (detail) out += assumptions_text(p.economics ? with_economics(p.assumptions, *p.economics) : p.assumptions);
   return out;
 }
 
@@ -121,12 +123,14 @@ nlohmann::json inference_to_json(const InferencePrediction& p) {
                                   {"tokens_per_target_step", p.speculative->tokens_per_target_step},
                                   {"speedup", p.speculative->speedup}, {"tpot_s", p.speculative->tpot_s}};
   }
-  return {{"scenario", {{"name", p.scenario}, {"workload", p.workload}, {"accelerator", p.accelerator}, {"devices", p.devices},
-                        {"layout", p.layout}, {"precision", p.precision}, {"input_len", p.input_len}, {"output_len", p.output_len}}},
-          {"inference", inference},
-          {"memory", memory_to_json(p.memory)["memory"]},
-          {"bottleneck", p.bottleneck},
-          {"assumptions", p.assumptions}};
+  nlohmann::json out{{"scenario", {{"name", p.scenario}, {"workload", p.workload}, {"accelerator", p.accelerator}, {"devices", p.devices},
+                                   {"layout", p.layout}, {"precision", p.precision}, {"input_len", p.input_len}, {"output_len", p.output_len}}},
+                     {"inference", inference},
+                     {"memory", memory_to_json(p.memory)["memory"]},
+                     {"bottleneck", p.bottleneck},
+                     {"assumptions", p.economics ? with_economics(p.assumptions, *p.economics) : p.assumptions}};
+  if (p.economics) add_economics_json(*p.economics, out);
+  return out;
 }
 
 std::string inference_to_csv(const InferencePrediction& p) {

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "engine/units.hpp"
+#include "engine/writers/economics_writers.hpp"
 #include "engine/writers/memory_writers.hpp"
 #include "engine/writers/text_table.hpp"
 
@@ -43,6 +44,7 @@ std::string training_to_table(const TrainingPrediction& p, bool detail) {
       c.add_row({g.group, duration_text(g.time_s), duration_text(g.hidden_s), duration_text(g.exposed_s), std::string(g.where())});
     out += c.render();
   }
+  if (p.economics) out += "\n" + economics_to_table(*p.economics);
   out += "\nbottleneck: " + p.bottleneck + "\n";
   if (detail) {
     out += "\nPipeline ranks, per micro-batch:\n";
@@ -52,7 +54,7 @@ std::string training_to_table(const TrainingPrediction& p, bool detail) {
                  duration_text(t.backward_input_s), duration_text(t.backward_weight_s), duration_text(t.recompute_s),
                  duration_text(t.exposed_per_microbatch_s + t.exposed_tail_s), duration_text(t.optimizer_s)});
     out += r.render();
-    out += assumptions_text(p.assumptions);
+    out += assumptions_text(p.economics ? with_economics(p.assumptions, *p.economics) : p.assumptions);
   }
   return out;
 }
@@ -100,12 +102,14 @@ nlohmann::json training_to_json(const TrainingPrediction& p) {
     training["device_hours"] = *p.device_hours;
   }
   nlohmann::json memory = memory_to_json(p.memory)["memory"];
-  return {{"scenario", {{"name", p.scenario}, {"workload", p.workload}, {"accelerator", p.accelerator}, {"devices", p.devices},
-                        {"layout", p.layout}, {"schedule", p.schedule}, {"precision", p.precision}}},
-          {"training", training},
-          {"memory", memory},
-          {"bottleneck", p.bottleneck},
-          {"assumptions", p.assumptions}};
+  nlohmann::json out{{"scenario", {{"name", p.scenario}, {"workload", p.workload}, {"accelerator", p.accelerator}, {"devices", p.devices},
+                                   {"layout", p.layout}, {"schedule", p.schedule}, {"precision", p.precision}}},
+                     {"training", training},
+                     {"memory", memory},
+                     {"bottleneck", p.bottleneck},
+                     {"assumptions", p.economics ? with_economics(p.assumptions, *p.economics) : p.assumptions}};
+  if (p.economics) add_economics_json(*p.economics, out);
+  return out;
 }
 
 std::string training_to_csv(const TrainingPrediction& p) {
