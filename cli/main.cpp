@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "cli/capacity_command.hpp"
+#include "cli/compare_command.hpp"
 #include "cli/collective_command.hpp"
 #include "cli/comm_command.hpp"
 #include "cli/hw_command.hpp"
@@ -29,6 +30,7 @@ int main(int argc, char** argv) {
   perfcast::cli::add_predict_command(app, options, action);
   perfcast::cli::add_scaling_command(app, options, action);
   perfcast::cli::add_capacity_command(app, options, action);
+  perfcast::cli::add_compare_command(app, options, action);
   perfcast::cli::add_roofline_command(app, options, action);
   perfcast::cli::add_memory_command(app, options, action);
   perfcast::cli::add_collective_command(app, options, action);

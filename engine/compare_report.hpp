@@ -1,0 +1,54 @@
+#pragma once
+// `perfcast compare`: one workload across hardware, ways of paying and regions. Each axis is a
+// list of variants; every combination is predicted (training or inference, as the scenario says)
+// and ranked on time, cost, energy, CO2e, perf/$ and perf/W.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/hardware_db.hpp"
+
+namespace perfcast {
+
+// A variant as the user wrote it: "system=dgx-b200,nodes=64,parallelism.tp=8". Undotted keys go
+// to the axis's own table ([hardware], [cost] or [region]), which the variant replaces; dotted
+// keys override any other table's key. A bare word is a region's name on the region axis, and on
+// the cost axis "purchase", "spot", "cloud" (the cheapest on-demand offer renting the variant's
+// accelerator) or an offer's name.
+struct CompareRequest {
+  std::string scenario_file;
+  std::vector<std::string> hardware, cost, region;  // empty: the scenario's own
+  std::optional<double> deadline_s;                  // training: rows slower than this miss
+};
+
+struct CompareRow {
+  std::string hardware, cost, region;  // the variants' labels
+  std::string accelerator, offer, error;
+  int devices = 0;
+  bool training = true;
+  std::optional<double> wall_s;                 // training: expected wall time as billed
+  std::optional<double> tokens_per_s;
+  std::optional<double> usd, usd_per_million_tokens, tokens_per_usd;
+  std::optional<double> kwh, kwh_per_million_tokens, co2e_kg, co2e_kg_per_million_tokens;
+  std::optional<double> tokens_per_s_per_kw;
+  bool meets_deadline = true;
+};
+
+struct CompareBest {
+  std::string metric;  // "time", "cost", "energy", "co2e", "perf_per_usd", "perf_per_watt"
+  int row = -1;        // index into rows; -1 when no row qualifies
+};
+
+struct CompareReport {
+  std::string scenario;
+  bool training = true;
+  std::optional<double> deadline_s;
+  std::vector<CompareRow> rows;
+  std::vector<CompareBest> best;  // among rows without error that meet the deadline
+};
+
+// Throws InputError for a malformed variant or an unreadable scenario; a combination the scenario
+// rules reject (an offer for other hardware, a layout that does not divide) becomes a row's error.
+CompareReport compare(const CompareRequest& r, const HardwareDb& db);
+
+}  // namespace perfcast

@@ -1,0 +1,119 @@
+#include "engine/writers/compare_writers.hpp"
+
+#include <fmt/format.h>
+
+#include "engine/writers/text_table.hpp"
+
+namespace perfcast {
+namespace {
+
+bool is_best(const CompareReport& r, std::string_view metric, std::size_t row) {
+  for (const CompareBest& b : r.best)
+    if (b.metric == metric) return b.row == static_cast<int>(row);
+  return false;
+}
+
+std::string cell(const std::optional<double>& v, const std::string& text, bool best) {
+  if (!v) return "-";
+  return best ? text + " *" : text;
+}
+
+std::string money(double usd) {
+  if (usd >= 1e6) return fmt::format("${:.3f}M", usd / 1e6);
+  if (usd >= 1e3) return fmt::format("${:.1f}k", usd / 1e3);
+  return fmt::format("${:.2f}", usd);
+}
+
+nlohmann::json optional_json(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
+
+}  // namespace
+
+std::string compare_to_table(const CompareReport& r) {
+  std::string out = fmt::format("Compare {} ({}){}; * marks the best of each column{}\n\n", r.scenario,
+                                r.training ? "training job" : "inference, per million output tokens",
+                                r.deadline_s ? fmt::format(", deadline {}", duration_text(*r.deadline_s)) : "",
+                                r.deadline_s ? " among rows that meet the deadline" : "");
+  const bool t = r.training;
+  TextTable table({"hardware", "paid as", "region", "devices", t ? "wall time" : "tokens/s", t ? "cost" : "$/M tokens",
+                   t ? "energy" : "kWh/M tokens", t ? "CO2e" : "kg CO2e/M tokens", "tokens/$", "tokens/s/kW", "note"});
+  for (std::size_t i = 0; i < r.rows.size(); ++i) {
+    const CompareRow& x = r.rows[i];
+    if (!x.error.empty()) {
+      table.add_row({x.hardware, x.cost, x.region, "-", "-", "-", "-", "-", "-", "-", "n/a: " + x.error});
+      continue;
+    }
+    const std::string paid = x.offer.empty() ? x.cost : (x.cost == x.offer ? x.offer : fmt::format("{} ({})", x.cost, x.offer));
+    table.add_row({x.hardware, paid, x.region, fmt::format("{} × {}", x.devices, x.accelerator),
+                   t ? cell(x.wall_s, x.wall_s ? duration_text(*x.wall_s) : "", is_best(r, "time", i))
+                     : cell(x.tokens_per_s, x.tokens_per_s ? fmt::format("{:.4g}", *x.tokens_per_s) : "", is_best(r, "time", i)),
+                   t ? cell(x.usd, x.usd ? money(*x.usd) : "", is_best(r, "cost", i))
+                     : cell(x.usd_per_million_tokens, x.usd_per_million_tokens ? fmt::format("${:.4g}", *x.usd_per_million_tokens) : "",
+                            is_best(r, "cost", i)),
+                   t ? cell(x.kwh, x.kwh ? fmt::format("{:.4g} MWh", *x.kwh / 1e3) : "", is_best(r, "energy", i))
+                     : cell(x.kwh_per_million_tokens, x.kwh_per_million_tokens ? fmt::format("{:.4g}", *x.kwh_per_million_tokens) : "",
+                            is_best(r, "energy", i)),
+                   t ? cell(x.co2e_kg, x.co2e_kg ? fmt::format("{:.4g} t", *x.co2e_kg / 1e3) : "", is_best(r, "co2e", i))
+                     : cell(x.co2e_kg_per_million_tokens,
+                            x.co2e_kg_per_million_tokens ? fmt::format("{:.4g}", *x.co2e_kg_per_million_tokens) : "", is_best(r, "co2e", i)),
+                   cell(x.tokens_per_usd, x.tokens_per_usd ? fmt::format("{:.4g}", *x.tokens_per_usd) : "", is_best(r, "perf_per_usd", i)),
+                   cell(x.tokens_per_s_per_kw, x.tokens_per_s_per_kw ? fmt::format("{:.4g}", *x.tokens_per_s_per_kw) : "",
+                        is_best(r, "perf_per_watt", i)),
+                   x.meets_deadline ? "" : "misses the deadline"});
+  }
+  out += table.render();
+  out += "\nBest:\n";
+  for (const CompareBest& b : r.best) {
+    if (b.row < 0) {
+      out += fmt::format("  {:<14} none qualifies\n", b.metric);
+      continue;
+    }
+    const CompareRow& x = r.rows[b.row];
+    out += fmt::format("  {:<14} {} · {} · {}\n", b.metric, x.hardware, x.cost, x.region);
+  }
+  out += t ? "CO2e = operational (location-based, region grid × PUE) + embodied where the database has a figure; energy at the facility "
+             "when a region is known.\n"
+           : "Per million output tokens at full occupancy, every replica alike.\n";
+  return out;
+}
+
+nlohmann::json compare_to_json(const CompareReport& r) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const CompareRow& x : r.rows) {
+    nlohmann::json j{{"hardware", x.hardware}, {"cost", x.cost}, {"region", x.region}};
+    if (!x.error.empty()) {
+      j["error"] = x.error;
+      rows.push_back(j);
+      continue;
+    }
+    j.update({{"accelerator", x.accelerator}, {"devices", x.devices}, {"offer", x.offer}, {"wall_s", optional_json(x.wall_s)},
+              {"tokens_per_s", optional_json(x.tokens_per_s)}, {"usd", optional_json(x.usd)},
+              {"usd_per_million_tokens", optional_json(x.usd_per_million_tokens)}, {"kwh", optional_json(x.kwh)},
+              {"kwh_per_million_tokens", optional_json(x.kwh_per_million_tokens)}, {"co2e_kg", optional_json(x.co2e_kg)},
+              {"co2e_kg_per_million_tokens", optional_json(x.co2e_kg_per_million_tokens)},
+              {"tokens_per_usd", optional_json(x.tokens_per_usd)}, {"tokens_per_s_per_kw", optional_json(x.tokens_per_s_per_kw)},
+              {"meets_deadline", x.meets_deadline}});
+    for (auto it = j.begin(); it != j.end();) it = it->is_null() ? j.erase(it) : std::next(it);
+    rows.push_back(j);
+  }
+  nlohmann::json best = nlohmann::json::object();
+  for (const CompareBest& b : r.best) best[b.metric] = b.row >= 0 ? nlohmann::json(b.row) : nlohmann::json(nullptr);
+  nlohmann::json out{{"scenario", r.scenario}, {"kind", r.training ? "training" : "inference"}, {"rows", rows}, {"best_row", best}};
+  if (r.deadline_s) out["deadline_s"] = *r.deadline_s;
+  return out;
+}
+
+std::string compare_to_csv(const CompareReport& r) {
+  std::string out =
+      "hardware,cost,region,accelerator,devices,offer,wall_s,tokens_per_s,usd,usd_per_million_tokens,kwh,kwh_per_million_tokens,"
+      "co2e_kg,co2e_kg_per_million_tokens,tokens_per_usd,tokens_per_s_per_kw,meets_deadline,error\n";
+  auto num = [](const std::optional<double>& v) { return v ? fmt::format("{:.9g}", *v) : std::string(); };
+  for (const CompareRow& x : r.rows)
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(x.hardware), csv_field(x.cost), csv_field(x.region),
+                       x.accelerator, x.error.empty() ? fmt::format("{}", x.devices) : "", x.offer, num(x.wall_s), num(x.tokens_per_s),
+                       num(x.usd), num(x.usd_per_million_tokens), num(x.kwh), num(x.kwh_per_million_tokens), num(x.co2e_kg),
+                       num(x.co2e_kg_per_million_tokens), num(x.tokens_per_usd), num(x.tokens_per_s_per_kw),
+                       x.error.empty() ? (x.meets_deadline ? "true" : "false") : "", csv_field(x.error));
+  return out;
+}
+
+}  // namespace perfcast
