@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "engine/carbon_validation.hpp"
 #include "engine/collective_validation.hpp"
 #include "engine/inference_validation.hpp"
 #include "engine/training_validation.hpp"
@@ -87,7 +88,7 @@ std::filesystem::path default_validation_dir() {
 }
 
 CaseFile open_case_file(const std::filesystem::path& file) {
-  static constexpr std::string_view kSuites[] = {"microbenchmark", "memory", "collective", "training", "inference"};
+  static constexpr std::string_view kSuites[] = {"microbenchmark", "memory", "collective", "training", "inference", "carbon"};
   std::shared_ptr<toml::table> doc;
   TomlSection root = TomlSection::parse(read_input_file(file, "validation cases"), file.string(), doc);
   root.integer("schema_version", 1, 1);
@@ -200,11 +201,12 @@ std::vector<std::filesystem::path> validation_files(const std::filesystem::path&
 
 std::vector<CaseScore> score_file(const std::filesystem::path& file, const HardwareDb& db) {
   CaseFile f = open_case_file(file);
-  if (!f.suite) f.root.fail_here("missing required key 'suite' (\"microbenchmark\", \"memory\", \"collective\", \"training\" or \"inference\")");
+  if (!f.suite) f.root.fail_here("missing required key 'suite' (\"microbenchmark\", \"memory\", \"collective\", \"training\", \"inference\" or \"carbon\")");
   if (*f.suite == "memory") return score_memory_cases(load_memory_cases(f, default_workloads_dir()));
   if (*f.suite == "collective") return score_collective_cases(load_collective_cases(f, db), db);
   if (*f.suite == "training") return score_training_cases(load_training_cases(f, db), db);
   if (*f.suite == "inference") return score_inference_cases(load_inference_cases(f, db), db);
+  if (*f.suite == "carbon") return score_carbon_cases(load_carbon_cases(f, db), db);
   return score_microbenchmarks(load_microbenchmarks(f, db), db, models::default_efficiency());
 }
 
