@@ -333,3 +333,26 @@ TEST_CASE("capacity answers how many devices for a rate within TTFT/TPOT SLOs; J
   CHECK(vision.code == 2);
   CHECK(vision.err.find("needs an LLM [inference] scenario") != std::string::npos);
 }
+
+TEST_CASE("compare: table, JSON and CSV; bad variants and deadlines are one-line errors") {
+  const std::string scenario = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-15t-pretrain.toml";
+  Run t = run("compare " + scenario + " --cost aws-p5.48xlarge --cost purchase --region us-oregon --deadline 90d");
+  CHECK(t.code == 0);
+  CHECK(t.out.find("Best:") != std::string::npos);
+  Run j = run("compare " + scenario + " --hardware \"system=dgx-b200,nodes=64\" --cost cloud --format json");
+  REQUIRE(j.code == 0);
+  auto doc = nlohmann::json::parse(j.out);
+  REQUIRE(doc["rows"].size() == 1);
+  CHECK(doc["rows"][0]["offer"].get<std::string>() == "runpod-b200");
+  CHECK(doc["rows"][0]["usd"].get<double>() > 0);
+  CHECK(j.out.find("null") == std::string::npos);
+  Run c = run("compare " + scenario + " --region us-oregon --region ca-quebec --format csv");
+  CHECK(c.code == 0);
+  CHECK(std::count(c.out.begin(), c.out.end(), '\n') == 3);
+  Run bad = run("compare " + scenario + " --hardware \"system=dgx-h100,,nodes=8\"");
+  CHECK(bad.code == 2);
+  CHECK(bad.err.find("--hardware") != std::string::npos);
+  Run deadline = run("compare " + scenario + " --deadline 90GB");
+  CHECK(deadline.code == 2);
+  CHECK(deadline.err.find("--deadline") != std::string::npos);
+}
