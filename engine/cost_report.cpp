@@ -116,7 +116,7 @@ void add_cloud_cost(Economics& e, const Scenario& s, const HardwareDb& db, const
   if (billed_devices > c.devices)
     e.assumptions.push_back(fmt::format("{} instances of {} devices billed for {} devices", instances, o.devices, c.devices));
   double rate = o.on_demand_usd_per_device_s;
-  double stretch = 1;  // wall time per failure-free... per on-demand wall second
+  double stretch = 1;  // billed wall time per on-demand wall second (spot: 1/u)
   e.mode = "on-demand";
   if (s.cost.reserved_discount) {
     rate *= 1 - *s.cost.reserved_discount;

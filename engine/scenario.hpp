@@ -67,7 +67,7 @@ struct CostSettings {
   bool purchase = false;
   bool spot = false;
   std::optional<double> reserved_discount;     // fraction off on-demand, 0 ≤ d < 1
-  std::optional<double> spot_preemptions_per_day;  // per instance... per job: correlated reclaims count once
+  std::optional<double> spot_preemptions_per_day;  // of the job (a capacity reclaim hitting many instances counts once)
   std::optional<double> capex_usd;             // replaces the database price of the systems
   std::optional<double> network_usd_per_node, storage_usd;
   std::optional<double> lifetime_years, discount_rate, maintenance_fraction, utilisation;

@@ -2,6 +2,8 @@
 // accounting against hand arithmetic, break-even, spot, bad [cost]/[region] input and compare.
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <filesystem>
 #include <fmt/format.h>
 
 #include "engine/compare_report.hpp"
@@ -10,6 +12,7 @@
 #include "engine/inference_report.hpp"
 #include "engine/scenario.hpp"
 #include "engine/training_report.hpp"
+#include "engine/validation.hpp"
 #include "models/cost.hpp"
 #include "models/energy.hpp"
 #include "tests/shipped_db.hpp"
@@ -233,4 +236,24 @@ TEST_CASE("compare: every combination, rows a rule rejects say why, and a row eq
     CHECK(c.rows[b.row].error.empty());
   }
   CHECK_THROWS_AS(compare({.scenario_file = r.scenario_file, .hardware = {"system=dgx-h100,,nodes=1"}}, shipped_db()), InputError);
+}
+
+TEST_CASE("carbon suite: every published-hours case within its 5 % band; predicted cases scored and finite") {
+  const std::vector<CaseScore> scores = score_file(std::filesystem::path(PERFCAST_DEFAULT_VALIDATION) / "carbon.toml", shipped_db());
+  int published = 0, predicted = 0;
+  for (const CaseScore& s : scores) {
+    CAPTURE(s.id);
+    if (!s.scored) continue;
+    CHECK(std::isfinite(s.error));
+    if (s.kind == "carbon") {
+      ++published;
+      CHECK(s.tolerance == doctest::Approx(0.05));
+      CHECK(s.within_tolerance);
+    } else {
+      ++predicted;
+      MESSAGE(s.id << ": predicted " << s.predicted << " vs " << s.measured << " (" << 100 * s.error << " %)");
+    }
+  }
+  CHECK(published == 15);
+  CHECK(predicted == 4);
 }
