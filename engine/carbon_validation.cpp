@@ -12,7 +12,7 @@ namespace perfcast {
 namespace {
 
 constexpr std::string_view kMetrics[] = {"energy_mwh", "co2e_t", "device_hours"};
-constexpr double kJoulesPerMwh = 3.6e9;
+constexpr double kJoulesPerMwh = 1000 * models::kJoulesPerKwh;
 
 CarbonCase read_case(TomlSection& t, const HardwareDb& db) {
   CarbonCase c;
@@ -26,7 +26,7 @@ CarbonCase read_case(TomlSection& t, const HardwareDb& db) {
   c.device_hours = t.number("device_hours", 0, false, 1e12);
   c.power_W = t.number("power_w", 0, false, 1e5);
   c.pue = t.number("pue", 1, true, 3);
-  if (auto g = t.number("grid_g_per_kwh", 0, true, 2000)) c.grid_kg_per_J = *g / 1000 / 3.6e6;
+  if (auto g = t.number("grid_g_per_kwh", 0, true, 2000)) c.grid_kg_per_J = models::grid_kg_per_J(*g);
   if (auto sc = t.table("scenario")) c.scenario = read_scenario(*sc, t.file(), default_workloads_dir(), db);
   t.finish();
   if (c.skip.empty() && !c.scenario && (!c.device_hours || !c.power_W || !c.pue))

@@ -1,5 +1,6 @@
 #include "engine/compare_report.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <functional>
 #include <memory>
@@ -130,13 +131,13 @@ CompareRow evaluate(const toml::table& base, const std::string& file, const Vari
   try {
     if (hw) apply(t, *hw, "hardware");
     if (cost) {
-      const bool cheapest_cloud = cost->settings.size() >= 1 && cost->settings.front().path == "cloud";
       Variant v = *cost;
-      if (cheapest_cloud) {
+      auto cloud = std::find_if(v.settings.begin(), v.settings.end(), [](const Setting& x) { return x.path == "cloud"; });
+      if (cloud != v.settings.end()) {
         const std::string acc = accelerator_of(t, db);
         const OfferSpec* o = cheapest_offer(db, acc);
         if (!o) throw InputError({file, 0, 0}, fmt::format("no cloud offer in the database rents {}", acc.empty() ? "this hardware" : acc));
-        v.settings.front() = {"offer", o->name};
+        *cloud = {"offer", o->name};
       }
       apply(t, v, "cost");
     }

@@ -9,7 +9,7 @@
 namespace perfcast {
 namespace {
 
-constexpr double kJoulesPerKwh = 3.6e6;
+using models::kJoulesPerKwh;
 constexpr double kSecondsPerHour = 3600;
 constexpr double kSecondsPerDay = 86400;
 

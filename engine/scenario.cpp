@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include "engine/edit_distance.hpp"
 #include "engine/input_file.hpp"
+#include "models/energy.hpp"
 
 namespace perfcast {
 namespace {
@@ -204,7 +205,7 @@ RegionSettings read_region(TomlSection& t, const HardwareDb& db) {
   r.name = hardware_name(t, "name", [&](const std::string& n) { db.region(n); });
   if (r.name.empty()) t.fail_here("name = \"<region>\" is required (hardware_db/regions)");
   r.pue = t.number("pue", 1, true, 3);
-  if (auto g = t.number("market_g_per_kwh", 0, true, 2000)) r.market_kg_per_J = *g / 1000 / 3.6e6;
+  if (auto g = t.number("market_g_per_kwh", 0, true, 2000)) r.market_kg_per_J = models::grid_kg_per_J(*g);
   t.finish();
   return r;
 }

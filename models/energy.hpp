@@ -4,6 +4,11 @@
 // NIC and fan power, PUE adds the facility. SI units: W, J, s, kg CO2e.
 namespace perfcast::models {
 
+constexpr double kJoulesPerKwh = 3.6e6;
+
+// Grid intensity as published (gCO2e per kWh) in SI (kg per J).
+constexpr double grid_kg_per_J(double g_per_kwh) { return g_per_kwh / 1000 / kJoulesPerKwh; }
+
 // Seconds one device spends in each activity (per step, per request or per run: any span).
 struct Activity {
   double compute_s = 0;        // tensor-core bound (GEMMs, prefill, recompute)

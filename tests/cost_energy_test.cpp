@@ -21,7 +21,7 @@ using namespace perfcast;
 
 namespace {
 
-constexpr double kJoulesPerKwh = 3.6e6;
+using models::kJoulesPerKwh;
 
 const std::string kTraining = R"(
 [model]

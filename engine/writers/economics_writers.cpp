@@ -21,7 +21,7 @@ std::string economics_to_table(const Economics& e) {
   TextTable t({"cost, energy, carbon", "value"});
   t.add_row({"device power (average)", fmt::format("{:.0f} W of {:.0f} W TDP (idle {:.0f} W)", e.device_power_W, e.tdp_W, e.idle_W)});
   t.add_row({"IT power, all devices and hosts", fmt::format("{:.4g} kW (node factor {:.2f})", e.it_power_W / 1e3, e.node_factor)});
-  if (e.pue) t.add_row({"region", fmt::format("{} · PUE {:.2f} · {:.4g} gCO2e/kWh", e.region, *e.pue, *e.grid_kg_per_J * 3.6e9)});
+  if (e.pue) t.add_row({"region", fmt::format("{} · PUE {:.2f} · {:.4g} gCO2e/kWh", e.region, *e.pue, *e.grid_kg_per_J / models::grid_kg_per_J(1))});
   t.add_row({"energy per token", fmt::format("{:.4g} J ({})", e.joules_per_token, e.pue ? "facility" : "IT, no region")});
   if (e.co2e_kg_per_million_tokens) t.add_row({"CO2e per million tokens", mass_text(*e.co2e_kg_per_million_tokens)});
   t.add_row({"tokens/s per kW", fmt::format("{:.4g}", e.tokens_per_s_per_kW)});
@@ -56,8 +56,8 @@ std::string economics_to_table(const Economics& e) {
   return t.render();
 }
 
-std::vector<std::string> with_economics(std::vector<std::string> assumptions, const Economics& e) {
-  assumptions.insert(assumptions.end(), e.assumptions.begin(), e.assumptions.end());
+std::vector<std::string> with_economics(std::vector<std::string> assumptions, const std::optional<Economics>& e) {
+  if (e) assumptions.insert(assumptions.end(), e->assumptions.begin(), e->assumptions.end());
   return assumptions;
 }
 
@@ -68,7 +68,7 @@ void add_economics_json(const Economics& e, nlohmann::json& root) {
   if (e.pue) {
     energy["region"] = e.region;
     energy["pue"] = *e.pue;
-    energy["grid_g_per_kwh"] = *e.grid_kg_per_J * 3.6e9;
+    energy["grid_g_per_kwh"] = *e.grid_kg_per_J / models::grid_kg_per_J(1);
   }
   if (e.co2e_kg_per_million_tokens) energy["co2e_kg_per_million_tokens"] = *e.co2e_kg_per_million_tokens;
   if (e.job_it_kwh) energy["it_kwh"] = *e.job_it_kwh;

@@ -81,7 +81,7 @@ std::string inference_to_table(const InferencePrediction& p, bool detail) {
   }
   if (p.economics) out += "\n" + economics_to_table(*p.economics);
   out += "\nbottleneck: " + p.bottleneck + "\n";
-  if (detail) out += assumptions_text(p.economics ? with_economics(p.assumptions, *p.economics) : p.assumptions);
+  if (detail) out += assumptions_text(with_economics(p.assumptions, p.economics));
   return out;
 }
 
@@ -128,7 +128,7 @@ nlohmann::json inference_to_json(const InferencePrediction& p) {
                      {"inference", inference},
                      {"memory", memory_to_json(p.memory)["memory"]},
                      {"bottleneck", p.bottleneck},
-                     {"assumptions", p.economics ? with_economics(p.assumptions, *p.economics) : p.assumptions}};
+                     {"assumptions", with_economics(p.assumptions, p.economics)}};
   if (p.economics) add_economics_json(*p.economics, out);
   return out;
 }

@@ -54,7 +54,7 @@ std::string training_to_table(const TrainingPrediction& p, bool detail) {
                  duration_text(t.backward_input_s), duration_text(t.backward_weight_s), duration_text(t.recompute_s),
                  duration_text(t.exposed_per_microbatch_s + t.exposed_tail_s), duration_text(t.optimizer_s)});
     out += r.render();
-    out += assumptions_text(p.economics ? with_economics(p.assumptions, *p.economics) : p.assumptions);
+    out += assumptions_text(with_economics(p.assumptions, p.economics));
   }
   return out;
 }
@@ -107,7 +107,7 @@ nlohmann::json training_to_json(const TrainingPrediction& p) {
                      {"training", training},
                      {"memory", memory},
                      {"bottleneck", p.bottleneck},
-                     {"assumptions", p.economics ? with_economics(p.assumptions, *p.economics) : p.assumptions}};
+                     {"assumptions", with_economics(p.assumptions, p.economics)}};
   if (p.economics) add_economics_json(*p.economics, out);
   return out;
 }
