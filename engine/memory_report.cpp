@@ -56,9 +56,37 @@ struct Evaluation {
   double total = 0;
 };
 
-// ---- Training -------------------------------------------------------------------------------------
+}  // namespace
 
-Evaluation training_stage(const Scenario& s, const AcceleratorSpec& a, int stage, const MemoryOverheads& o) {
+ActivationContext activation_context(const Scenario& s) {
+  const TrainingSettings& tr = *s.training;
+  const ParallelismSettings& p = s.parallelism;
+  const Precision precision = tr.precision.value_or(Precision::bf16);
+  ActivationContext c;
+  c.micro_batch = tr.micro_batch;
+  c.seq_len = tr.seq_len;
+  c.tp = p.tp;
+  c.cp = p.cp;
+  c.etp = expert_tensor_parallel(p, data_parallel(p, s.hardware.count));
+  c.sequence_parallel = p.sequence_parallel;
+  c.recompute = tr.recompute;
+  c.kernel = s.attention_kernel;
+  c.activation_bytes = precision == Precision::fp32 || precision == Precision::tf32 ? 4 : 2;
+  c.gemm_input_bytes = precision == Precision::fp8 ? 1 : c.activation_bytes;
+  return c;
+}
+
+ActivationFootprint activation_footprint(const TransformerSpec& m, const ActivationContext& c) {
+  ActivationFootprint f;
+  f.dense_layer_B = models::layer_activation_bytes(m, c, false);
+  if (m.moe) f.moe_layer_B = models::layer_activation_bytes(m, c, true);
+  f.embedding_B = sum(models::embedding_activations(m, c));
+  f.output_B = sum(models::output_activations(m, c));
+  return f;
+}
+
+StageMemory training_stage_memory(const Scenario& s, const AcceleratorSpec& a, int stage, const ActivationFootprint& f,
+                                  const MemoryOverheads& o) {
   const TransformerSpec& m = s.workload.transformer();
   const TrainingSettings& tr = *s.training;
   const ParallelismSettings& p = s.parallelism;
@@ -70,60 +98,81 @@ Evaluation training_stage(const Scenario& s, const AcceleratorSpec& a, int stage
 
   // Dense parameters shard over the data-parallel ranks of each CP slice (Megatron's distributed
   // optimizer uses the dp x cp group); routed experts over expert-DP = tp·cp·dp / (ep·etp).
-  const double dense_group = double(dp) * p.cp;
+  StageMemory x;
+  x.dense_group = double(dp) * p.cp;
   const double expert_group = double(p.tp) * p.cp * dp / (double(p.ep) * plan.etp);
-  models::ModelStates dense = models::model_states(recipe, lp.total() - lp.expert, lp.largest_unit, p.zero, dense_group, tr.offload);
-  models::ModelStates expert = models::model_states(recipe, lp.expert, 0, p.zero, expert_group, tr.offload);
-
-  const Precision precision = tr.precision.value_or(Precision::bf16);
-  ActivationContext c;
-  c.micro_batch = tr.micro_batch;
-  c.seq_len = tr.seq_len;
-  c.tp = p.tp;
-  c.cp = p.cp;
-  c.etp = plan.etp;
-  c.sequence_parallel = p.sequence_parallel;
-  c.recompute = tr.recompute;
-  c.kernel = s.attention_kernel;
-  c.activation_bytes = precision == Precision::fp32 || precision == Precision::tf32 ? 4 : 2;
-  c.gemm_input_bytes = precision == Precision::fp8 ? 1 : c.activation_bytes;
+  x.dense = models::model_states(recipe, lp.total() - lp.expert, lp.largest_unit, p.zero, x.dense_group, tr.offload);
+  x.expert = models::model_states(recipe, lp.expert, 0, p.zero, expert_group, tr.offload);
+  x.params = lp.total(), x.expert_params = lp.expert, x.largest_unit = lp.largest_unit;
 
   const double layers_here = st.dense + st.moe;
   const bool moe_layers = m.moe && st.moe > 0;
+  x.per_layer = (st.dense * f.dense_layer_B + (moe_layers ? st.moe * f.moe_layer_B : 0)) / layers_here;
+  x.chunk_layers = layers_here / p.vp;
+  const double microbatches = tr.global_batch / (dp * tr.micro_batch);
+  x.chunks = models::in_flight_chunks(p.schedule, p.pp, p.vp, microbatches, stage);
+  x.activations = x.chunks * x.chunk_layers * x.per_layer;
+  if (stage == 0) x.io += x.chunks / p.vp * f.embedding_B;
+  if (stage == p.pp - 1) x.io += f.output_B;
+  if (has_cuda_context(a)) x.cuda_context = o.cuda_context_B;
+  x.communication = communication_buffers(p, dp, o, &x.communicators);
+  x.fragmentation = o.fragmentation * (x.activations + x.io + x.dense.gather);
+  // The order the report lists the components in, so that both sums agree to the last bit.
+  x.total = x.dense.weights + x.expert.weights;
+  x.total += x.dense.gradients + x.expert.gradients;
+  x.total += x.dense.optimizer + x.expert.optimizer;
+  if (p.zero >= 3) x.total += x.dense.gather;
+  x.total += x.activations;
+  if (x.io > 0) x.total += x.io;
+  if (x.cuda_context > 0) x.total += x.cuda_context;
+  if (x.communication > 0) x.total += x.communication;
+  x.total += x.fragmentation;
+  return x;
+}
+
+double training_memory_B(const Scenario& s, const AcceleratorSpec& a, const ActivationFootprint& f, const MemoryOverheads& o) {
+  const ParallelismSettings& p = s.parallelism;
+  double worst = training_stage_memory(s, a, 0, f, o).total;
+  if (p.pp == 1) return worst;
+  worst = std::max(worst, training_stage_memory(s, a, p.pp - 1, f, o).total);
+  if (uneven_split(p) && p.pp > 2) worst = std::max(worst, training_stage_memory(s, a, 1, f, o).total);
+  return worst;
+}
+
+namespace {
+
+// ---- Training -------------------------------------------------------------------------------------
+
+Evaluation training_stage(const Scenario& s, const AcceleratorSpec& a, int stage, const MemoryOverheads& o) {
+  const TransformerSpec& m = s.workload.transformer();
+  const ParallelismSettings& p = s.parallelism;
+  const models::OptimizerRecipe& recipe = *models::find_recipe(s.training->optimizer);
+  const ActivationContext c = activation_context(s);
+  const StageMemory x = training_stage_memory(s, a, stage, activation_footprint(m, c), o);
+  const StageLayers st = stage_layers(m, p, stage);
+  const bool moe_layers = m.moe && st.moe > 0;
   Evaluation ev;
   ev.layer_tensors = models::layer_activations(m, c, moe_layers && st.dense == 0);
-  const double per_layer = (st.dense * models::layer_activation_bytes(m, c, false) +
-                            (moe_layers ? st.moe * models::layer_activation_bytes(m, c, true) : 0)) / layers_here;
-  const double chunk_layers = layers_here / p.vp;
-  const double microbatches = tr.global_batch / (dp * tr.micro_batch);
-  const double chunks = models::in_flight_chunks(p.schedule, p.pp, p.vp, microbatches, stage);
-  const double activations = chunks * chunk_layers * per_layer;
-  double io = 0;
-  if (stage == 0) io += chunks / p.vp * sum(models::embedding_activations(m, c));
-  if (stage == p.pp - 1) io += sum(models::output_activations(m, c));
 
-  const std::string sharded = p.zero > 0 ? fmt::format(", ZeRO-{} over {:g} ranks", p.zero, dense_group) : "";
+  const std::string sharded = p.zero > 0 ? fmt::format(", ZeRO-{} over {:g} ranks", p.zero, x.dense_group) : "";
   auto& out = ev.components;
-  out.push_back({"weights", dense.weights + expert.weights,
-                 fmt::format("{:.4g}B parameters on this device ({:.4g}B routed-expert){}; {}", lp.total() / 1e9, lp.expert / 1e9,
+  out.push_back({"weights", x.dense.weights + x.expert.weights,
+                 fmt::format("{:.4g}B parameters on this device ({:.4g}B routed-expert){}; {}", x.params / 1e9, x.expert_params / 1e9,
                              sharded, recipe.name)});
-  out.push_back({"gradients", dense.gradients + expert.gradients, std::string(recipe.name)});
-  out.push_back({"optimizer", dense.optimizer + expert.optimizer,
+  out.push_back({"gradients", x.dense.gradients + x.expert.gradients, std::string(recipe.name)});
+  out.push_back({"optimizer", x.dense.optimizer + x.expert.optimizer,
                  fmt::format("master weights and Adam states, {:g} B/param before sharding", recipe.bytes_per_param())});
   if (p.zero >= 3)
-    out.push_back({"zero3_gather", dense.gather, fmt::format("largest layer gathered: {:.4g}B parameters", lp.largest_unit / 1e9)});
-  out.push_back({"activations", activations,
-                 fmt::format("{:g} chunk(s) in flight x {:g} layer(s) x {} per layer", chunks, chunk_layers, size_text(per_layer))});
-  if (io > 0)
-    out.push_back({"embedding_and_loss", io,
+    out.push_back({"zero3_gather", x.dense.gather, fmt::format("largest layer gathered: {:.4g}B parameters", x.largest_unit / 1e9)});
+  out.push_back({"activations", x.activations,
+                 fmt::format("{:g} chunk(s) in flight x {:g} layer(s) x {} per layer", x.chunks, x.chunk_layers, size_text(x.per_layer))});
+  if (x.io > 0)
+    out.push_back({"embedding_and_loss", x.io,
                    fmt::format("{}{}", stage == 0 ? (m.dropout > 0 ? "token ids, embedding dropout mask; " : "token ids; ") : "",
                                stage == p.pp - 1 ? "final norm, LM-head input, fp32 logits" : "")});
-  if (has_cuda_context(a)) out.push_back({"cuda_context", o.cuda_context_B, "PyTorch CUDA context, lazy loading"});
-  int groups = 0;
-  const double comm = communication_buffers(p, dp, o, &groups);
-  if (comm > 0) out.push_back({"communication_buffers", comm, fmt::format("{} NCCL communicator(s)", groups)});
-  out.push_back({"fragmentation", o.fragmentation * (activations + io + dense.gather),
-                 fmt::format("{:.0f}% of activation-like memory", 100 * o.fragmentation)});
+  if (x.cuda_context > 0) out.push_back({"cuda_context", x.cuda_context, "PyTorch CUDA context, lazy loading"});
+  if (x.communication > 0) out.push_back({"communication_buffers", x.communication, fmt::format("{} NCCL communicator(s)", x.communicators)});
+  out.push_back({"fragmentation", x.fragmentation, fmt::format("{:.0f}% of activation-like memory", 100 * o.fragmentation)});
   ev.stage = stage_name(stage, p.pp);
   ev.total = sum(out);
   return ev;

@@ -54,6 +54,30 @@ struct MemoryReport {
   std::vector<std::string> assumptions;
 };
 
+// The numbers behind a training stage's breakdown, for searches that need no text (`sweep`).
+struct StageMemory {
+  models::ModelStates dense, expert;
+  double dense_group = 1;                            // ranks the dense states shard over
+  double params = 0, expert_params = 0, largest_unit = 0;
+  double per_layer = 0, chunk_layers = 0, chunks = 0;  // activations: in-flight chunks x layers x bytes
+  double activations = 0, io = 0, cuda_context = 0, communication = 0, fragmentation = 0;
+  int communicators = 0;
+  double total = 0;
+};
+
+// Saved activations per layer and per micro-batch, which depend on the micro-batch, tp, cp,
+// sequence parallelism and recomputation but not on the pipeline or data-parallel layout.
+struct ActivationFootprint {
+  double dense_layer_B = 0, moe_layer_B = 0, embedding_B = 0, output_B = 0;
+};
+models::ActivationContext activation_context(const Scenario& s);
+ActivationFootprint activation_footprint(const models::TransformerSpec& m, const models::ActivationContext& c);
+StageMemory training_stage_memory(const Scenario& s, const AcceleratorSpec& a, int stage, const ActivationFootprint& f,
+                                  const MemoryOverheads& o);
+// The stage needing the most (what memory_for_scenario reports): first, last, and with an uneven
+// split the second.
+double training_memory_B(const Scenario& s, const AcceleratorSpec& a, const ActivationFootprint& f, const MemoryOverheads& o = {});
+
 MemoryReport memory_for_scenario(const Scenario& s, const HardwareDb& db, const MemoryOverheads& o = {});
 
 }  // namespace perfcast

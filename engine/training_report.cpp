@@ -8,111 +8,35 @@
 #include "engine/errors.hpp"
 #include "engine/partition.hpp"
 #include "engine/roofline_report.hpp"
+#include "engine/training_step.hpp"
 #include "models/pipeline.hpp"
 #include "models/traffic.hpp"
 
 namespace perfcast {
 namespace {
 
-using models::Op;
 using models::OverlapWith;
 
-// Per micro-batch, one repeat of an op group, split the way the schedule and the overlap model
-// need it.
-struct PassTimes {
-  double forward = 0, recompute = 0, backward_input = 0, backward_weight = 0;
-  double attention = 0;               // the attention core, forward and backward (CP's window)
-  double memory_bound = 0, overhead = 0;
-  double model_flops = 0, flops = 0;
+using models::OverlapWith;
 
-  PassTimes& add(const PassTimes& o, double k) {
-    forward += k * o.forward, recompute += k * o.recompute, backward_input += k * o.backward_input;
-    backward_weight += k * o.backward_weight, attention += k * o.attention;
-    memory_bound += k * o.memory_bound, overhead += k * o.overhead;
-    model_flops += k * o.model_flops, flops += k * o.flops;
-    return *this;
-  }
-};
-
-bool is_attention(const Op& op) {
-  return op.kind == models::OpKind::attention || op.name.starts_with("attn.scores") || op.name.starts_with("attn.softmax") ||
-         op.name.starts_with("attn.context");
-}
-
-template <class Keep>
-PassTimes time_ops(const std::vector<Op>& ops, const models::Ceilings& c, const models::Efficiency& e, Keep keep) {
-  PassTimes t;
-  for (const Op& op : ops) {
-    if (!keep(op)) continue;
-    const models::OpTiming timing = models::time_op(op, c, e);
-    t.model_flops += op.model_flops;
-    t.flops += op.flops;
-    switch (op.pass) {
-      case models::Pass::forward: t.forward += timing.time_s; break;
-      case models::Pass::recompute: t.recompute += timing.time_s; continue;
-      case models::Pass::backward:
-        (op.name.ends_with(".wgrad") ? t.backward_weight : t.backward_input) += timing.time_s;
-        break;
-    }
-    if (is_attention(op)) t.attention += timing.time_s;
-    if (timing.bound == models::Bound::memory) t.memory_bound += timing.time_s - timing.overhead_s;
-    t.overhead += timing.overhead_s;
-  }
-  return t;
-}
-
-const models::OpGroup* find_group(const std::vector<models::OpGroup>& groups, std::string_view name) {
-  for (const models::OpGroup& g : groups)
-    if (g.name == name) return &g;
-  return nullptr;
-}
-
-double window_per_microbatch(OverlapWith o, const PassTimes& t) {
-  switch (o) {
-    case OverlapWith::nothing: return 0;
-    case OverlapWith::wgrad: return t.backward_weight;
-    case OverlapWith::dgrad: return t.backward_input;
-    case OverlapWith::attention: return t.attention;
-    case OverlapWith::backward: return t.backward_input + t.backward_weight;
-    case OverlapWith::forward: return t.forward;
-    case OverlapWith::other_microbatch: return t.forward + t.recompute + t.backward_input + t.backward_weight;
-  }
-  return 0;
-}
-
-constexpr int kOverlapClasses = 7;
-
-// The exposure of one rank's traffic. Items repeated every micro-batch (TP, CP, EP, PP, ZeRO-3)
-// hide under their overlap class's compute of all m micro-batches and what is left stays on every
-// micro-batch's critical path; once-per-step items (DP gradient reduction, parameter all-gather)
-// have one micro-batch's window — the last backward, or the first forward of the next step — and
-// what is left is a tail after the pipeline drains (Megatron-LM overlap_grad_reduce /
-// overlap_param_gather). Communication is assumed not to slow the compute it hides under.
+// Per-group exposure of one rank for the report: each item takes its share of its overlap class's
+// exposed time (overlap_exposure gives the class totals the step uses).
 struct Exposure {
   std::vector<GroupExposure> groups;
   double per_microbatch_s = 0, tail_s = 0, total_s = 0;
 };
 
 Exposure expose(const CommunicationPhase& phase, const PassTimes& t, double m) {
-  double sum_mb[kOverlapClasses] = {}, sum_step[kOverlapClasses] = {};
-  auto per_microbatch = [&](const TrafficTiming& x) {
-    const bool dp_once = (x.item.group == models::TrafficGroup::dp || x.item.group == models::TrafficGroup::edp) && x.item.calls < 1.5;
-    return !dp_once && x.item.calls >= m - 1e-9;
-  };
-  for (const TrafficTiming& x : phase.items)
-    (per_microbatch(x) ? sum_mb : sum_step)[int(x.item.overlap)] += x.time_s;
-  double exposed_mb[kOverlapClasses], exposed_step[kOverlapClasses];
-  for (int c = 0; c < kOverlapClasses; ++c) {
-    const double w = window_per_microbatch(OverlapWith(c), t);
-    exposed_mb[c] = std::max(0.0, sum_mb[c] - m * w);
-    exposed_step[c] = std::max(0.0, sum_step[c] - w);
-  }
-  Exposure e;
+  std::vector<models::TrafficItem> items;
+  std::vector<double> times;
+  for (const TrafficTiming& x : phase.items) items.push_back(x.item), times.push_back(x.time_s);
+  const OverlapExposure o = overlap_exposure(items, times, t, m);
+  Exposure e{.per_microbatch_s = o.per_microbatch_s, .tail_s = o.tail_s, .total_s = o.total_s};
   for (const TrafficTiming& x : phase.items) {
     const int c = int(x.item.overlap);
-    const bool mb = per_microbatch(x);
-    const double sum = mb ? sum_mb[c] : sum_step[c];
-    const double exposed = sum > 0 ? x.time_s / sum * (mb ? exposed_mb[c] : exposed_step[c]) : 0;
+    const bool mb = repeats_every_microbatch(x.item, m);
+    const double sum = mb ? o.sum_mb[c] : o.sum_step[c];
+    const double exposed = sum > 0 ? x.time_s / sum * (mb ? o.exposed_mb[c] : o.exposed_step[c]) : 0;
     const std::string group(models::name_of(x.item.group));
     auto g = std::find_if(e.groups.begin(), e.groups.end(), [&](const GroupExposure& ge) { return ge.group == group; });
     if (g == e.groups.end()) {
@@ -123,20 +47,8 @@ Exposure expose(const CommunicationPhase& phase, const PassTimes& t, double m) {
     g->exposed_s += exposed;
     g->hidden_s += x.time_s - exposed;
     g->per_microbatch = mb;
-    (mb ? e.per_microbatch_s : e.tail_s) += exposed;
-    e.total_s += x.time_s;
   }
   return e;
-}
-
-// A fused Adam step (apex/Transformer Engine multi-tensor kernels) reads and writes each state
-// tensor once and reads the gradient (then zeroes it): 2 × the recipe's bytes per parameter it
-// updates, memory-bound [derived]. With ZeRO ≥ 1 (Megatron's distributed optimizer) a rank
-// updates its 1/(dp·cp) shard of the tensors sharded at that stage.
-double optimizer_bytes(const models::OptimizerRecipe& r, double local_params, int zero, double shard) {
-  double bytes = 0;
-  for (const models::StateTensor& t : r.tensors) bytes += 2 * t.bytes_per_param * (zero >= t.sharded_from_stage ? local_params / shard : local_params);
-  return bytes;
 }
 
 std::string percent(double x) { return fmt::format("{:.0f}%", 100 * x); }
@@ -223,68 +135,49 @@ TrainingPrediction predict_training(const Scenario& s, const HardwareDb& db, con
     throw InputError({s.file, 0, 0}, fmt::format("{} has no dense {} peak to train in", a.name, name_of(ctx.math)));
 
   // Ops of one micro-batch on one tp x cp rank, timed once per group.
-  const std::vector<models::OpGroup> groups = models::transformer_ops(m, ctx);
-  const auto all = [](const Op&) { return true; };
-  const models::OpGroup* head = find_group(groups, "embedding and LM head");
-  const PassTimes embedding = time_ops(head->ops, ceilings, eff, [](const Op& op) { return op.name.starts_with("embed."); });
-  const PassTimes output = time_ops(head->ops, ceilings, eff, [](const Op& op) { return !op.name.starts_with("embed."); });
-  const models::OpGroup* dense_group = find_group(groups, "dense layer");
-  const models::OpGroup* moe_group = find_group(groups, "MoE layer");
-  const PassTimes dense = dense_group ? time_ops(dense_group->ops, ceilings, eff, all) : PassTimes{};
-  const PassTimes moe = moe_group ? time_ops(moe_group->ops, ceilings, eff, all) : PassTimes{};
-
+  const LayerPassTimes layer = layer_pass_times(models::transformer_ops(m, ctx), ceilings, eff);
   const Topology topology = topology_of(db, s.hardware);
   const std::vector<ParallelDim> order = o.order.empty() ? *parse_order(default_order()) : o.order;
   const std::vector<GroupPlacement> placements = place_groups(topology, par, p.devices, order);
   const ShardPlan plan = shard_plan(s);
   const models::OptimizerRecipe& recipe = *models::find_recipe(tr.optimizer);
 
-  std::vector<models::StageTime> stage_times;
+  // One computation per class of identical pipeline ranks; the report lists every rank.
+  std::vector<RankStep> steps;
   std::vector<Exposure> exposures;
-  PassTimes whole_model;  // one micro-batch through every layer on one tp x cp rank (FLOP counts)
-  whole_model.add(embedding, 1).add(output, 1).add(dense, m.dense_layers()).add(moe, m.moe_layers());
-  for (int r = 0; r < par.pp; ++r) {
-    const StageLayers st = stage_layers(m, par, r);
-    PassTimes t;
-    t.add(dense, st.dense).add(moe, st.moe);
-    if (r == 0) t.add(embedding, 1);
-    if (r == par.pp - 1) t.add(output, 1);
+  std::vector<int> class_of_rank;
+  for (const RankClass& c : rank_classes(m, par)) {
+    const int r = c.stage;
+    const PassTimes t = stage_pass_times(layer, c.layers, r, par.pp);
     const CommunicationPhase phase = time_traffic("training step", models::training_traffic(m, training_layout(s, r)), placements, o.collective);
     Exposure e = expose(phase, t, mb);
-    const double local = local_parameters(m, st, r, plan).total();
-    RankTiming rt;
-    rt.stage = r;
-    rt.layers = st.total();
-    rt.forward_s = t.forward, rt.backward_input_s = t.backward_input, rt.backward_weight_s = t.backward_weight;
-    rt.recompute_s = t.recompute, rt.memory_bound_s = t.memory_bound, rt.overhead_s = t.overhead;
-    rt.comm_s = e.total_s, rt.exposed_per_microbatch_s = e.per_microbatch_s, rt.exposed_tail_s = e.tail_s;
-    rt.optimizer_s = optimizer_bytes(recipe, local, par.zero, double(p.dp) * par.cp) / (*ceilings.memory_Bps * eff.memory);
-    if (tr.offload != models::Offload::none && ceilings.host_link_Bps)  // gradients down, parameters up (host Adam not timed)
-      rt.optimizer_s = 2 * local * 2 / (*ceilings.host_link_Bps * eff.host_link);
-    // Exposed per-micro-batch communication splits over forward and backward like the compute.
-    const double compute = t.forward + t.recompute + t.backward_input + t.backward_weight;
-    const double comm = e.per_microbatch_s / mb;
-    const double fwd_share = compute > 0 ? t.forward / compute : 0.5;
-    stage_times.push_back({t.forward + fwd_share * comm, t.backward_input + t.recompute + (1 - fwd_share) * comm, t.backward_weight});
-    rt.total_per_microbatch_s = compute + comm;
-    p.ranks.push_back(rt);
+    const double local = local_parameters(m, c.layers, r, plan).total();
+    RankStep step{.count = c.count, .t = t, .exposed_per_microbatch_s = e.per_microbatch_s, .exposed_tail_s = e.tail_s, .comm_s = e.total_s,
+                  .optimizer_s = optimizer_seconds(recipe, local, par.zero, double(p.dp) * par.cp, tr.offload, ceilings, eff)};
+    for (int i = 0; i < c.count; ++i) {
+      RankTiming rt;
+      rt.stage = r + i;
+      rt.layers = c.layers.total();
+      rt.forward_s = t.forward, rt.backward_input_s = t.backward_input, rt.backward_weight_s = t.backward_weight;
+      rt.recompute_s = t.recompute, rt.memory_bound_s = t.memory_bound, rt.overhead_s = t.overhead;
+      rt.comm_s = step.comm_s, rt.exposed_per_microbatch_s = step.exposed_per_microbatch_s, rt.exposed_tail_s = step.exposed_tail_s;
+      rt.optimizer_s = step.optimizer_s;
+      rt.total_per_microbatch_s = step.per_microbatch_s(mb);
+      p.ranks.push_back(rt);
+      class_of_rank.push_back(int(steps.size()));
+    }
+    steps.push_back(step);
     exposures.push_back(std::move(e));
   }
 
-  const models::PipelineTime pipe = models::pipeline_time(par.schedule, par.vp, mb, stage_times);
-  p.slowest_rank = int(std::max_element(p.ranks.begin(), p.ranks.end(), [](const RankTiming& x, const RankTiming& y) {
-                         return x.total_per_microbatch_s < y.total_per_microbatch_s;
-                       }) - p.ranks.begin());
-  // Every rank waits for the slowest tail (gradient reduction, then the optimizer behind a global
-  // gradient-norm all-reduce) before the next step.
-  int tail_rank = 0;
-  for (int r = 0; r < par.pp; ++r)
-    if (p.ranks[r].exposed_tail_s + p.ranks[r].optimizer_s > p.ranks[tail_rank].exposed_tail_s + p.ranks[tail_rank].optimizer_s) tail_rank = r;
+  const StepTotals totals = step_totals(par.schedule, par.vp, mb, steps, tr.data_loading_s);
+  const models::PipelineTime& pipe = totals.pipe;
+  const double data = totals.data_s;
+  p.step_time_s = totals.step_s;
+  p.slowest_rank = int(std::find(class_of_rank.begin(), class_of_rank.end(), totals.slowest) - class_of_rank.begin());
   const RankTiming& k = p.ranks[p.slowest_rank];
-  const RankTiming& tail = p.ranks[tail_rank];
-  const double before_data = pipe.step_s() + tail.exposed_tail_s + tail.optimizer_s;
-  const double data = std::max(0.0, tr.data_loading_s.value_or(0) - before_data);  // F-DATA-1, prefetched
-  p.step_time_s = before_data + data;
+  const RankStep& tail = steps[totals.tail];
+  const PassTimes whole_model = model_pass_times(layer, m);  // one micro-batch through every layer (FLOP counts)
 
   const double fb = mb * (k.forward_s + k.backward_input_s + k.backward_weight_s);
   p.breakdown = {{"compute", fb - mb * (k.memory_bound_s + k.overhead_s)},
@@ -300,14 +193,15 @@ TrainingPrediction predict_training(const Scenario& s, const HardwareDb& db, con
       else it->seconds += g.exposed_s;
     }
   };
-  add_comm(exposures[p.slowest_rank], true);
+  add_comm(exposures[totals.slowest], true);
   p.breakdown.push_back({"bubble", pipe.bubble_s});
-  add_comm(exposures[tail_rank], false);
+  add_comm(exposures[totals.tail], false);
   p.breakdown.push_back({"optimizer", tail.optimizer_s});
   if (tr.data_loading_s) p.breakdown.push_back({"data_loading", data});
-  p.communication = exposures[p.slowest_rank].groups;
+  p.communication = exposures[totals.slowest].groups;
   if (m.dense_layers() > 0 && k.layers > 0)
-    p.layer_time_s = dense.forward + dense.backward_input + dense.backward_weight + dense.recompute + k.exposed_per_microbatch_s / mb / k.layers;
+    p.layer_time_s = layer.dense.forward + layer.dense.backward_input + layer.dense.backward_weight + layer.dense.recompute +
+                     k.exposed_per_microbatch_s / mb / k.layers;
   p.bubble_fraction = pipe.bubble_s / p.step_time_s;
 
   p.tokens_per_s = p.tokens_per_step / p.step_time_s;

@@ -54,4 +54,14 @@ PipelineTime pipeline_time(Schedule s, int vp, double microbatches, std::span<co
   return r;
 }
 
+PipelineTime pipeline_time(Schedule s, int vp, double microbatches, std::span<const StageTime> ranks, std::span<const int> counts) {
+  PipelineTime r;
+  if (ranks.empty()) return r;
+  auto slowest = std::max_element(ranks.begin(), ranks.end(), [](const StageTime& a, const StageTime& b) { return a.total() < b.total(); });
+  r.ideal_s = microbatches * slowest->total();
+  for (std::size_t i = 0; i < ranks.size(); ++i) r.bubble_s += counts[i] * bubble_unit(s, vp, ranks[i]);
+  r.bubble_s -= bubble_unit(s, vp, *slowest);
+  return r;
+}
+
 }  // namespace perfcast::models

@@ -40,5 +40,7 @@ struct PipelineTime {
 //   ZB-H2        u = 0                          (needs ~2p−1 micro-batches in flight)
 // step = m·max_i t_i + Σ_i u_i − u_slowest, which is exactly (m + (p−1)·k)·t for equal ranks.
 PipelineTime pipeline_time(Schedule s, int vp, double microbatches, std::span<const StageTime> ranks);
+// The same over classes of identical ranks: `ranks[i]` stands for `counts[i]` pipeline ranks.
+PipelineTime pipeline_time(Schedule s, int vp, double microbatches, std::span<const StageTime> ranks, std::span<const int> counts);
 
 }  // namespace perfcast::models
