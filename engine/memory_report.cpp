@@ -130,12 +130,16 @@ StageMemory training_stage_memory(const Scenario& s, const AcceleratorSpec& a, i
   return x;
 }
 
-double training_memory_B(const Scenario& s, const AcceleratorSpec& a, const ActivationFootprint& f, const MemoryOverheads& o) {
+StageMemory training_memory_peak(const Scenario& s, const AcceleratorSpec& a, const ActivationFootprint& f, const MemoryOverheads& o) {
   const ParallelismSettings& p = s.parallelism;
-  double worst = training_stage_memory(s, a, 0, f, o).total;
+  StageMemory worst = training_stage_memory(s, a, 0, f, o);
   if (p.pp == 1) return worst;
-  worst = std::max(worst, training_stage_memory(s, a, p.pp - 1, f, o).total);
-  if (uneven_split(p) && p.pp > 2) worst = std::max(worst, training_stage_memory(s, a, 1, f, o).total);
+  const int others[] = {p.pp - 1, uneven_split(p) && p.pp > 2 ? 1 : -1};
+  for (int stage : others) {
+    if (stage < 0) continue;
+    StageMemory x = training_stage_memory(s, a, stage, f, o);
+    if (x.total > worst.total) worst = x;
+  }
   return worst;
 }
 

@@ -63,6 +63,7 @@ struct StageMemory {
   double activations = 0, io = 0, cuda_context = 0, communication = 0, fragmentation = 0;
   int communicators = 0;
   double total = 0;
+  double checkpoint_bytes() const { return (dense.weights + expert.weights) + (dense.optimizer + expert.optimizer); }
 };
 
 // Saved activations per layer and per micro-batch, which depend on the micro-batch, tp, cp,
@@ -76,7 +77,7 @@ StageMemory training_stage_memory(const Scenario& s, const AcceleratorSpec& a, i
                                   const MemoryOverheads& o);
 // The stage needing the most (what memory_for_scenario reports): first, last, and with an uneven
 // split the second.
-double training_memory_B(const Scenario& s, const AcceleratorSpec& a, const ActivationFootprint& f, const MemoryOverheads& o = {});
+StageMemory training_memory_peak(const Scenario& s, const AcceleratorSpec& a, const ActivationFootprint& f, const MemoryOverheads& o = {});
 
 MemoryReport memory_for_scenario(const Scenario& s, const HardwareDb& db, const MemoryOverheads& o = {});
 

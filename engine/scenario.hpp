@@ -106,6 +106,17 @@ struct LayoutProblem {
   std::string key, message;
 };
 
+// The rules a layout can break, in the order they are checked (what a sweep counts its
+// rejections by); the last three concern what a sweep varies inside a unit (vp, SP).
+enum class LayoutRule {
+  devices_split, dp_devices, batch_split, tp_heads, tp_kv_heads, tp_ffn, pp_layers, uneven_sum, uneven_middle, ep_dense,
+  ep_experts, ep_ranks, expert_tp_ffn, cp_seq, interleave_microbatches, vp_layers, sp_without_tp
+};
+constexpr int kLayoutRules = int(LayoutRule::sp_without_tp) + 1;
+std::string_view describe(LayoutRule r);   // "heads not divisible by tp"
+std::optional<LayoutRule> broken_layout_rule(const Workload& w, const ParallelismSettings& p, int devices,
+                                             const std::optional<TrainingSettings>& training);
+
 // Megatron-LM's argument checks for `p` on `devices` devices (TP dividing heads, KV heads and
 // FFN widths, PP dividing layers, VP dividing a stage's layers, EP dividing experts and the
 // tp x cp x dp ranks it folds into, CP dividing the sequence, the batch splitting into

@@ -220,22 +220,13 @@ TrainingPrediction predict_training(const Scenario& s, const HardwareDb& db, con
   double state_bytes = 0;
   for (const MemoryComponent& c : p.memory.components)
     if (c.name == "weights" || c.name == "optimizer") state_bytes += c.bytes;
-  const ReliabilityDefaults rd;
-  p.device_mtbf_s = s.reliability.device_mtbf_s.value_or(models::llama3_device_mtbf_s());
-  p.job_mtbf_s = models::job_mtbf_s(p.device_mtbf_s, p.devices);
-  p.checkpoint_write_s = s.reliability.checkpoint_write_s.value_or(state_bytes / rd.storage_write_Bps_per_device);
-  p.restart_s = s.reliability.restart_s.value_or(rd.restart_s);
-  p.checkpoint_interval_s = p.checkpoint_write_s > 0 ? models::daly_interval_s(p.checkpoint_write_s, p.job_mtbf_s) : 1.0;
-  p.goodput_fraction = p.checkpoint_interval_s /
-                       models::daly_wall_time_s(p.checkpoint_interval_s, p.checkpoint_interval_s, p.checkpoint_write_s, p.restart_s, p.job_mtbf_s);
+  const JobFigures job = job_figures(s.reliability, p.devices, state_bytes, p.tokens_per_s, tr.tokens);
+  p.device_mtbf_s = job.device_mtbf_s, p.job_mtbf_s = job.job_mtbf_s, p.checkpoint_write_s = job.checkpoint_write_s;
+  p.restart_s = job.restart_s, p.checkpoint_interval_s = job.checkpoint_interval_s, p.goodput_fraction = job.goodput_fraction;
+  p.time_to_train_s = job.time_to_train_s, p.expected_wall_s = job.expected_wall_s, p.expected_failures = job.expected_failures;
   if (tr.tokens) {
     p.tokens = *tr.tokens;
-    p.time_to_train_s = *tr.tokens / p.tokens_per_s;
-    const models::Goodput g = models::goodput(*p.time_to_train_s, p.checkpoint_write_s, p.restart_s, p.job_mtbf_s);
-    p.expected_wall_s = g.wall_s;
-    p.goodput_fraction = g.fraction;
-    p.expected_failures = g.failures;
-    p.device_hours = g.wall_s * p.devices / 3600;
+    p.device_hours = *job.expected_wall_s * p.devices / 3600;
   }
 
   p.assumptions = {
@@ -259,21 +250,11 @@ TrainingPrediction predict_training(const Scenario& s, const HardwareDb& db, con
 
   // Energy over the expected wall time at the step's average power: restarts and recomputed work
   // are counted as if they were steps (an upper bound on restarts, which idle).
-  const Consumption use{.devices = p.devices, .activity = step_activity(p), .tokens_per_span = p.tokens_per_step,
+  p.activity = step_activity(totals, steps, mb);
+  const Consumption use{.devices = p.devices, .activity = p.activity, .tokens_per_span = p.tokens_per_step,
                         .job_s = p.expected_wall_s, .checkpoint_interval_s = p.checkpoint_interval_s, .restart_s = p.restart_s};
   p.economics = economics_if_known(s, db, use);
   return p;
-}
-
-models::Activity step_activity(const TrainingPrediction& p) {
-  models::Activity a;
-  for (const BreakdownItem& b : p.breakdown) {
-    if (b.name == "compute" || b.name == "recompute") a.compute_s += b.seconds;
-    else if (b.name == "memory_bound" || b.name == "optimizer") a.memory_s += b.seconds;
-    else if (b.name.starts_with("comm_")) a.communication_s += b.seconds;
-    else a.idle_s += b.seconds;  // bubble, kernel_overhead, data_loading
-  }
-  return a;
 }
 
 }  // namespace perfcast

@@ -14,6 +14,7 @@
 #include "engine/memory_report.hpp"
 #include "engine/scenario.hpp"
 #include "engine/topology.hpp"
+#include "engine/training_step.hpp"
 #include "models/collective.hpp"
 #include "models/reliability.hpp"
 #include "models/roofline.hpp"
@@ -24,16 +25,6 @@ struct TrainingOptions {
   std::vector<ParallelDim> order;          // placement, innermost first; empty = default_order()
   models::CollectiveParams collective = models::default_collective_params();
   models::Efficiency efficiency = models::default_efficiency();
-};
-
-// Reliability defaults, each with its source (the scenario's [reliability] overrides them).
-struct ReliabilityDefaults {
-  // Per-device storage write rate for checkpoints: Llama 3's storage peaked at 7 TB/s for 16,384
-  // GPUs (Llama 3 paper §3.3.4 via MODELS-REFERENCE §11, secondary) = 427 MB/s per GPU.
-  double storage_write_Bps_per_device = 7e12 / 16384;
-  // Restart (detect, reschedule, re-initialise, reload, warm up): MODELS-REFERENCE E7's example
-  // value of 10 minutes; an assumption, not a measurement — set [reliability] restart_s.
-  double restart_s = 600;
 };
 
 // One pipeline rank, per micro-batch (compute without communication) and per step (communication).
@@ -88,14 +79,13 @@ struct TrainingPrediction {
   double goodput_fraction = 1;
   std::optional<double> tokens, time_to_train_s, expected_wall_s, device_hours, expected_failures;
   MemoryReport memory;
+  models::Activity activity;           // one device over one step (what power and energy follow)
   std::optional<Economics> economics;  // energy always when the device's power is known; cost with [cost]
   std::vector<std::string> assumptions;
 };
 
-// One device's activity over a step, from the breakdown: compute and recompute at tensor-core
-// power, memory-bound ops and the optimizer at HBM power, exposed communication, bubbles, launch
-// gaps and data stalls at the idle floor.
-models::Activity step_activity(const TrainingPrediction& p);
+// One device's activity over a step (training_step.hpp's step_activity).
+inline models::Activity step_activity(const TrainingPrediction& p) { return p.activity; }
 
 TrainingPrediction predict_training(const Scenario& s, const HardwareDb& db, const TrainingOptions& o = {});
 

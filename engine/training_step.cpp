@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "models/reliability.hpp"
+
 namespace perfcast {
 namespace {
 
@@ -173,6 +175,38 @@ StepTotals step_totals(models::Schedule s, int vp, double m, std::span<const Ran
   out.data_s = std::max(0.0, data_loading_s.value_or(0) - before_data);
   out.step_s = before_data + out.data_s;
   return out;
+}
+
+models::Activity step_activity(const StepTotals& totals, std::span<const RankStep> classes, double m) {
+  const RankStep& k = classes[std::size_t(totals.slowest)];
+  const RankStep& tail = classes[std::size_t(totals.tail)];
+  const PassTimes& t = k.t;
+  models::Activity a;
+  a.compute_s = m * (t.forward + t.backward_input + t.backward_weight) - m * (t.memory_bound + t.overhead) + m * t.recompute;
+  a.memory_s = m * t.memory_bound + tail.optimizer_s;
+  a.communication_s = k.exposed_per_microbatch_s + tail.exposed_tail_s;
+  a.idle_s = m * t.overhead + totals.pipe.bubble_s + totals.data_s;
+  return a;
+}
+
+JobFigures job_figures(const ReliabilitySettings& r, int devices, double state_bytes, double tokens_per_s, std::optional<double> tokens) {
+  const ReliabilityDefaults rd;
+  JobFigures j;
+  j.device_mtbf_s = r.device_mtbf_s.value_or(models::llama3_device_mtbf_s());
+  j.job_mtbf_s = models::job_mtbf_s(j.device_mtbf_s, devices);
+  j.checkpoint_write_s = r.checkpoint_write_s.value_or(state_bytes / rd.storage_write_Bps_per_device);
+  j.restart_s = r.restart_s.value_or(rd.restart_s);
+  j.checkpoint_interval_s = j.checkpoint_write_s > 0 ? models::daly_interval_s(j.checkpoint_write_s, j.job_mtbf_s) : 1.0;
+  j.goodput_fraction = j.checkpoint_interval_s / models::daly_wall_time_s(j.checkpoint_interval_s, j.checkpoint_interval_s,
+                                                                          j.checkpoint_write_s, j.restart_s, j.job_mtbf_s);
+  if (tokens) {
+    j.time_to_train_s = *tokens / tokens_per_s;
+    const models::Goodput g = models::goodput(*j.time_to_train_s, j.checkpoint_write_s, j.restart_s, j.job_mtbf_s);
+    j.expected_wall_s = g.wall_s;
+    j.goodput_fraction = g.fraction;
+    j.expected_failures = g.failures;
+  }
+  return j;
 }
 
 }  // namespace perfcast

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "engine/partition.hpp"
+#include "engine/scenario.hpp"
+#include "models/energy.hpp"
 #include "models/memory.hpp"
 #include "models/pipeline.hpp"
 #include "models/roofline.hpp"
@@ -99,5 +101,30 @@ struct StepTotals {
 // Every rank waits for the slowest tail (gradient reduction, then the optimizer behind a global
 // gradient-norm all-reduce) before the next step; data loading is prefetched (F-DATA-1).
 StepTotals step_totals(models::Schedule s, int vp, double m, std::span<const RankStep> classes, std::optional<double> data_loading_s);
+
+// One device's activity over a step: compute and recompute at tensor-core power, memory-bound
+// ops and the optimizer at HBM power, exposed communication (the steady-state rank's per
+// micro-batch, the tail rank's after the drain), bubbles, launch gaps and data stalls at idle.
+models::Activity step_activity(const StepTotals& totals, std::span<const RankStep> classes, double m);
+
+// Reliability defaults, each with its source (the scenario's [reliability] overrides them).
+struct ReliabilityDefaults {
+  // Per-device storage write rate for checkpoints: Llama 3's storage peaked at 7 TB/s for 16,384
+  // GPUs (Llama 3 paper §3.3.4 via MODELS-REFERENCE §11, secondary) = 427 MB/s per GPU.
+  double storage_write_Bps_per_device = 7e12 / 16384;
+  // Restart (detect, reschedule, re-initialise, reload, warm up): MODELS-REFERENCE E7's example
+  // value of 10 minutes; an assumption, not a measurement — set [reliability] restart_s.
+  double restart_s = 600;
+};
+
+// Failures, checkpoints and goodput of a job (F-REL-*): Llama 3's per-device MTBF unless given,
+// a checkpoint of `state_bytes` per device (weights + optimizer) at the default write rate,
+// Young/Daly's interval, and with `tokens` the expected wall time to train them.
+struct JobFigures {
+  double device_mtbf_s = 0, job_mtbf_s = 0, checkpoint_write_s = 0, restart_s = 0, checkpoint_interval_s = 0;
+  double goodput_fraction = 1;
+  std::optional<double> time_to_train_s, expected_wall_s, expected_failures;
+};
+JobFigures job_figures(const ReliabilitySettings& r, int devices, double state_bytes, double tokens_per_s, std::optional<double> tokens);
 
 }  // namespace perfcast
