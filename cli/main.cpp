@@ -13,6 +13,7 @@
 #include "cli/memory_command.hpp"
 #include "cli/predict_command.hpp"
 #include "cli/roofline_command.hpp"
+#include "cli/sweep_command.hpp"
 #include "cli/validate_command.hpp"
 #include "engine/errors.hpp"
 #include "perfcast/version.hpp"
@@ -31,6 +32,8 @@ int main(int argc, char** argv) {
   perfcast::cli::add_scaling_command(app, options, action);
   perfcast::cli::add_capacity_command(app, options, action);
   perfcast::cli::add_compare_command(app, options, action);
+  perfcast::cli::add_sweep_command(app, options, action);
+  perfcast::cli::add_sweep_merge_command(app, options, action);
   perfcast::cli::add_roofline_command(app, options, action);
   perfcast::cli::add_memory_command(app, options, action);
   perfcast::cli::add_collective_command(app, options, action);

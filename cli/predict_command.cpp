@@ -49,17 +49,10 @@ struct ScalingOptions {
 };
 
 int run_scaling(const GlobalOptions& global, const ScalingOptions& o) {
-  int first = 0, last = 0;
-  double factor = 2;
-  char colon1 = 0, colon2 = 0;
-  std::istringstream in(o.devices);
-  in >> first >> colon1 >> last;
-  if (in && in.peek() == ':') in >> colon2 >> factor;
-  if (!in || !in.eof() || colon1 != ':' || first < 1 || last < first || factor <= 1)
-    throw InputError({}, fmt::format("--devices '{}': give FIRST:LAST[:FACTOR] with 1 <= FIRST <= LAST and FACTOR > 1 (e.g. 8:16384:2)", o.devices));
+  const std::vector<int> counts = parse_device_counts(o.devices);
   HardwareDb db = HardwareDb::load(global.hardware_db);
   Scenario s = load_scenario(o.scenario, default_workloads_dir(), db);
-  ScalingReport r = scaling_for_scenario(s, db, device_counts(first, last, factor));
+  ScalingReport r = scaling_for_scenario(s, db, counts);
   if (o.format == "json") fmt::print("{}\n", scaling_to_json(r).dump(2));
   else if (o.format == "csv") fmt::print("{}", scaling_to_csv(r));
   else fmt::print("{}", scaling_to_table(r));
@@ -72,7 +65,7 @@ void add_scaling_command(CLI::App& app, const GlobalOptions& options, std::funct
   auto o = std::make_shared<ScalingOptions>();
   CLI::App* cmd = app.add_subcommand("scaling", "Predicted strong/weak scaling over device counts, with Amdahl and Gustafson fits");
   cmd->add_option("scenario", o->scenario, "Training scenario file")->required();
-  cmd->add_option("--devices", o->devices, "FIRST:LAST[:FACTOR] device counts")->capture_default_str();
+  cmd->add_option("--devices", o->devices, "Device counts: FIRST:LAST[:FACTOR], or a list 64,128,192")->capture_default_str();
   cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "json", "csv"}))->capture_default_str();
   cmd->callback([&action, &options, o] { action = [&options, o] { return run_scaling(options, *o); }; });
 }

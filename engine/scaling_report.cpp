@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <fmt/format.h>
+#include <sstream>
 
 #include "engine/communication_report.hpp"
 #include "engine/errors.hpp"
@@ -15,6 +16,32 @@ std::vector<int> device_counts(int first, int last, double factor) {
     out.push_back(int(std::lround(n)));
     if (factor <= 1) break;
   }
+  return out;
+}
+
+std::vector<int> parse_device_counts(const std::string& text) {
+  const auto bad = [&] {
+    return InputError({}, fmt::format("--devices '{}': give N, FIRST:LAST[:FACTOR] with 1 <= FIRST <= LAST and FACTOR > 1 "
+                                      "(e.g. 8:16384:2), or a list such as 64,128,192", text));
+  };
+  std::vector<int> out;
+  std::istringstream in(text);
+  if (text.find(':') != std::string::npos) {
+    int first = 0, last = 0;
+    double factor = 2;
+    char colon1 = 0, colon2 = 0;
+    in >> first >> colon1 >> last;
+    if (in && in.peek() == ':') in >> colon2 >> factor;
+    if (!in || !in.eof() || colon1 != ':' || first < 1 || last < first || !(factor > 1)) throw bad();
+    return device_counts(first, last, factor);
+  }
+  for (std::string item; std::getline(in, item, ',');) {
+    std::istringstream one(item);
+    int n = 0;
+    if (!(one >> n) || !one.eof() || n < 1) throw bad();
+    out.push_back(n);
+  }
+  if (out.empty()) throw bad();
   return out;
 }
 

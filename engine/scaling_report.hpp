@@ -28,6 +28,9 @@ struct ScalingReport {
 
 // Device counts from `first` to `last`, multiplying by `factor` (≥ 2 in practice; 8:16384:2).
 std::vector<int> device_counts(int first, int last, double factor);
+// --devices (scaling, sweep): "512", "FIRST:LAST[:FACTOR]" (FACTOR 2 unless given), or a list
+// "64,128,192". InputError naming the option on anything else.
+std::vector<int> parse_device_counts(const std::string& text);
 ScalingReport scaling_for_scenario(const Scenario& s, const HardwareDb& db, const std::vector<int>& counts);
 
 }  // namespace perfcast

@@ -1,6 +1,5 @@
 #include "engine/sweep_space.hpp"
 
-#include <charconv>
 #include <fmt/format.h>
 
 #include "engine/communication_report.hpp"
@@ -30,13 +29,6 @@ std::vector<int> divisors(int n, int limit) {
 
 template <class T>
 std::uint64_t count(const std::vector<T>& v) { return v.size(); }
-
-std::optional<long> to_long(std::string_view t) {
-  long v = 0;
-  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-  if (ec != std::errc() || p != t.data() + t.size()) return std::nullopt;
-  return v;
-}
 
 }  // namespace
 
@@ -72,7 +64,7 @@ std::uint64_t SweepSpace::units() const {
 }
 
 std::uint64_t SweepSpace::unit_size() const {
-  return count(recompute) * count(sequence_parallel) * count(zero) * count(vp) * count(schedule);
+  return count(recompute) * count(sequence_parallel) * count(zero) * count(pipeline);
 }
 
 SweepLayout SweepSpace::layout(std::uint64_t id) const {
@@ -83,9 +75,9 @@ SweepLayout SweepSpace::layout(std::uint64_t id) const {
     id /= n;
     return v;
   };
-  // Innermost first (the reverse of the nesting: schedule varies fastest).
-  l.schedule = take(schedule);
-  l.vp = take(vp);
+  // Innermost first (the reverse of the nesting: the schedule varies fastest).
+  const PipelineChoice pc = take(pipeline);
+  l.schedule = pc.schedule, l.vp = pc.vp;
   l.zero = take(zero);
   l.sequence_parallel = take(sequence_parallel);
   l.recompute = take(recompute);
@@ -118,40 +110,11 @@ SweepSpace training_space(const Scenario& s, const std::vector<int>& devices) {
   sp.recompute = {models::Recompute::none, models::Recompute::selective, models::Recompute::full};
   sp.sequence_parallel = {false, true};
   sp.zero = {0, 1, 2, 3};
-  sp.vp = divisors(m.layers, kMaxVp);
-  sp.schedule = {models::Schedule::one_f_one_b, models::Schedule::gpipe, models::Schedule::zb_h1, models::Schedule::zb_h2};
+  using models::Schedule;
+  sp.pipeline = {{Schedule::one_f_one_b, 1}, {Schedule::gpipe, 1}, {Schedule::zb_h1, 1}, {Schedule::zb_h2, 1}};
+  for (int vp : divisors(m.layers, kMaxVp))
+    if (vp > 1) sp.pipeline.push_back({Schedule::one_f_one_b, vp});
   return sp;
-}
-
-std::vector<int> parse_device_counts(const std::string& text) {
-  auto bad = [&](std::string_view why) { return InputError({}, fmt::format("--devices '{}': {}", text, why)); };
-  std::vector<int> out;
-  auto number = [&](std::string_view t) {
-    const auto v = to_long(t);
-    if (!v || *v < 1 || *v > 10'000'000) throw bad("give positive device counts, e.g. 512, 512:4096, 512:4096:512 or 64,128,192");
-    return int(*v);
-  };
-  if (text.find(':') != std::string::npos) {
-    std::vector<std::string_view> parts;
-    std::string_view rest = text;
-    for (std::size_t at; (at = rest.find(':')) != std::string_view::npos; rest.remove_prefix(at + 1)) parts.push_back(rest.substr(0, at));
-    parts.push_back(rest);
-    if (parts.size() > 3) throw bad("a range is FIRST:LAST or FIRST:LAST:STEP");
-    const int first = number(parts[0]), last = number(parts[1]);
-    if (last < first) throw bad("the range ends before it starts");
-    if (parts.size() == 3) {
-      const int step = number(parts[2]);
-      for (long d = first; d <= last; d += step) out.push_back(int(d));
-    } else {
-      for (long d = first; d <= last; d *= 2) out.push_back(int(d));
-    }
-  } else {
-    std::string_view rest = text;
-    for (std::size_t at; (at = rest.find(',')) != std::string_view::npos; rest.remove_prefix(at + 1)) out.push_back(number(rest.substr(0, at)));
-    out.push_back(number(rest));
-  }
-  if (out.size() > 4096) throw bad("more than 4096 device counts; give a coarser step");
-  return out;
 }
 
 }  // namespace perfcast

@@ -298,7 +298,8 @@ TEST_CASE("predict prints a full training prediction for every shipped training 
   CHECK(doc["amdahl"]["parallel_fraction"].get<double>() < 1);
   Run bad = run("scaling " + gpt3 + " --devices 64:8");
   CHECK(bad.code == 2);
-  CHECK(bad.err == "perfcast: error: --devices '64:8': give FIRST:LAST[:FACTOR] with 1 <= FIRST <= LAST and FACTOR > 1 (e.g. 8:16384:2)\n");
+  CHECK(bad.err == "perfcast: error: --devices '64:8': give N, FIRST:LAST[:FACTOR] with 1 <= FIRST <= LAST and FACTOR > 1 "
+                "(e.g. 8:16384:2), or a list such as 64,128,192\n");
 }
 
 TEST_CASE("capacity answers how many devices for a rate within TTFT/TPOT SLOs; JSON and CSV; bad input is one line") {

@@ -18,12 +18,6 @@ std::string cell(const std::optional<double>& v, const std::string& text, bool b
   return best ? text + " *" : text;
 }
 
-std::string money(double usd) {
-  if (usd >= 1e6) return fmt::format("${:.3f}M", usd / 1e6);
-  if (usd >= 1e3) return fmt::format("${:.1f}k", usd / 1e3);
-  return fmt::format("${:.2f}", usd);
-}
-
 nlohmann::json optional_json(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
 
 }  // namespace
@@ -46,7 +40,7 @@ std::string compare_to_table(const CompareReport& r) {
     table.add_row({x.hardware, paid, x.region, fmt::format("{} × {}", x.devices, x.accelerator),
                    t ? cell(x.wall_s, x.wall_s ? duration_text(*x.wall_s) : "", is_best(r, "time", i))
                      : cell(x.tokens_per_s, x.tokens_per_s ? fmt::format("{:.4g}", *x.tokens_per_s) : "", is_best(r, "time", i)),
-                   t ? cell(x.usd, x.usd ? money(*x.usd) : "", is_best(r, "cost", i))
+                   t ? cell(x.usd, x.usd ? usd_text(*x.usd) : "", is_best(r, "cost", i))
                      : cell(x.usd_per_million_tokens, x.usd_per_million_tokens ? fmt::format("${:.4g}", *x.usd_per_million_tokens) : "",
                             is_best(r, "cost", i)),
                    t ? cell(x.kwh, x.kwh ? fmt::format("{:.4g} MWh", *x.kwh / 1e3) : "", is_best(r, "energy", i))

@@ -73,6 +73,14 @@ std::string duration_text(double s) {
   return fmt::format("{:.3f} ms", s * 1e3);
 }
 
+std::string usd_text(double usd) {
+  if (usd >= 1e6) return fmt::format("${:.4g}M", usd / 1e6);
+  if (usd >= 1e3) return fmt::format("${:.4g}k", usd / 1e3);
+  return fmt::format("${:.4g}", usd);
+}
+
+std::string mass_text(double kg) { return kg >= 1e3 ? fmt::format("{:.4g} t", kg / 1e3) : fmt::format("{:.4g} kg", kg); }
+
 std::string percent_text(double x) { return fmt::format("{:.1f}%", 100 * x); }
 
 }  // namespace perfcast

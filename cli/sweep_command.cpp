@@ -1,0 +1,145 @@
+#include "cli/sweep_command.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <fmt/format.h>
+#include <memory>
+#include <unistd.h>
+
+#include "engine/errors.hpp"
+#include "engine/hardware_db.hpp"
+#include "engine/input_file.hpp"
+#include "engine/scaling_report.hpp"
+#include "engine/sweep.hpp"
+#include "engine/writers/sweep_writers.hpp"
+
+namespace perfcast::cli {
+namespace {
+
+struct SweepOptions {
+  std::string scenario, devices, objective = "time", pareto, shard, format = "table";
+  std::vector<std::string> constraints;
+  int top = 20, threads = 0;
+  bool progress = true;
+};
+
+std::vector<std::string> split_words(const std::string& text) {
+  std::vector<std::string> out;
+  std::string word;
+  for (char c : text + ",") {
+    if (c == ',') {
+      if (!word.empty()) out.push_back(word);
+      word.clear();
+    } else if (c != ' ') {
+      word += c;
+    }
+  }
+  return out;
+}
+
+void parse_shard(const std::string& text, SweepRequest& r) {
+  int i = -1, n = 0;
+  char slash = 0, extra = 0;
+  if (std::sscanf(text.c_str(), "%d %c %d %c", &i, &slash, &n, &extra) != 3 || slash != '/' || n < 1 || i < 0 || i >= n)
+    throw InputError({}, fmt::format("--shard '{}': give i/N with 0 <= i < N, e.g. 3/16", text));
+  r.shard = i, r.shards = n;
+}
+
+// A bar on a terminal for sweeps that last over a second; nothing when stderr is not a terminal.
+std::function<void(std::uint64_t, std::uint64_t)> progress_bar() {
+  if (!isatty(STDERR_FILENO)) return {};
+  const auto start = std::chrono::steady_clock::now();
+  auto shown = std::make_shared<bool>(false);
+  return [start, shown](std::uint64_t done, std::uint64_t total) {
+    const bool finished = done >= total;
+    if (finished) {
+      if (*shown) fmt::print(stderr, "\r\033[K");
+      return;
+    }
+    if (std::chrono::steady_clock::now() - start < std::chrono::seconds(1)) return;
+    *shown = true;
+    constexpr int kWidth = 40;
+    const double f = total ? double(done) / double(total) : 1;
+    const int fill = int(f * kWidth);
+    fmt::print(stderr, "\r[{}{}] {:3.0f}% of {} units", std::string(std::size_t(fill), '#'), std::string(std::size_t(kWidth - fill), ' '),
+               100 * f, total);
+    std::fflush(stderr);
+  };
+}
+
+void print(const SweepResult& r, const std::vector<TrainingPrediction>& best, const std::string& format) {
+  if (format == "json") fmt::print("{}\n", sweep_to_json(r, best).dump(2));
+  else if (format == "csv") fmt::print("{}", sweep_to_csv(r));
+  else fmt::print("{}", sweep_to_table(r, best));
+}
+
+int run(const GlobalOptions& global, const SweepOptions& o) {
+  HardwareDb db = HardwareDb::load(global.hardware_db);
+  const Scenario s = load_scenario(o.scenario, default_workloads_dir(), db);
+  SweepRequest r;
+  if (!o.devices.empty()) r.devices = parse_device_counts(o.devices);
+  r.objective = o.objective;
+  r.constraints = o.constraints;
+  r.pareto = split_words(o.pareto);
+  r.top = o.top;
+  r.threads = o.threads;
+  if (!o.shard.empty()) parse_shard(o.shard, r);
+  if (o.progress) r.progress = progress_bar();
+  const SweepResult result = sweep(s, db, r);
+  print(result, predict_rows(s, db, result.best), o.format);
+  return 0;
+}
+
+struct MergeOptions {
+  std::vector<std::string> files;
+  std::string format = "table";
+};
+
+int run_merge(const GlobalOptions& global, const MergeOptions& o) {
+  std::vector<SweepResult> shards;
+  for (const std::string& f : o.files) {
+    const std::string text = read_input_file(f, "sweep shard");
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::exception&) {
+      throw InputError({f, 0, 0}, "not JSON: write shards with perfcast sweep --format json --shard i/N");
+    }
+    shards.push_back(sweep_from_json(j, f));
+  }
+  const SweepResult merged = merge_sweeps(shards, o.files);
+  HardwareDb db = HardwareDb::load(global.hardware_db);
+  const Scenario s = load_scenario(merged.scenario_file, default_workloads_dir(), db);
+  print(merged, predict_rows(s, db, merged.best), o.format);
+  return 0;
+}
+
+}  // namespace
+
+void add_sweep_command(CLI::App& app, const GlobalOptions& options, std::function<int()>& action) {
+  auto o = std::make_shared<SweepOptions>();
+  CLI::App* cmd = app.add_subcommand("sweep", "Every training layout of a scenario (tp, pp, vp, cp, ep, dp, micro-batch, recompute, ZeRO, SP, "
+                                              "schedule), ranked, with the Pareto front");
+  cmd->add_option("scenario", o->scenario, "Training scenario file")->required();
+  cmd->add_option("--devices", o->devices, "Device counts: N, FIRST:LAST[:FACTOR] (e.g. 512:4096), or 64,128,192; default the scenario's");
+  cmd->add_option("--objective", o->objective, "time, cost, co2, tokens_per_dollar, or a metric name")->capture_default_str();
+  cmd->add_option("--constraint", o->constraints, "METRIC<=VALUE or METRIC>=VALUE, e.g. \"time_to_train<=60d\", \"usd<=5e6\", "
+                                                  "\"memory<=70GiB\"; repeat");
+  cmd->add_option("--top", o->top, "Best layouts to show")->capture_default_str()->check(CLI::Range(0, 100000));
+  cmd->add_option("--pareto", o->pareto, "Metrics of a Pareto front, e.g. time,cost");
+  cmd->add_option("--shard", o->shard, "Evaluate shard i of N (i/N) of the space; merge the JSON outputs with sweep-merge");
+  cmd->add_option("--threads", o->threads, "Worker threads (0: every core)")->capture_default_str()->check(CLI::Range(0, 4096));
+  cmd->add_flag("!--no-progress", o->progress, "No progress bar, even on a terminal");
+  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "json", "csv"}))->capture_default_str();
+  cmd->callback([&action, &options, o] { action = [&options, o] { return run(options, *o); }; });
+}
+
+void add_sweep_merge_command(CLI::App& app, const GlobalOptions& options, std::function<int()>& action) {
+  auto o = std::make_shared<MergeOptions>();
+  CLI::App* cmd = app.add_subcommand("sweep-merge", "Combine the JSON outputs of sweep --shard i/N runs into one result");
+  cmd->add_option("files", o->files, "Shard JSON files")->required();
+  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "json", "csv"}))->capture_default_str();
+  cmd->callback([&action, &options, o] { action = [&options, o] { return run_merge(options, *o); }; });
+}
+
+}  // namespace perfcast::cli

@@ -1,0 +1,112 @@
+#pragma once
+// `perfcast sweep` (DESIGN.md "Speed"): every layout of a training scenario's space, rejected by
+// the layout rules first, then by memory, then timed with the same numeric core as `predict`
+// (training_step.hpp) and ranked by an objective under constraints. Streaming: each thread keeps
+// its top k and its Pareto front, so memory stays flat in the size of the space. Shards split the
+// units of the space deterministically (unit index mod N); merge_sweeps combines them into what
+// one run gives.
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/hardware_db.hpp"
+#include "engine/scenario.hpp"
+#include "engine/sweep_space.hpp"
+#include "engine/training_report.hpp"
+
+namespace perfcast {
+
+enum class SweepMetric { time_to_train, step_time, tokens_per_s, mfu, memory, usd, co2, energy, tokens_per_dollar };
+constexpr int kSweepMetrics = int(SweepMetric::tokens_per_dollar) + 1;
+std::string_view name_of(SweepMetric m);
+bool higher_is_better(SweepMetric m);
+// The metric an --objective or --pareto word names: time (time_to_train with [training] tokens,
+// else tokens_per_s), cost (usd), co2, tokens_per_dollar, or any metric name.
+SweepMetric sweep_metric(std::string_view word, const Scenario& s, std::string_view option);
+
+// "time_to_train<=60d", "usd<=5e6", "memory<=70GiB", "mfu>=0.4": a bound on a metric, in its
+// unit (SI, or any unit of the same dimension).
+struct SweepConstraint {
+  SweepMetric metric = SweepMetric::step_time;
+  bool at_most = true;
+  double bound = 0;
+  std::string text;
+  bool holds(double value) const { return at_most ? value <= bound : value >= bound; }
+};
+SweepConstraint parse_constraint(const std::string& text, const Scenario& s);
+
+// One layout's figures, SI. time_to_train_s is the expected wall time with failures (0 without
+// [training] tokens); usd, co2e_kg (operational + embodied), energy_J (facility when a region is
+// known) and tokens_per_usd are 0 unless the search needs them.
+struct SweepFigures {
+  double step_s = 0, tokens_per_s = 0, mfu = 0, memory_B = 0, time_to_train_s = 0;
+  double usd = 0, co2e_kg = 0, energy_J = 0, tokens_per_usd = 0;
+  double value(SweepMetric m) const;
+};
+
+struct SweepRow {
+  std::uint64_t id = 0;   // position in the space: ties break on it
+  SweepLayout layout;
+  SweepFigures figures;
+};
+
+struct SweepCounts {
+  std::uint64_t combinations = 0;   // ids this run covered
+  std::uint64_t repeats = 0;        // not distinct: a schedule other than plain 1F1B without pp
+  std::array<std::uint64_t, kLayoutRules> rule{};
+  std::uint64_t memory = 0;         // over the device's usable memory
+  std::vector<std::uint64_t> constraint;  // per constraint, the first one a layout breaks
+  std::uint64_t timed = 0, feasible = 0;
+  std::uint64_t better_than_baseline = 0;  // feasible layouts strictly better than the scenario's own
+  void add(const SweepCounts& o);
+};
+
+struct SweepRequest {
+  std::vector<int> devices;            // empty: the scenario's count
+  std::string objective = "time";
+  std::vector<std::string> constraints;
+  std::vector<std::string> pareto;     // two or more metric words; empty: no front
+  int top = 20;
+  int shard = 0, shards = 1;
+  int threads = 0;                     // 0: every core
+  // Called about ten times a second from the calling thread: units done, units in all.
+  std::function<void(std::uint64_t, std::uint64_t)> progress;
+};
+
+struct SweepResult {
+  std::string scenario_file, scenario, workload, accelerator;
+  SweepSpace space;
+  SweepMetric objective = SweepMetric::time_to_train;
+  std::vector<SweepConstraint> constraints;
+  std::vector<SweepMetric> pareto;
+  int top = 20, shard = 0, shards = 1;
+  bool job = false;                    // [training] tokens: time_to_train is known
+  bool economics = false;              // usd, co2, energy and tokens_per_dollar were computed
+  double capacity_B = 0;
+  SweepCounts counts;
+  std::vector<SweepRow> best;          // by the objective, then id
+  std::vector<SweepRow> front;         // Pareto front, by its first metric, then id
+  SweepRow baseline;                   // the scenario's own layout (id unused)
+  bool baseline_fits = true;
+  double seconds = 0;
+  int threads = 1;
+};
+
+SweepResult sweep(const Scenario& s, const HardwareDb& db, const SweepRequest& r, const TrainingOptions& o = {});
+
+// One layout through the sweep's evaluator (memory and layout rules not enforced): what the
+// sweep would rank it by. The tests hold it equal to predict_training.
+SweepFigures sweep_figures(const Scenario& s, const HardwareDb& db, const SweepLayout& l, bool economics, const TrainingOptions& o = {});
+
+// The full predictions of `rows` (predict_training on each layout).
+std::vector<TrainingPrediction> predict_rows(const Scenario& s, const HardwareDb& db, const std::vector<SweepRow>& rows,
+                                             const TrainingOptions& o = {});
+
+// Combines the shards of one sweep (same scenario, space, objective, constraints and front; every
+// shard i of N once). InputError naming the file otherwise.
+SweepResult merge_sweeps(const std::vector<SweepResult>& shards, const std::vector<std::string>& files);
+
+}  // namespace perfcast

@@ -1,0 +1,325 @@
+#include "engine/writers/sweep_writers.hpp"
+
+#include <fmt/format.h>
+
+#include "engine/errors.hpp"
+#include "engine/units.hpp"
+#include "engine/writers/text_table.hpp"
+#include "engine/writers/training_writers.hpp"
+
+namespace perfcast {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::string_view kRecompute[] = {"none", "selective", "full"};
+constexpr std::string_view kSchedule[] = {"gpipe", "1f1b", "zb-h1", "zb-h2"};  // models::Schedule order
+
+std::string thousands(std::uint64_t n) {
+  std::string digits = std::to_string(n), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string metric_text(SweepMetric m, double v) {
+  switch (m) {
+    case SweepMetric::time_to_train:
+    case SweepMetric::step_time: return duration_text(v);
+    case SweepMetric::tokens_per_s: return fmt::format("{:.4g} tokens/s", v);
+    case SweepMetric::mfu: return percent_text(v);
+    case SweepMetric::memory: return units::format_binary_bytes(v, 1);
+    case SweepMetric::usd: return usd_text(v);
+    case SweepMetric::co2: return mass_text(v);
+    case SweepMetric::energy: return fmt::format("{:.4g} MWh", v / 3.6e9);
+    case SweepMetric::tokens_per_dollar: return fmt::format("{:.4g} tokens/$", v);
+  }
+  return "";
+}
+
+// Columns: what every row has, then the job and money figures when the sweep knows them.
+std::vector<std::string> header(const SweepResult& r) {
+  std::vector<std::string> h = {"#", "layout", "step", "tokens/s", "MFU", "memory"};
+  if (r.job) h.push_back("time to train");
+  if (r.economics) h.insert(h.end(), {"cost", "CO2e", "energy"});
+  return h;
+}
+
+std::vector<std::string> cells(const SweepResult& r, const std::string& rank, const SweepRow& x) {
+  const SweepFigures& f = x.figures;
+  std::vector<std::string> c = {rank, layout_label(x.layout), duration_text(f.step_s), fmt::format("{:.4g}", f.tokens_per_s),
+                                percent_text(f.mfu), units::format_binary_bytes(f.memory_B, 1)};
+  if (r.job) c.push_back(duration_text(f.time_to_train_s));
+  if (r.economics) c.insert(c.end(), {usd_text(f.usd), mass_text(f.co2e_kg), metric_text(SweepMetric::energy, f.energy_J)});
+  return c;
+}
+
+json layout_json(const SweepLayout& l) {
+  return {{"devices", l.devices},
+          {"tp", l.tp},
+          {"cp", l.cp},
+          {"pp", l.pp},
+          {"vp", l.vp},
+          {"ep", l.ep},
+          {"dp", l.devices / (l.tp * l.cp * l.pp)},
+          {"zero", l.zero},
+          {"sequence_parallel", l.sequence_parallel},
+          {"micro_batch", l.micro_batch},
+          {"recompute", kRecompute[int(l.recompute)]},
+          {"schedule", kSchedule[int(l.schedule)]},
+          {"label", layout_label(l)}};
+}
+
+json figures_json(const SweepResult& r, const SweepFigures& f) {
+  auto known = [](bool k, double v) { return k ? json(v) : json(nullptr); };
+  return {{"step_time_s", f.step_s},
+          {"tokens_per_s", f.tokens_per_s},
+          {"mfu", f.mfu},
+          {"memory_B", f.memory_B},
+          {"time_to_train_s", known(r.job, f.time_to_train_s)},
+          {"usd", known(r.economics, f.usd)},
+          {"co2e_kg", known(r.economics, f.co2e_kg)},
+          {"energy_J", known(r.economics, f.energy_J)},
+          {"tokens_per_usd", known(r.economics, f.tokens_per_usd)}};
+}
+
+json row_json(const SweepResult& r, const SweepRow& x) {
+  return {{"id", x.id}, {"layout", layout_json(x.layout)}, {"figures", figures_json(r, x.figures)}};
+}
+
+template <class T>
+json list(const std::vector<T>& v) {
+  json out = json::array();
+  for (const T& x : v) out.push_back(x);
+  return out;
+}
+
+// ---- Reading a shard back ----------------------------------------------------------------------
+
+struct Reader {
+  const std::string& file;
+  [[noreturn]] void fail(const std::string& what) const { throw InputError({file, 0, 0}, "not a perfcast sweep shard: " + what); }
+  const json& at(const json& j, const char* key) const {
+    if (!j.is_object() || !j.contains(key)) fail(fmt::format("missing '{}'", key));
+    return j.at(key);
+  }
+  template <class T>
+  T get(const json& j, const char* key) const {
+    try {
+      return at(j, key).get<T>();
+    } catch (const json::exception&) {
+      fail(fmt::format("'{}' has the wrong type", key));
+    }
+  }
+  double number(const json& j, const char* key) const {
+    const json& v = at(j, key);
+    if (v.is_null()) return 0;
+    if (!v.is_number()) fail(fmt::format("'{}' is not a number", key));
+    return v.get<double>();
+  }
+  template <std::size_t N>
+  int index(const json& j, const char* key, const std::string_view (&names)[N]) const {
+    const std::string v = get<std::string>(j, key);
+    for (std::size_t i = 0; i < N; ++i)
+      if (names[i] == v) return int(i);
+    fail(fmt::format("'{}' = '{}' is unknown", key, v));
+  }
+  SweepMetric metric(const std::string& name) const {
+    for (int m = 0; m < kSweepMetrics; ++m)
+      if (name_of(SweepMetric(m)) == name) return SweepMetric(m);
+    fail(fmt::format("unknown metric '{}'", name));
+  }
+  SweepLayout layout(const json& j) const {
+    SweepLayout l;
+    l.devices = get<int>(j, "devices"), l.tp = get<int>(j, "tp"), l.cp = get<int>(j, "cp"), l.pp = get<int>(j, "pp");
+    l.vp = get<int>(j, "vp"), l.ep = get<int>(j, "ep"), l.zero = get<int>(j, "zero");
+    l.sequence_parallel = get<bool>(j, "sequence_parallel");
+    l.micro_batch = number(j, "micro_batch");
+    l.recompute = models::Recompute(index(j, "recompute", kRecompute));
+    l.schedule = models::Schedule(index(j, "schedule", kSchedule));
+    return l;
+  }
+  SweepRow row(const json& j) const {
+    SweepRow x;
+    x.id = get<std::uint64_t>(j, "id");
+    x.layout = layout(at(j, "layout"));
+    const json& f = at(j, "figures");
+    x.figures = {number(f, "step_time_s"), number(f, "tokens_per_s"), number(f, "mfu"), number(f, "memory_B"), number(f, "time_to_train_s"),
+                 number(f, "usd"), number(f, "co2e_kg"), number(f, "energy_J"), number(f, "tokens_per_usd")};
+    return x;
+  }
+};
+
+}  // namespace
+
+std::string sweep_to_table(const SweepResult& r, const std::vector<TrainingPrediction>& best) {
+  const SweepCounts& c = r.counts;
+  std::string out = fmt::format("Sweep of {} on {} ({}): objective {} ({} is better){}\n", r.workload, r.accelerator, r.scenario,
+                                name_of(r.objective), higher_is_better(r.objective) ? "higher" : "lower",
+                                r.shards > 1 ? fmt::format(", shard {}/{}", r.shard, r.shards) : "");
+  std::string counts_line = fmt::format("{} combinations", thousands(c.combinations));
+  if (r.space.devices.size() > 1)
+    counts_line += fmt::format(" over {} device counts ({}–{})", r.space.devices.size(), r.space.devices.front(), r.space.devices.back());
+  out += counts_line + fmt::format("; {} repeat plain 1F1B (a schedule without pp)\n", thousands(c.repeats));
+  out += "Dropped:\n";
+  std::vector<std::pair<std::uint64_t, std::string>> drops;
+  for (int i = 0; i < kLayoutRules; ++i)
+    if (c.rule[std::size_t(i)]) drops.emplace_back(c.rule[std::size_t(i)], std::string(describe(LayoutRule(i))));
+  std::sort(drops.begin(), drops.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (const auto& [n, why] : drops) out += fmt::format("  {:>13}  {}\n", thousands(n), why);
+  out += fmt::format("  {:>13}  do not fit in {} of device memory\n", thousands(c.memory), units::format_binary_bytes(r.capacity_B, 1));
+  for (std::size_t i = 0; i < r.constraints.size(); ++i)
+    out += fmt::format("  {:>13}  break {}\n", thousands(c.constraint[i]), r.constraints[i].text);
+  out += fmt::format("{} layouts timed, {} feasible\n\n", thousands(c.timed), thousands(c.feasible));
+
+  if (r.best.empty()) {
+    out += "No layout fits and meets the constraints.\n";
+  } else {
+    TextTable t(header(r));
+    for (std::size_t i = 0; i < r.best.size(); ++i) t.add_row(cells(r, std::to_string(i + 1), r.best[i]));
+    out += fmt::format("Best {} by {}:\n", r.best.size(), name_of(r.objective)) + t.render();
+  }
+  if (!r.front.empty()) {
+    std::string names;
+    for (SweepMetric m : r.pareto) names += (names.empty() ? "" : ", ") + std::string(name_of(m));
+    TextTable t(header(r));
+    for (std::size_t i = 0; i < r.front.size(); ++i) t.add_row(cells(r, std::to_string(i + 1), r.front[i]));
+    out += fmt::format("\nPareto front ({}): {} layouts no other beats on every one\n", names, r.front.size()) + t.render();
+  }
+
+  const double own = r.baseline.figures.value(r.objective);
+  out += fmt::format("\nThe scenario's own layout, {}: {} {}{}", layout_label(r.baseline.layout), name_of(r.objective),
+                     metric_text(r.objective, own), r.baseline_fits ? "" : " (does not fit in memory)");
+  if (!r.best.empty()) {
+    const double best_value = r.best.front().figures.value(r.objective);
+    const double gain = higher_is_better(r.objective) ? best_value / own - 1 : 1 - best_value / own;
+    out += fmt::format("; the best is {} {} ({}); {} feasible layouts beat it\n", percent_text(std::abs(gain)),
+                       gain >= 0 ? "better" : "worse", metric_text(r.objective, best_value), thousands(c.better_than_baseline));
+  } else {
+    out += "\n";
+  }
+  if (!best.empty()) out += "\nThe best layout in full (perfcast predict on it):\n\n" + training_to_table(best.front(), false);
+  const double per_s = r.seconds > 0 ? double(c.combinations) / r.seconds : 0;
+  out += fmt::format("\n{} combinations in {:.3g} s on {} thread{}: {:.3g} layouts/s ({:.3g} timed/s)\n", thousands(c.combinations), r.seconds,
+                     r.threads, r.threads == 1 ? "" : "s", per_s, r.seconds > 0 ? double(c.timed) / r.seconds : 0);
+  return out;
+}
+
+json sweep_to_json(const SweepResult& r, const std::vector<TrainingPrediction>& best) {
+  const SweepCounts& c = r.counts;
+  json drops = json::object();
+  for (int i = 0; i < kLayoutRules; ++i) drops[std::string(describe(LayoutRule(i)))] = c.rule[std::size_t(i)];
+  json constraints = json::array();
+  for (std::size_t i = 0; i < r.constraints.size(); ++i)
+    constraints.push_back({{"text", r.constraints[i].text}, {"metric", name_of(r.constraints[i].metric)}, {"at_most", r.constraints[i].at_most},
+                           {"bound", r.constraints[i].bound}, {"dropped", c.constraint[i]}});
+  json pareto = json::array();
+  for (SweepMetric m : r.pareto) pareto.push_back(name_of(m));
+  json rows = json::array();
+  for (std::size_t i = 0; i < r.best.size(); ++i) {
+    json row = row_json(r, r.best[i]);
+    if (i < best.size()) row["prediction"] = training_to_json(best[i]);
+    rows.push_back(row);
+  }
+  json front = json::array();
+  for (const SweepRow& x : r.front) front.push_back(row_json(r, x));
+  std::vector<std::string> recompute;
+  json pipeline = json::array();
+  for (models::Recompute x : r.space.recompute) recompute.emplace_back(kRecompute[int(x)]);
+  for (const PipelineChoice& x : r.space.pipeline) pipeline.push_back({{"schedule", kSchedule[int(x.schedule)]}, {"vp", x.vp}});
+  std::vector<bool> sp(r.space.sequence_parallel.begin(), r.space.sequence_parallel.end());
+  return {{"sweep",
+           {{"scenario_file", r.scenario_file},
+            {"scenario", r.scenario},
+            {"workload", r.workload},
+            {"accelerator", r.accelerator},
+            {"objective", name_of(r.objective)},
+            {"higher_is_better", higher_is_better(r.objective)},
+            {"constraints", constraints},
+            {"pareto_metrics", pareto},
+            {"top", r.top},
+            {"shard", r.shard},
+            {"shards", r.shards},
+            {"job", r.job},
+            {"economics", r.economics},
+            {"space",
+             {{"devices", list(r.space.devices)}, {"tp", list(r.space.tp)}, {"cp", list(r.space.cp)}, {"pp", list(r.space.pp)},
+              {"ep", list(r.space.ep)}, {"micro_batch", list(r.space.micro_batch)}, {"recompute", recompute},
+              {"sequence_parallel", sp}, {"zero", list(r.space.zero)}, {"pipeline", pipeline},
+              {"combinations", r.space.size()}}},
+            {"capacity_B", r.capacity_B},
+            {"counts",
+             {{"combinations", c.combinations}, {"repeats", c.repeats}, {"dropped_by_rule", drops}, {"dropped_by_memory", c.memory},
+              {"timed", c.timed}, {"feasible", c.feasible}, {"better_than_baseline", c.better_than_baseline}}},
+            {"best", rows},
+            {"pareto_front", front},
+            {"baseline", {{"layout", layout_json(r.baseline.layout)}, {"figures", figures_json(r, r.baseline.figures)}, {"fits", r.baseline_fits}}},
+            {"seconds", r.seconds},
+            {"threads", r.threads},
+            {"layouts_per_s", r.seconds > 0 ? double(c.combinations) / r.seconds : 0.0}}}};
+}
+
+std::string sweep_to_csv(const SweepResult& r) {
+  std::string out = "rank,id,layout,devices,tp,cp,pp,vp,ep,dp,zero,sequence_parallel,micro_batch,recompute,schedule,step_time_s,tokens_per_s,mfu,memory_B";
+  out += r.job ? ",time_to_train_s" : "";
+  out += r.economics ? ",usd,co2e_kg,energy_J,tokens_per_usd\n" : "\n";
+  for (std::size_t i = 0; i < r.best.size(); ++i) {
+    const SweepRow& x = r.best[i];
+    const SweepLayout& l = x.layout;
+    const SweepFigures& f = x.figures;
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", i + 1, x.id, csv_field(layout_label(l)), l.devices, l.tp,
+                       l.cp, l.pp, l.vp, l.ep, l.devices / (l.tp * l.cp * l.pp), l.zero, l.sequence_parallel, l.micro_batch,
+                       kRecompute[int(l.recompute)], kSchedule[int(l.schedule)], f.step_s, f.tokens_per_s, f.mfu, f.memory_B);
+    if (r.job) out += fmt::format(",{}", f.time_to_train_s);
+    if (r.economics) out += fmt::format(",{},{},{},{}", f.usd, f.co2e_kg, f.energy_J, f.tokens_per_usd);
+    out += "\n";
+  }
+  return out;
+}
+
+SweepResult sweep_from_json(const json& doc, const std::string& file) {
+  const Reader in{file};
+  const json& j = in.at(doc, "sweep");
+  SweepResult r;
+  r.scenario_file = in.get<std::string>(j, "scenario_file");
+  r.scenario = in.get<std::string>(j, "scenario");
+  r.workload = in.get<std::string>(j, "workload");
+  r.accelerator = in.get<std::string>(j, "accelerator");
+  r.objective = in.metric(in.get<std::string>(j, "objective"));
+  for (const json& c : in.at(j, "constraints"))
+    r.constraints.push_back({in.metric(in.get<std::string>(c, "metric")), in.get<bool>(c, "at_most"), in.number(c, "bound"), in.get<std::string>(c, "text")});
+  for (const json& m : in.at(j, "pareto_metrics")) r.pareto.push_back(in.metric(m.is_string() ? m.get<std::string>() : ""));
+  r.top = in.get<int>(j, "top"), r.shard = in.get<int>(j, "shard"), r.shards = in.get<int>(j, "shards");
+  if (r.shards < 1 || r.shard < 0 || r.shard >= r.shards) in.fail("shard outside 0..shards-1");
+  r.job = in.get<bool>(j, "job"), r.economics = in.get<bool>(j, "economics");
+  const json& sp = in.at(j, "space");
+  r.space.devices = in.get<std::vector<int>>(sp, "devices");
+  r.space.tp = in.get<std::vector<int>>(sp, "tp"), r.space.cp = in.get<std::vector<int>>(sp, "cp");
+  r.space.pp = in.get<std::vector<int>>(sp, "pp"), r.space.ep = in.get<std::vector<int>>(sp, "ep");
+  r.space.micro_batch = in.get<std::vector<double>>(sp, "micro_batch");
+  for (const json& x : in.at(sp, "recompute")) r.space.recompute.push_back(models::Recompute(in.index(json{{"v", x}}, "v", kRecompute)));
+  r.space.sequence_parallel = in.get<std::vector<bool>>(sp, "sequence_parallel");
+  r.space.zero = in.get<std::vector<int>>(sp, "zero");
+  for (const json& x : in.at(sp, "pipeline")) r.space.pipeline.push_back({models::Schedule(in.index(x, "schedule", kSchedule)), in.get<int>(x, "vp")});
+  r.capacity_B = in.number(j, "capacity_B");
+  const json& c = in.at(j, "counts");
+  r.counts.combinations = in.get<std::uint64_t>(c, "combinations");
+  r.counts.repeats = in.get<std::uint64_t>(c, "repeats");
+  const json& drops = in.at(c, "dropped_by_rule");
+  for (int i = 0; i < kLayoutRules; ++i) r.counts.rule[std::size_t(i)] = in.get<std::uint64_t>(drops, std::string(describe(LayoutRule(i))).c_str());
+  r.counts.memory = in.get<std::uint64_t>(c, "dropped_by_memory");
+  for (const json& x : in.at(j, "constraints")) r.counts.constraint.push_back(in.get<std::uint64_t>(x, "dropped"));
+  r.counts.timed = in.get<std::uint64_t>(c, "timed"), r.counts.feasible = in.get<std::uint64_t>(c, "feasible");
+  r.counts.better_than_baseline = in.get<std::uint64_t>(c, "better_than_baseline");
+  for (const json& x : in.at(j, "best")) r.best.push_back(in.row(x));
+  for (const json& x : in.at(j, "pareto_front")) r.front.push_back(in.row(x));
+  const json& b = in.at(j, "baseline");
+  r.baseline = in.row(json{{"id", 0}, {"layout", in.at(b, "layout")}, {"figures", in.at(b, "figures")}});
+  r.baseline_fits = in.get<bool>(b, "fits");
+  r.seconds = in.number(j, "seconds"), r.threads = in.get<int>(j, "threads");
+  return r;
+}
+
+}  // namespace perfcast

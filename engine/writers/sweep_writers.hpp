@@ -1,0 +1,19 @@
+#pragma once
+// Sweep results as a terminal table, JSON (what `sweep-merge` reads back) and CSV. The best rows
+// carry their full predictions (`predict` on that layout).
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "engine/sweep.hpp"
+
+namespace perfcast {
+
+std::string sweep_to_table(const SweepResult& r, const std::vector<TrainingPrediction>& best);
+nlohmann::json sweep_to_json(const SweepResult& r, const std::vector<TrainingPrediction>& best);
+std::string sweep_to_csv(const SweepResult& r);
+
+// A shard written by sweep_to_json; InputError naming `file` when it is not one.
+SweepResult sweep_from_json(const nlohmann::json& j, const std::string& file);
+
+}  // namespace perfcast
