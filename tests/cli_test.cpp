@@ -357,3 +357,63 @@ TEST_CASE("compare: table, JSON and CSV; bad variants and deadlines are one-line
   CHECK(deadline.code == 2);
   CHECK(deadline.err.find("--deadline") != std::string::npos);
 }
+
+TEST_CASE("sweep: table, JSON and CSV; nothing on stderr when piped; sweep-merge of shard files equals one run") {
+  const std::string scenario = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/gpt3-175b-64xa100-korthikanti.toml";
+  Run t = run("sweep " + scenario + " --top 3 --pareto step_time,memory");
+  REQUIRE(t.code == 0);
+  CHECK(t.err.empty());  // no progress bar when stderr is not a terminal
+  CHECK(t.out.find("Best 3 by tokens_per_s") != std::string::npos);
+  CHECK(t.out.find("do not fit in 80.0 GiB of device memory") != std::string::npos);
+  CHECK(t.out.find("The scenario's own layout, tp 8 · pp 8 (vp 3)") != std::string::npos);
+  CHECK(t.out.find("Pareto front (step_time, memory)") != std::string::npos);
+  CHECK(t.out.find("The best layout in full") != std::string::npos);
+
+  Run csv = run("sweep " + scenario + " --top 2 --format csv");
+  REQUIRE(csv.code == 0);
+  CHECK(std::count(csv.out.begin(), csv.out.end(), '\n') == 3);
+  CHECK(csv.out.rfind("rank,id,layout,devices,tp,", 0) == 0);
+
+  Run whole = run("sweep " + scenario + " --top 4 --format json");
+  REQUIRE(whole.code == 0);
+  const nlohmann::json one = nlohmann::json::parse(whole.out);
+  CHECK(one["sweep"]["best"].size() == 4);
+  CHECK(one["sweep"]["best"][0]["prediction"]["training"]["step_time_s"] == one["sweep"]["best"][0]["figures"]["step_time_s"]);
+
+  const auto dir = std::filesystem::temp_directory_path() / ("perfcast-sweep-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  std::string files;
+  for (int i = 0; i < 2; ++i) {
+    const std::string file = (dir / ("shard" + std::to_string(i) + ".json")).string();
+    Run part = run("sweep " + scenario + " --top 4 --format json --shard " + std::to_string(i) + "/2");
+    REQUIRE(part.code == 0);
+    std::ofstream(file) << part.out;
+    files += " " + file;
+  }
+  Run merged = run("sweep-merge" + files + " --format json");
+  REQUIRE(merged.code == 0);
+  nlohmann::json m = nlohmann::json::parse(merged.out);
+  nlohmann::json o = one;
+  for (const char* k : {"seconds", "threads", "layouts_per_s"}) m["sweep"].erase(k), o["sweep"].erase(k);
+  CHECK(m == o);
+  Run missing = run("sweep-merge " + (dir / "shard0.json").string());
+  CHECK(missing.code == 2);
+  CHECK(missing.err == "perfcast: error: sweep-merge: shard 1/2 is missing\n");
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("sweep: bad input is one line and exit 2") {
+  const std::string scenario = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/gpt3-175b-64xa100-korthikanti.toml";
+  Run devices = run("sweep " + scenario + " --devices 64:8");
+  CHECK(devices.code == 2);
+  CHECK(devices.err.find("--devices '64:8'") != std::string::npos);
+  Run shard = run("sweep " + scenario + " --shard 2/2");
+  CHECK(shard.code == 2);
+  CHECK(shard.err == "perfcast: error: --shard '2/2': give i/N with 0 <= i < N, e.g. 3/16\n");
+  Run constraint = run("sweep " + scenario + " --constraint \"usd<=5e6\"");
+  CHECK(constraint.code == 2);
+  CHECK(constraint.err.find("usd is a whole-job figure and needs [training] tokens") != std::string::npos);
+  Run inference = run("sweep " + std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-h100-serving.toml");
+  CHECK(inference.code == 2);
+  CHECK(inference.err.find("sweep: searches training layouts") != std::string::npos);
+}
