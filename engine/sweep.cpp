@@ -183,54 +183,60 @@ class Evaluator {
 
   double capacity_B() const { return capacity_; }
 
-  // Every layout of unit `u`: counts what is dropped and why, hands the rest to `sink`.
+  // Every layout of unit `u`: counts what is dropped and why, hands the rest to `sink`. The
+  // inner dimensions nest in the order SweepSpace::layout decodes them (the schedule fastest), so
+  // ids follow the loop.
   template <class Sink>
   void unit(const SweepSpace& space, std::uint64_t u, const std::vector<SweepConstraint>& constraints, SweepCounts& counts, Sink&& sink) {
-    const std::uint64_t size = space.unit_size(), base = u * size;
+    const std::uint64_t size = space.unit_size();
+    std::uint64_t id = u * size;
     counts.combinations += size;
-    SweepLayout l = space.layout(base);
+    SweepLayout l = space.layout(id);
     apply_layout(s_, l);
+    // Without pp every schedule but the first repeats plain 1F1B.
+    const std::uint64_t repeats = l.pp == 1 ? size / space.pipeline.size() * (space.pipeline.size() - 1) : 0;
     if (const auto rule = broken_layout_rule(s_.workload, s_.parallelism, l.devices, s_.training)) {
       // A rule on the unit's own dimensions: every layout of the unit breaks it (the rules on vp
       // and SP come last), except the repeats, which are not layouts.
-      std::uint64_t repeats = 0;
-      for (std::uint64_t i = 0; i < size; ++i) repeats += repeat(space.layout(base + i));
       counts.repeats += repeats;
       counts.rule[std::size_t(*rule)] += size - repeats;
       return;
     }
     enter_unit(l);
-    const ComputeEntry* entry = nullptr;
-    std::tuple<models::Recompute, bool> entry_key{};
-    for (std::uint64_t i = 0; i < size; ++i) {
-      const std::uint64_t id = base + i;
-      l = space.layout(id);
-      if (repeat(l)) {
-        ++counts.repeats;
-        continue;
+    for (models::Recompute recompute : space.recompute) {
+      for (bool sp : space.sequence_parallel) {
+        l.recompute = recompute, l.sequence_parallel = sp;
+        const ComputeEntry* entry = nullptr;
+        for (int zero : space.zero) {
+          for (const PipelineChoice& pipe : space.pipeline) {
+            l.zero = zero, l.schedule = pipe.schedule, l.vp = pipe.vp;
+            const std::uint64_t this_id = id++;
+            if (repeat(l)) {
+              ++counts.repeats;
+              continue;
+            }
+            apply_layout(s_, l);
+            if (const auto rule = broken_layout_rule(s_.workload, s_.parallelism, l.devices, s_.training)) {
+              ++counts.rule[std::size_t(*rule)];
+              continue;
+            }
+            if (!entry) entry = &compute(l);
+            const StageMemory peak = training_memory_peak(s_, a_, entry->footprint, overheads_);
+            if (peak.total > capacity_) {
+              ++counts.memory;
+              continue;
+            }
+            ++counts.timed;
+            SweepRow row{this_id, l, figures(*entry, peak)};
+            bool ok = true;
+            for (std::size_t c = 0; c < constraints.size() && ok; ++c)
+              if (!constraints[c].holds(row.figures.value(constraints[c].metric))) ++counts.constraint[c], ok = false;
+            if (!ok) continue;
+            ++counts.feasible;
+            sink(row);
+          }
+        }
       }
-      apply_layout(s_, l);
-      if (const auto rule = broken_layout_rule(s_.workload, s_.parallelism, l.devices, s_.training)) {
-        ++counts.rule[std::size_t(*rule)];
-        continue;
-      }
-      if (!entry || entry_key != std::tuple{l.recompute, l.sequence_parallel}) {
-        entry = &compute(l);
-        entry_key = {l.recompute, l.sequence_parallel};
-      }
-      const StageMemory peak = training_memory_peak(s_, a_, entry->footprint, overheads_);
-      if (peak.total > capacity_) {
-        ++counts.memory;
-        continue;
-      }
-      ++counts.timed;
-      SweepRow row{id, l, figures(*entry, peak)};
-      bool ok = true;
-      for (std::size_t c = 0; c < constraints.size() && ok; ++c)
-        if (!constraints[c].holds(row.figures.value(constraints[c].metric))) ++counts.constraint[c], ok = false;
-      if (!ok) continue;
-      ++counts.feasible;
-      sink(row);
     }
   }
 
@@ -285,7 +291,7 @@ class Evaluator {
     steps_.clear();
     for (const RankClass& c : classes(par.vp)) {
       const PassTimes t = stage_pass_times(entry.layer, c.layers, c.stage, par.pp);
-      traffic_ = models::training_traffic(m, training_layout(s_, c.stage));
+      models::training_traffic(m, training_layout(s_, c.stage), traffic_);
       items_.clear(), times_.clear();
       for (const models::TrafficItem& item : traffic_) {
         const models::Fabric* f = fabrics_[int(item.group)];

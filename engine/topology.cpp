@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <fmt/format.h>
-#include <set>
+#include <vector>
 
 #include "engine/errors.hpp"
 
@@ -86,21 +86,24 @@ Topology topology_of(const HardwareDb& db, const HardwareChoice& h) {
 models::Fabric fabric_for(const Topology& t, std::span<const int> members) {
   models::Fabric f;
   f.ranks = static_cast<int>(members.size());
-  std::set<int> domains, nodes;
-  for (int d : members) {
-    domains.insert(d / t.scale_up_domain);
-    nodes.insert(d / t.devices_per_node);
-  }
-  f.domains = static_cast<int>(domains.size());
+  // Distinct scale-up domains and nodes among the members (sorted, then counted once each).
+  auto distinct = [&](int per) {
+    std::vector<int> ids(members.size());
+    for (std::size_t i = 0; i < members.size(); ++i) ids[i] = members[i] / per;
+    std::sort(ids.begin(), ids.end());
+    return static_cast<std::size_t>(std::unique(ids.begin(), ids.end()) - ids.begin());
+  };
+  f.domains = static_cast<int>(distinct(t.scale_up_domain));
+  const std::size_t nodes = distinct(t.devices_per_node);
   f.intra_tier = t.intra_tier;
   f.intra_Bps = t.intra_Bps;
   f.nvls_efficiency = t.nvls_efficiency;
   if (f.domains > 1) {
-    if (nodes.size() > 1 && t.scale_out.empty())
+    if (nodes > 1 && t.scale_out.empty())
       throw InputError({}, fmt::format("{} has no scale-out network: a group of {} devices does not fit in one node of {}",
                                    t.name, f.ranks, t.devices_per_node));
     // Domains inside one node (NVLink-bridged pairs) reach each other over PCIe.
-    f.inter_Bps = nodes.size() > 1 ? t.nic_share_Bps() / t.oversubscription : t.intra_Bps;
+    f.inter_Bps = nodes > 1 ? t.nic_share_Bps() / t.oversubscription : t.intra_Bps;
     if (t.scale_up_domain < t.devices_per_node) f.inter_Bps = std::min(f.inter_Bps, t.intra_Bps);
   }
   return f;

@@ -45,6 +45,12 @@ double kv_exchange_width(const TransformerSpec& m, int tp) {
 // recompute, none with selective (the attention core has no communication).
 std::vector<TrafficItem> training_traffic(const TransformerSpec& m, const TrainingLayout& l) {
   std::vector<TrafficItem> out;
+  training_traffic(m, l, out);
+  return out;
+}
+
+void training_traffic(const TransformerSpec& m, const TrainingLayout& l, std::vector<TrafficItem>& out) {
+  out.clear();
   const double mb = l.micro_batches, h = m.hidden;
   const double local_tokens = l.micro_batch * l.seq_len / l.cp;  // tokens of one CP rank
   const double act = local_tokens * h * l.activation_bytes;      // full-width activation of them
@@ -125,7 +131,6 @@ std::vector<TrafficItem> training_traffic(const TransformerSpec& m, const Traini
                 "gradient reduce-scatter");
   data_parallel(edp, l.edp, l.expert_parameters, "expert gradient all-reduce", "expert parameter all-gather",
                 "expert gradient reduce-scatter");
-  return out;
 }
 
 std::vector<TrafficItem> inference_traffic(const TransformerSpec& m, const InferenceLayout& l) {

@@ -45,6 +45,8 @@ struct TrainingLayout {
 };
 
 std::vector<TrafficItem> training_traffic(const TransformerSpec& m, const TrainingLayout& l);
+// The same into `out` (cleared first), for callers that reuse its storage.
+void training_traffic(const TransformerSpec& m, const TrainingLayout& l, std::vector<TrafficItem>& out);
 
 // One inference forward pass over `tokens` tokens (prefill: batch x prompt; decode: batch).
 struct InferenceLayout {
