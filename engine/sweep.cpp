@@ -14,6 +14,7 @@
 #include "engine/cost_report.hpp"
 #include "engine/errors.hpp"
 #include "engine/memory_report.hpp"
+#include "engine/ranking.hpp"
 #include "engine/roofline_report.hpp"
 #include "engine/training_step.hpp"
 #include "engine/units.hpp"
@@ -48,77 +49,17 @@ void require(SweepMetric m, const Scenario& s, std::string_view option) {
     throw InputError({s.file, 0, 0}, fmt::format("{}: co2 needs a [region] (or a cloud offer, whose region it takes)", option));
 }
 
-double key_of(const SweepRow& r, SweepMetric m) {
+}  // namespace
+
+double rank_key(const SweepRow& r, SweepMetric m) {
   const double v = r.figures.value(m);
   return higher_is_better(m) ? -v : v;
 }
 
-// Streaming top k: a heap with the worst kept row on top.
-class TopK {
- public:
-  TopK(int k, SweepMetric m) : k_(std::size_t(std::max(0, k))), m_(m) {}
-  void offer(const SweepRow& r) {
-    if (k_ == 0) return;
-    auto worse = [this](const SweepRow& a, const SweepRow& b) { return better(a, b); };
-    if (rows_.size() < k_) {
-      rows_.push_back(r);
-      std::push_heap(rows_.begin(), rows_.end(), worse);
-    } else if (better(r, rows_.front())) {
-      std::pop_heap(rows_.begin(), rows_.end(), worse);
-      rows_.back() = r;
-      std::push_heap(rows_.begin(), rows_.end(), worse);
-    }
-  }
-  std::vector<SweepRow> sorted() const {
-    std::vector<SweepRow> out = rows_;
-    std::sort(out.begin(), out.end(), [this](const SweepRow& a, const SweepRow& b) { return better(a, b); });
-    return out;
-  }
+namespace {
 
- private:
-  bool better(const SweepRow& a, const SweepRow& b) const {
-    const double ka = key_of(a, m_), kb = key_of(b, m_);
-    return ka < kb || (ka == kb && a.id < b.id);
-  }
-  std::size_t k_;
-  SweepMetric m_;
-  std::vector<SweepRow> rows_;
-};
-
-// Streaming Pareto front. Equal points keep the lower id, so the front does not depend on the
-// order layouts arrive in (threads, shards).
-class Front {
- public:
-  explicit Front(std::vector<SweepMetric> metrics) : metrics_(std::move(metrics)) {}
-  void offer(const SweepRow& r) {
-    if (metrics_.size() < 2) return;
-    for (const SweepRow& x : rows_)
-      if (dominates(x, r)) return;
-    std::erase_if(rows_, [&](const SweepRow& x) { return dominates(r, x); });
-    rows_.push_back(r);
-  }
-  std::vector<SweepRow> sorted() const {
-    std::vector<SweepRow> out = rows_;
-    std::sort(out.begin(), out.end(), [this](const SweepRow& a, const SweepRow& b) {
-      const double ka = key_of(a, metrics_[0]), kb = key_of(b, metrics_[0]);
-      return ka < kb || (ka == kb && a.id < b.id);
-    });
-    return out;
-  }
-
- private:
-  bool dominates(const SweepRow& a, const SweepRow& b) const {
-    bool strictly = false;
-    for (SweepMetric m : metrics_) {
-      const double ka = key_of(a, m), kb = key_of(b, m);
-      if (ka > kb) return false;
-      strictly |= ka < kb;
-    }
-    return strictly || a.id < b.id;
-  }
-  std::vector<SweepMetric> metrics_;
-  std::vector<SweepRow> rows_;
-};
+using TopRows = TopK<SweepRow, SweepMetric>;
+using Front = ParetoFront<SweepRow, SweepMetric>;
 
 // Collective call times inside one unit (fixed placements): by group, collective and size.
 class CallMemo {
@@ -470,7 +411,7 @@ SweepResult sweep(const Scenario& s, const HardwareDb& db, const SweepRequest& r
   const TrainingPrediction own = predict_training(s, db, o);
   out.baseline = {0, layout_of(s), figures_of(own, s.training->tokens)};
   out.baseline_fits = own.memory.fits;
-  const double baseline_key = key_of(out.baseline, out.objective);
+  const double baseline_key = rank_key(out.baseline, out.objective);
 
   const std::uint64_t units = out.space.units();
   const std::uint64_t mine = units > std::uint64_t(r.shard) ? (units - std::uint64_t(r.shard) + std::uint64_t(r.shards) - 1) / std::uint64_t(r.shards) : 0;
@@ -480,12 +421,12 @@ SweepResult sweep(const Scenario& s, const HardwareDb& db, const SweepRequest& r
 
   struct Worker {
     SweepCounts counts;
-    TopK top;
+    TopRows top;
     Front front;
     std::exception_ptr error;
   };
   std::vector<Worker> workers;
-  for (int t = 0; t < threads; ++t) workers.push_back({{}, TopK(r.top, out.objective), Front(out.pareto), nullptr});
+  for (int t = 0; t < threads; ++t) workers.push_back({{}, TopRows(r.top, out.objective), Front(out.pareto), nullptr});
   std::atomic<std::uint64_t> next{0}, done{0};
   auto work = [&](Worker& w) {
     try {
@@ -494,7 +435,7 @@ SweepResult sweep(const Scenario& s, const HardwareDb& db, const SweepRequest& r
       for (std::uint64_t k; (k = next.fetch_add(1)) < mine; done.fetch_add(1)) {
         const std::uint64_t u = std::uint64_t(r.shard) + k * std::uint64_t(r.shards);
         ev.unit(out.space, u, out.constraints, w.counts, [&](const SweepRow& row) {
-          if (key_of(row, out.objective) < baseline_key) ++w.counts.better_than_baseline;
+          if (rank_key(row, out.objective) < baseline_key) ++w.counts.better_than_baseline;
           w.top.offer(row);
           w.front.offer(row);
         });
@@ -523,7 +464,7 @@ SweepResult sweep(const Scenario& s, const HardwareDb& db, const SweepRequest& r
 
   Evaluator probe(s, db, o, false);
   out.capacity_B = probe.capacity_B();
-  TopK top(r.top, out.objective);
+  TopRows top(r.top, out.objective);
   Front front(out.pareto);
   out.counts.constraint.assign(out.constraints.size(), 0);
   for (const Worker& w : workers) {
@@ -581,7 +522,7 @@ SweepResult merge_sweeps(const std::vector<SweepResult>& shards, const std::vect
   out.counts = {};
   out.counts.constraint.assign(first.constraints.size(), 0);
   out.seconds = 0, out.threads = 0;
-  TopK top(first.top, first.objective);
+  TopRows top(first.top, first.objective);
   Front front(first.pareto);
   for (const SweepResult& x : shards) {
     out.counts.add(x.counts);

@@ -53,6 +53,9 @@ struct SweepRow {
   SweepFigures figures;
 };
 
+// Lower is better: the metric's value, negated when higher is better (engine/ranking.hpp).
+double rank_key(const SweepRow& r, SweepMetric m);
+
 struct SweepCounts {
   std::uint64_t combinations = 0;   // ids this run covered
   std::uint64_t repeats = 0;        // not distinct: a schedule other than plain 1F1B without pp

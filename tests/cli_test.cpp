@@ -250,7 +250,7 @@ TEST_CASE("collective bad input: one line, exit 2") {
   CHECK(system.err.find("did you mean") != std::string::npos);
 }
 
-TEST_CASE("comm prints the placement and traffic by group; --order is checked") {
+TEST_CASE("comm prints the placement and traffic by group, --order is checked") {
   const std::string scenario = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/gpt3-175b-a100-training.toml";
   Run r = run("comm " + scenario);
   REQUIRE(r.code == 0);
@@ -270,7 +270,7 @@ TEST_CASE("comm prints the placement and traffic by group; --order is checked") 
   }
 }
 
-TEST_CASE("predict prints a full training prediction for every shipped training scenario; scaling fits Amdahl/Gustafson") {
+TEST_CASE("predict prints a full training prediction for every shipped training scenario, scaling fits Amdahl/Gustafson") {
   for (const auto& entry : std::filesystem::directory_iterator(std::string(PERFCAST_SOURCE_DIR) + "/scenarios")) {
     if (entry.path().extension() != ".toml" || entry.path().stem().string().find("training") == std::string::npos) continue;
     Run t = run("predict " + entry.path().string());
@@ -302,7 +302,7 @@ TEST_CASE("predict prints a full training prediction for every shipped training 
                 "(e.g. 8:16384:2), or a list such as 64,128,192\n");
 }
 
-TEST_CASE("capacity answers how many devices for a rate within TTFT/TPOT SLOs; JSON and CSV; bad input is one line") {
+TEST_CASE("capacity answers how many devices for a rate within TTFT/TPOT SLOs, JSON and CSV, bad input is one line") {
   const std::string scenario = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-4xh100-fp8.toml";
   Run table = run("capacity " + scenario + " --rate 200 --ttft-slo 1s --tpot-slo 50ms");
   REQUIRE(table.code == 0);
@@ -335,7 +335,7 @@ TEST_CASE("capacity answers how many devices for a rate within TTFT/TPOT SLOs; J
   CHECK(vision.err.find("needs an LLM [inference] scenario") != std::string::npos);
 }
 
-TEST_CASE("compare: table, JSON and CSV; bad variants and deadlines are one-line errors") {
+TEST_CASE("compare: table, JSON and CSV, bad variants and deadlines are one-line errors") {
   const std::string scenario = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-15t-pretrain.toml";
   Run t = run("compare " + scenario + " --cost aws-p5.48xlarge --cost purchase --region us-oregon --deadline 90d");
   CHECK(t.code == 0);
@@ -358,7 +358,7 @@ TEST_CASE("compare: table, JSON and CSV; bad variants and deadlines are one-line
   CHECK(deadline.err.find("--deadline") != std::string::npos);
 }
 
-TEST_CASE("sweep: table, JSON and CSV; nothing on stderr when piped; sweep-merge of shard files equals one run") {
+TEST_CASE("sweep: table, JSON and CSV, nothing on stderr when piped, and sweep-merge of shard files equals one run") {
   const std::string scenario = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/gpt3-175b-64xa100-korthikanti.toml";
   Run t = run("sweep " + scenario + " --top 3 --pareto step_time,memory");
   REQUIRE(t.code == 0);

@@ -122,7 +122,7 @@ TEST_CASE("A training prediction's cost and energy follow from its own times") {
   CHECK(*e.embodied_kg == doctest::Approx(14.652 * 128 * wall / (5 * models::kSecondsPerYear)));
 }
 
-TEST_CASE("Spot stretches the job by 1/u and bills the spot rate; reserved discounts the rate") {
+TEST_CASE("Spot stretches the job by 1/u and bills the spot rate, reserved discounts the rate") {
   const Scenario od = training_with("[cost]\noffer = \"gcp-a3-highgpu-8g\"\n[region]\nname = \"us-virginia\"\n");
   const Scenario spot = training_with("[cost]\noffer = \"gcp-a3-highgpu-8g\"\nspot = true\nspot_preemptions_per_day = 4\n"
                                       "[region]\nname = \"us-virginia\"\n");
@@ -238,7 +238,7 @@ TEST_CASE("compare: every combination, rows a rule rejects say why, and a row eq
   CHECK_THROWS_AS(compare({.scenario_file = r.scenario_file, .hardware = {"system=dgx-h100,,nodes=1"}}, shipped_db()), InputError);
 }
 
-TEST_CASE("carbon suite: every published-hours case within its 5 % band; predicted cases scored and finite") {
+TEST_CASE("carbon suite: every published-hours case within its 5 % band, predicted cases scored and finite") {
   const std::vector<CaseScore> scores = score_file(std::filesystem::path(PERFCAST_DEFAULT_VALIDATION) / "carbon.toml", shipped_db());
   int published = 0, predicted = 0;
   for (const CaseScore& s : scores) {

@@ -137,7 +137,7 @@ TEST_CASE("E18: parameters beyond the Edge TPU's SRAM stream every inference, a 
   CHECK(p.bottleneck.find("stream over the host link") != std::string::npos);
 }
 
-TEST_CASE("engine = \"dla\": one DLA core's INT8 rate runs the model; bad engines are named") {
+TEST_CASE("engine dla: one DLA core's INT8 rate runs the model, and bad engines are named") {
   const std::string orin = R"(
 [model]
 preset = "resnet-50"

@@ -74,7 +74,7 @@ TEST_CASE("per-layer forward = 24 b s h^2 + 4 b s^2 h for MHA, f = 4h, full atte
   CHECK(fwd == doctest::Approx(24 * b * s * h * h + 4 * b * s * s * h).epsilon(1e-12));
 }
 
-TEST_CASE("backward executes 2x the forward GEMM FLOPs; FlashAttention's backward 2.5x") {
+TEST_CASE("backward executes 2x the forward GEMM FLOPs, FlashAttention's backward 2.5x") {
   OpContext c = training(1, 4096, AttentionMask::causal);
   auto groups = transformer_ops(spec("llama3-8b"), c);
   CHECK(gemm_flops(groups, Pass::backward) == doctest::Approx(2 * gemm_flops(groups, Pass::forward)));

@@ -158,7 +158,7 @@ std::string capacity_error(const Scenario& s, const CapacityRequest& r = {}) {
 
 }  // namespace
 
-TEST_CASE("capacity: replicas for a rate meet the SLO, and one fewer would not; predict agrees at the same rate") {
+TEST_CASE("capacity: replicas for a rate meet the SLO, and one fewer would not, predict agrees at the same rate") {
   const Scenario s = scenario("arrival_rate = 8\nttft_slo_s = 1.0\ntpot_slo_s = 0.05");
   CapacityRequest req;
   req.rate = 200;

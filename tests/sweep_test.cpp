@@ -96,7 +96,7 @@ TEST_CASE("Sweep and predict give identical numbers for every feasible layout of
   check_same(result.baseline.figures, predict_training(s, shipped_db()));
 }
 
-TEST_CASE("Every kept layout fits and meets the constraints; the drops are counted by reason") {
+TEST_CASE("Every kept layout fits and meets the constraints, and the drops are counted by reason") {
   const Scenario s = shipped("gpt3-175b-64xa100-korthikanti.toml");
   SweepRequest r;
   r.top = 50;
@@ -130,7 +130,7 @@ TEST_CASE("Korthikanti et al.'s GPT-3 175B layout is no faster in our model than
   CHECK(result.counts.better_than_baseline >= 1);
 }
 
-TEST_CASE("Shards merge into the single run, also through their JSON; threads do not change the answer") {
+TEST_CASE("Shards merge into the single run, also through their JSON, and threads do not change the answer") {
   const Scenario s = small();
   SweepRequest r;
   r.objective = "time";

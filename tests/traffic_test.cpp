@@ -59,7 +59,7 @@ TEST_CASE("groups are laid out TP innermost, then CP, EP, DP, PP, and the order 
   CHECK_FALSE(parse_order("tp-cp-ep-dp-xx"));
 }
 
-TEST_CASE("EP folds into DP when it divides it; expert-DP is what is left") {
+TEST_CASE("EP folds into DP when it divides it, expert-DP is what is left") {
   Topology t = topology_of_system(shipped_db(), "dgx-h100");
   ParallelismSettings p;
   p.tp = 2;

@@ -48,7 +48,7 @@ TEST_CASE("Llama-3-70B has 70,553,706,496 parameters (MODELS-REFERENCE E10, publ
   CHECK(std::fabs(c.total - 70.6e9) / 70.6e9 < 0.005);
 }
 
-TEST_CASE("DeepSeek-V3: 671B total within 0.5 %; active as counted from config_671B.json") {
+TEST_CASE("DeepSeek-V3: 671B total within 0.5 %, active as counted from config_671B.json") {
   auto w = preset("deepseek-v3");
   auto c = models::count_parameters(w.transformer());
   CHECK(std::fabs(c.total - 671e9) / 671e9 < 0.005);  // 671,026,419,200
