@@ -8,6 +8,7 @@
 
 #include "engine/errors.hpp"
 #include "engine/hardware_db.hpp"
+#include "engine/inference_sweep.hpp"
 #include "engine/input_file.hpp"
 #include "engine/scaling_report.hpp"
 #include "engine/sweep.hpp"
@@ -17,7 +18,7 @@ namespace perfcast::cli {
 namespace {
 
 struct SweepOptions {
-  std::string scenario, devices, objective = "time", pareto, shard, format = "table";
+  std::string scenario, devices, objective = "time", pareto, shard, format = "table", weight_dtypes, kv_dtypes;
   std::vector<std::string> constraints;
   int top = 20, threads = 0;
   bool progress = true;
@@ -67,15 +68,37 @@ std::function<void(std::uint64_t, std::uint64_t)> progress_bar() {
   };
 }
 
-void print(const SweepResult& r, const std::vector<TrainingPrediction>& best, const std::string& format) {
+template <class Result, class Predictions>
+void print(const Result& r, const Predictions& best, const std::string& format) {
   if (format == "json") fmt::print("{}\n", sweep_to_json(r, best).dump(2));
   else if (format == "csv") fmt::print("{}", sweep_to_csv(r));
   else fmt::print("{}", sweep_to_table(r, best));
 }
 
+// An [inference] scenario: serving layouts, each a full predict.
+int run_inference(const Scenario& s, const HardwareDb& db, const SweepOptions& o) {
+  if (!o.shard.empty()) throw InputError({}, "--shard: an inference space (thousands of layouts) is swept in one run");
+  ServeRequest r;
+  if (!o.devices.empty()) r.devices = parse_device_counts(o.devices);
+  r.objective = o.objective;
+  r.constraints = o.constraints;
+  r.pareto = split_words(o.pareto);
+  r.weight_dtypes = split_words(o.weight_dtypes);
+  r.kv_dtypes = split_words(o.kv_dtypes);
+  r.top = o.top;
+  r.threads = o.threads;
+  if (o.progress) r.progress = progress_bar();
+  const ServeResult result = inference_sweep(s, db, r);
+  print(result, predict_rows(s, db, result.best), o.format);
+  return 0;
+}
+
 int run(const GlobalOptions& global, const SweepOptions& o) {
   HardwareDb db = HardwareDb::load(global.hardware_db);
   const Scenario s = load_scenario(o.scenario, default_workloads_dir(), db);
+  if (s.inference) return run_inference(s, db, o);
+  if (!o.weight_dtypes.empty() || !o.kv_dtypes.empty())
+    throw InputError({}, "--weight-dtypes and --kv-dtypes search inference scenarios; training precision is the scenario's");
   SweepRequest r;
   if (!o.devices.empty()) r.devices = parse_device_counts(o.devices);
   r.objective = o.objective;
@@ -118,11 +141,16 @@ int run_merge(const GlobalOptions& global, const MergeOptions& o) {
 
 void add_sweep_command(CLI::App& app, const GlobalOptions& options, std::function<int()>& action) {
   auto o = std::make_shared<SweepOptions>();
-  CLI::App* cmd = app.add_subcommand("sweep", "Every training layout of a scenario (tp, pp, vp, cp, ep, dp, micro-batch, recompute, ZeRO, SP, "
-                                              "schedule), ranked, with the Pareto front");
-  cmd->add_option("scenario", o->scenario, "Training scenario file")->required();
+  CLI::App* cmd = app.add_subcommand("sweep", "Every layout of a scenario, ranked, with the Pareto front: training (tp, pp, vp, cp, ep, dp, "
+                                              "micro-batch, recompute, ZeRO, SP, schedule) or inference (tp, pp, ep, batch, dtypes)");
+  cmd->add_option("scenario", o->scenario, "Training or inference scenario file")->required();
   cmd->add_option("--devices", o->devices, "Device counts: N, FIRST:LAST[:FACTOR] (e.g. 512:4096), or 64,128,192; default the scenario's");
-  cmd->add_option("--objective", o->objective, "time, cost, co2, tokens_per_dollar, or a metric name")->capture_default_str();
+  cmd->add_option("--objective", o->objective,
+                  "time, cost, co2, tokens_per_dollar, or a metric (training: time_to_train, step_time, tokens_per_s, mfu, memory, usd, "
+                  "co2, energy; inference: ttft, tpot, e2e, tokens_per_s, tokens_per_s_per_device, usd_per_mtok, co2_per_mtok, memory)")
+      ->capture_default_str();
+  cmd->add_option("--weight-dtypes", o->weight_dtypes, "Inference: weight dtypes to search, e.g. bf16,fp8,int4 (default the scenario's)");
+  cmd->add_option("--kv-dtypes", o->kv_dtypes, "Inference: KV-cache dtypes to search, e.g. bf16,fp8 (default the scenario's)");
   cmd->add_option("--constraint", o->constraints, "METRIC<=VALUE or METRIC>=VALUE, e.g. \"time_to_train<=60d\", \"usd<=5e6\", "
                                                   "\"memory<=70GiB\"; repeat");
   cmd->add_option("--top", o->top, "Best layouts to show")->capture_default_str()->check(CLI::Range(0, 100000));

@@ -227,7 +227,7 @@ InferencePrediction predict_inference(const Scenario& s, const HardwareDb& db, c
   p.decode_tokens_per_s = p.batch / p.decode_step_s;
   p.requests_per_s = p.batch / p.e2e_s;
 
-  const double limit = std::min(p.max_batch.value_or(p.batch), 65536.0);
+  const double limit = o.extras ? std::min(p.max_batch.value_or(p.batch), 65536.0) : 0;
   for (double b = 1; b <= limit; b *= 2) {
     const double step = decode_step_seconds(s, db, b, context, o);
     p.curve.push_back({b, step, b / step, true});
@@ -236,7 +236,7 @@ InferencePrediction predict_inference(const Scenario& s, const HardwareDb& db, c
     const double b = std::floor(limit), step = decode_step_seconds(s, db, b, context, o);
     p.curve.push_back({b, step, b / step, true});
   }
-  if (s.serving.tpot_slo_s) {
+  if (s.serving.tpot_slo_s && o.extras) {
     p.tpot_bound_s = s.serving.tpot_slo_s;
     if (auto b = largest_batch_within(s, db, o, limit, *p.tpot_bound_s)) {
       const double step = decode_step_seconds(s, db, *b, context, o);
@@ -271,7 +271,7 @@ InferencePrediction predict_inference(const Scenario& s, const HardwareDb& db, c
                           "exposed (inference overlaps none)");
   p.assumptions.push_back("static batch: every sequence prefills together (TTFT = prefill of the batch), decode timed at the mean "
                           "context input_len + output_len/2; E2E = TTFT + (n_out − 1)·TPOT (F-INF-3)");
-  if (s.serving.arrival_rate) serving_at_rate(s, db, o, p);
+  if (s.serving.arrival_rate && o.extras) serving_at_rate(s, db, o, p);
   if (s.parallelism.pp > 1)
     p.assumptions.push_back("pipeline stages run one after another for a request (latency); no micro-batching across stages");
 

@@ -77,6 +77,9 @@ struct InferencePrediction {
 struct InferenceOptions {
   models::CollectiveParams collective = models::default_collective_params();
   bool require_fit = true;  // false: predict a batch the memory model says does not fit (validation)
+  // false: leave out the throughput-vs-batch curve, the best batch within the TPOT bound and the
+  // serving steady state (a sweep ranks layouts by the headline figures, which do not use them).
+  bool extras = true;
 };
 
 // Throws InputError for a training scenario, or a batch that does not fit (with the batch that

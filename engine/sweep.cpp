@@ -331,29 +331,36 @@ SweepMetric sweep_metric(std::string_view word, const Scenario& s, std::string_v
   return m;
 }
 
-SweepConstraint parse_constraint(const std::string& text, const Scenario& s) {
+BoundText split_bound(const std::string& text) {
   const std::size_t at = text.find_first_of("<>");
-  const std::string option = fmt::format("--constraint '{}'", text);
   if (at == std::string::npos || at == 0 || at + 1 >= text.size() || text[at + 1] != '=')
-    throw InputError({}, fmt::format("{}: write METRIC<=VALUE or METRIC>=VALUE, e.g. time_to_train<=60d", option));
-  SweepConstraint c;
-  c.text = text;
-  c.at_most = text[at] == '<';
-  c.metric = sweep_metric(text.substr(0, at), s, option);
-  if (text.substr(0, at) == "time" || text.substr(0, at) == "cost")
-    throw InputError({}, fmt::format("{}: name the metric (time_to_train, step_time, usd, ...)", option));
-  const std::string value = text.substr(at + 2);
+    throw InputError({}, fmt::format("--constraint '{}': write METRIC<=VALUE or METRIC>=VALUE, e.g. time_to_train<=60d", text));
+  return {text.substr(0, at), text.substr(at + 2), text[at] == '<'};
+}
+
+double bound_value(const std::string& text, const std::string& value, units::Dimension want, std::string_view metric) {
+  const std::string option = fmt::format("--constraint '{}'", text);
   units::Quantity q;
   try {
     q = units::parse_quantity(value);
   } catch (const UnitError& e) {
     throw InputError({}, fmt::format("{}: {}", option, e.what()));
   }
-  const units::Dimension want = info(c.metric).dimension;
   if (q.dimension != want && q.dimension != units::dim::none)
-    throw InputError({}, fmt::format("{}: {} is in {}, not {}", option, name_of(c.metric), units::describe(want), units::describe(q.dimension)));
+    throw InputError({}, fmt::format("{}: {} is in {}, not {}", option, metric, units::describe(want), units::describe(q.dimension)));
   if (!std::isfinite(q.value) || q.value < 0) throw InputError({}, fmt::format("{}: the bound must be a finite, non-negative number", option));
-  c.bound = q.value;
+  return q.value;
+}
+
+SweepConstraint parse_constraint(const std::string& text, const Scenario& s) {
+  const BoundText b = split_bound(text);
+  if (b.name == "time" || b.name == "cost")
+    throw InputError({}, fmt::format("--constraint '{}': name the metric (time_to_train, step_time, usd, ...)", text));
+  SweepConstraint c;
+  c.text = text;
+  c.at_most = b.at_most;
+  c.metric = sweep_metric(b.name, s, fmt::format("--constraint '{}'", text));
+  c.bound = bound_value(text, b.value, info(c.metric).dimension, name_of(c.metric));
   return c;
 }
 

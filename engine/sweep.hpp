@@ -16,6 +16,7 @@
 #include "engine/scenario.hpp"
 #include "engine/sweep_space.hpp"
 #include "engine/training_report.hpp"
+#include "engine/units.hpp"
 
 namespace perfcast {
 
@@ -37,6 +38,15 @@ struct SweepConstraint {
   bool holds(double value) const { return at_most ? value <= bound : value >= bound; }
 };
 SweepConstraint parse_constraint(const std::string& text, const Scenario& s);
+
+// The parts of any "NAME<=VALUE" / "NAME>=VALUE" bound; the value is checked against `want`
+// (a bare number is in the metric's SI unit). InputError naming --constraint otherwise.
+struct BoundText {
+  std::string name, value;
+  bool at_most = true;
+};
+BoundText split_bound(const std::string& text);
+double bound_value(const std::string& text, const std::string& value, units::Dimension want, std::string_view metric);
 
 // One layout's figures, SI. time_to_train_s is the expected wall time with failures (0 without
 // [training] tokens); usd, co2e_kg (operational + embodied), energy_J (facility when a region is

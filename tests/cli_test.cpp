@@ -417,3 +417,22 @@ TEST_CASE("sweep: bad input is one line and exit 2") {
   CHECK(inference.code == 2);
   CHECK(inference.err.find("sweep: searches training layouts") != std::string::npos);
 }
+
+TEST_CASE("sweep on an inference scenario: serving layouts, JSON, and the training-only options refused") {
+  const std::string serving = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-h100-serving.toml";
+  Run t = run("sweep " + serving + " --top 3 --constraint \"tpot<=50ms\" --kv-dtypes bf16,fp8");
+  REQUIRE(t.code == 0);
+  CHECK(t.out.find("Inference sweep of Llama 3 70B") != std::string::npos);
+  CHECK(t.out.find("break tpot<=50ms") != std::string::npos);
+  Run j = run("sweep " + serving + " --top 2 --format json");
+  REQUIRE(j.code == 0);
+  const nlohmann::json doc = nlohmann::json::parse(j.out);
+  CHECK(doc["sweep"]["kind"] == "inference");
+  CHECK(doc["sweep"]["best"][0]["prediction"]["inference"]["ttft_s"] == doc["sweep"]["best"][0]["figures"]["ttft_s"]);
+  Run shard = run("sweep " + serving + " --shard 0/2");
+  CHECK(shard.code == 2);
+  CHECK(shard.err == "perfcast: error: --shard: an inference space (thousands of layouts) is swept in one run\n");
+  Run dtypes = run("sweep " + std::string(PERFCAST_SOURCE_DIR) + "/scenarios/gpt3-175b-64xa100-korthikanti.toml --kv-dtypes fp8");
+  CHECK(dtypes.code == 2);
+  CHECK(dtypes.err.find("--weight-dtypes and --kv-dtypes search inference scenarios") != std::string::npos);
+}

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "engine/errors.hpp"
+#include "engine/inference_sweep.hpp"
 #include "engine/scenario.hpp"
 #include "engine/sweep.hpp"
 #include "engine/training_report.hpp"
@@ -223,4 +224,54 @@ TEST_CASE("The space decodes ids unit-major and covers every option") {
   CHECK(sp.layout(sp.unit_size() - 1).micro_batch == sp.layout(0).micro_batch);  // one unit shares its micro-batch
   CHECK(sp.pipeline.front() == PipelineChoice{models::Schedule::one_f_one_b, 1});
   CHECK(std::find(sp.pp.begin(), sp.pp.end(), 96) != sp.pp.end());
+}
+
+TEST_CASE("Inference sweep: rows equal predict, constraints hold, and the scenario's layout is the reference") {
+  const Scenario s = shipped("llama3-70b-h100-serving.toml");
+  ServeRequest r;
+  r.top = 1000;
+  r.constraints = {"tpot<=50ms", "ttft<=2s"};
+  r.weight_dtypes = {"bf16", "fp8"};
+  r.kv_dtypes = {"bf16", "fp8"};
+  r.pareto = {"tokens_per_s", "ttft"};
+  const ServeResult result = inference_sweep(s, shipped_db(), r);
+  const ServeCounts& c = result.counts;
+  std::uint64_t dropped = c.memory;
+  for (std::uint64_t n : c.rule) dropped += n;
+  CHECK(c.combinations == result.space.size());
+  CHECK(c.combinations == dropped + c.timed);
+  CHECK(c.timed == c.feasible + c.constraint[0] + c.constraint[1]);
+  REQUIRE(result.best.size() == c.feasible);
+  REQUIRE(c.feasible > 20);
+  const std::vector<InferencePrediction> full = predict_rows(s, shipped_db(), result.best);
+  for (std::size_t i = 0; i < result.best.size(); ++i) {
+    const ServeRow& row = result.best[i];
+    CAPTURE(layout_label(row.layout));
+    const ServeFigures f = serve_figures(full[i], row.layout.devices / (row.layout.tp * row.layout.pp));
+    CHECK(row.figures.ttft_s == f.ttft_s);
+    CHECK(row.figures.tpot_s == f.tpot_s);
+    CHECK(row.figures.tokens_per_s == f.tokens_per_s);
+    CHECK(row.figures.memory_B == f.memory_B);
+    CHECK(row.figures.tpot_s <= 0.050);
+    CHECK(row.figures.ttft_s <= 2.0);
+    CHECK(full[i].memory.fits);
+  }
+  for (std::size_t i = 1; i < result.best.size(); ++i) CHECK(result.best[i - 1].figures.tokens_per_s >= result.best[i].figures.tokens_per_s);
+  CHECK(!result.front.empty());
+}
+
+TEST_CASE("Inference sweep: bad requests name the problem") {
+  const Scenario s = shipped("llama3-70b-h100-serving.toml");
+  ServeRequest r;
+  r.weight_dtypes = {"fp32"};
+  CHECK_THROWS_WITH_AS(inference_sweep(s, shipped_db(), r), doctest::Contains("--weight-dtypes 'fp32': not a storage dtype"), InputError);
+  r = {};
+  r.objective = "cost";
+  CHECK_THROWS_WITH_AS(inference_sweep(s, shipped_db(), r), doctest::Contains("usd_per_mtok needs a [cost] table"), InputError);
+  r = {};
+  r.constraints = {"ttft<=2GB"};
+  CHECK_THROWS_WITH_AS(inference_sweep(s, shipped_db(), r), doctest::Contains("ttft is in a time (s), not a size (B)"), InputError);
+  r = {};
+  r.objective = "mfu";
+  CHECK_THROWS_WITH_AS(inference_sweep(s, shipped_db(), r), doctest::Contains("--objective 'mfu': not an inference metric"), InputError);
 }

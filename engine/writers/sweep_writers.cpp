@@ -5,6 +5,7 @@
 #include "engine/errors.hpp"
 #include "engine/units.hpp"
 #include "engine/writers/text_table.hpp"
+#include "engine/writers/inference_writers.hpp"
 #include "engine/writers/training_writers.hpp"
 
 namespace perfcast {
@@ -152,7 +153,161 @@ struct Reader {
   }
 };
 
+std::string drops_text(const std::array<std::uint64_t, kLayoutRules>& rules, std::uint64_t memory, double capacity_B,
+                       const std::vector<std::string>& constraints, const std::vector<std::uint64_t>& broke) {
+  std::string out = "Dropped:\n";
+  std::vector<std::pair<std::uint64_t, std::string>> drops;
+  for (int i = 0; i < kLayoutRules; ++i)
+    if (rules[std::size_t(i)]) drops.emplace_back(rules[std::size_t(i)], std::string(describe(LayoutRule(i))));
+  std::sort(drops.begin(), drops.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (const auto& [n, why] : drops) out += fmt::format("  {:>13}  {}\n", thousands(n), why);
+  out += fmt::format("  {:>13}  do not fit in {} of device memory\n", thousands(memory), units::format_binary_bytes(capacity_B, 1));
+  for (std::size_t i = 0; i < constraints.size(); ++i) out += fmt::format("  {:>13}  break {}\n", thousands(broke[i]), constraints[i]);
+  return out;
+}
+
+std::string serve_metric_text(ServeMetric m, double v) {
+  switch (m) {
+    case ServeMetric::ttft:
+    case ServeMetric::tpot:
+    case ServeMetric::e2e: return duration_text(v);
+    case ServeMetric::tokens_per_s:
+    case ServeMetric::tokens_per_s_per_device: return fmt::format("{:.4g} tokens/s", v);
+    case ServeMetric::usd_per_mtok: return fmt::format("${:.4g}/M tokens", v);
+    case ServeMetric::co2_per_mtok: return fmt::format("{:.4g} kg/M tokens", v);
+    case ServeMetric::memory: return units::format_binary_bytes(v, 1);
+  }
+  return "";
+}
+
+std::vector<std::string> serve_header(const ServeResult& r) {
+  std::vector<std::string> h = {"#", "layout", "TTFT", "TPOT", "tokens/s", "tokens/s/device", "memory"};
+  if (r.economics) h.insert(h.end(), {"$/M tokens", "kg CO2e/M tokens"});
+  return h;
+}
+
+std::vector<std::string> serve_cells(const ServeResult& r, const std::string& rank, const ServeRow& x) {
+  const ServeFigures& f = x.figures;
+  std::vector<std::string> c = {rank, layout_label(x.layout), duration_text(f.ttft_s), duration_text(f.tpot_s), fmt::format("{:.4g}", f.tokens_per_s),
+                                fmt::format("{:.4g}", f.tokens_per_s_per_device), units::format_binary_bytes(f.memory_B, 1)};
+  if (r.economics) c.insert(c.end(), {fmt::format("${:.4g}", f.usd_per_mtok), fmt::format("{:.4g}", f.co2_per_mtok)});
+  return c;
+}
+
+json serve_row_json(const ServeRow& x, bool economics) {
+  const ServeLayout& l = x.layout;
+  const ServeFigures& f = x.figures;
+  auto known = [&](double v) { return economics ? json(v) : json(nullptr); };
+  return {{"id", x.id},
+          {"layout",
+           {{"devices", l.devices}, {"tp", l.tp}, {"pp", l.pp}, {"ep", l.ep}, {"replicas", l.devices / (l.tp * l.pp)}, {"batch", l.batch},
+            {"weight_dtype", name_of(l.weights)}, {"kv_dtype", name_of(l.kv)}, {"label", layout_label(l)}}},
+          {"figures",
+           {{"ttft_s", f.ttft_s}, {"tpot_s", f.tpot_s}, {"e2e_s", f.e2e_s}, {"tokens_per_s", f.tokens_per_s},
+            {"tokens_per_s_per_device", f.tokens_per_s_per_device}, {"memory_B", f.memory_B}, {"usd_per_mtok", known(f.usd_per_mtok)},
+            {"co2e_kg_per_mtok", known(f.co2_per_mtok)}}}};
+}
+
 }  // namespace
+
+std::string sweep_to_table(const ServeResult& r, const std::vector<InferencePrediction>& best) {
+  const ServeCounts& c = r.counts;
+  std::string out = fmt::format("Inference sweep of {} on {} ({}): objective {} ({} is better)\n", r.workload, r.accelerator, r.scenario,
+                                name_of(r.objective), higher_is_better(r.objective) ? "higher" : "lower");
+  out += fmt::format("{} combinations (tp, pp, ep, batch, weight and KV dtypes{})\n", thousands(c.combinations),
+                     r.space.devices.size() > 1 ? fmt::format(" over {} device counts", r.space.devices.size()) : "");
+  std::vector<std::string> texts;
+  for (const ServeConstraint& k : r.constraints) texts.push_back(k.text);
+  out += drops_text(c.rule, c.memory, r.capacity_B, texts, c.constraint);
+  out += fmt::format("{} layouts timed, {} feasible\n\n", thousands(c.timed), thousands(c.feasible));
+  if (r.best.empty()) {
+    out += "No layout fits and meets the constraints.\n";
+  } else {
+    TextTable t(serve_header(r));
+    for (std::size_t i = 0; i < r.best.size(); ++i) t.add_row(serve_cells(r, std::to_string(i + 1), r.best[i]));
+    out += fmt::format("Best {} by {}:\n", r.best.size(), name_of(r.objective)) + t.render();
+  }
+  if (!r.front.empty()) {
+    std::string names;
+    for (ServeMetric m : r.pareto) names += (names.empty() ? "" : ", ") + std::string(name_of(m));
+    TextTable t(serve_header(r));
+    for (std::size_t i = 0; i < r.front.size(); ++i) t.add_row(serve_cells(r, std::to_string(i + 1), r.front[i]));
+    out += fmt::format("\nPareto front ({}): {} layouts no other beats on every one\n", names, r.front.size()) + t.render();
+  }
+  const double own = r.baseline.figures.value(r.objective);
+  out += fmt::format("\nThe scenario's own layout, {}: {} {}{}", layout_label(r.baseline.layout), name_of(r.objective),
+                     serve_metric_text(r.objective, own), r.baseline_fits ? "" : " (does not fit in memory)");
+  if (!r.best.empty() && own > 0) {
+    const double best_value = r.best.front().figures.value(r.objective);
+    const double gain = higher_is_better(r.objective) ? best_value / own - 1 : 1 - best_value / own;
+    out += fmt::format("; the best is {} {} ({}); {} feasible layouts beat it\n", percent_text(std::abs(gain)), gain >= 0 ? "better" : "worse",
+                       serve_metric_text(r.objective, best_value), thousands(c.better_than_baseline));
+  } else {
+    out += "\n";
+  }
+  if (!best.empty()) out += "\nThe best layout in full (perfcast predict on it):\n\n" + inference_to_table(best.front(), false);
+  out += fmt::format("\n{} combinations in {:.3g} s on {} thread{} ({:.3g} layouts/s; each timed layout is a full predict)\n",
+                     thousands(c.combinations), r.seconds, r.threads, r.threads == 1 ? "" : "s", r.seconds > 0 ? double(c.combinations) / r.seconds : 0);
+  return out;
+}
+
+json sweep_to_json(const ServeResult& r, const std::vector<InferencePrediction>& best) {
+  const ServeCounts& c = r.counts;
+  json drops = json::object();
+  for (int i = 0; i < kLayoutRules; ++i) drops[std::string(describe(LayoutRule(i)))] = c.rule[std::size_t(i)];
+  json constraints = json::array();
+  for (std::size_t i = 0; i < r.constraints.size(); ++i)
+    constraints.push_back({{"text", r.constraints[i].text}, {"metric", name_of(r.constraints[i].metric)}, {"at_most", r.constraints[i].at_most},
+                           {"bound", r.constraints[i].bound}, {"dropped", c.constraint[i]}});
+  json pareto = json::array();
+  for (ServeMetric m : r.pareto) pareto.push_back(name_of(m));
+  json rows = json::array();
+  for (std::size_t i = 0; i < r.best.size(); ++i) {
+    json row = serve_row_json(r.best[i], r.economics);
+    if (i < best.size()) row["prediction"] = inference_to_json(best[i]);
+    rows.push_back(row);
+  }
+  json front = json::array();
+  for (const ServeRow& x : r.front) front.push_back(serve_row_json(x, r.economics));
+  json baseline = serve_row_json(r.baseline, r.economics);
+  baseline.erase("id");
+  baseline["fits"] = r.baseline_fits;
+  return {{"sweep",
+           {{"kind", "inference"},
+            {"scenario", r.scenario},
+            {"workload", r.workload},
+            {"accelerator", r.accelerator},
+            {"objective", name_of(r.objective)},
+            {"higher_is_better", higher_is_better(r.objective)},
+            {"constraints", constraints},
+            {"pareto_metrics", pareto},
+            {"top", r.top},
+            {"capacity_B", r.capacity_B},
+            {"counts",
+             {{"combinations", c.combinations}, {"dropped_by_rule", drops}, {"dropped_by_memory", c.memory}, {"timed", c.timed},
+              {"feasible", c.feasible}, {"better_than_baseline", c.better_than_baseline}}},
+            {"best", rows},
+            {"pareto_front", front},
+            {"baseline", baseline},
+            {"seconds", r.seconds},
+            {"threads", r.threads}}}};
+}
+
+std::string sweep_to_csv(const ServeResult& r) {
+  std::string out = "rank,id,layout,devices,tp,pp,ep,replicas,batch,weight_dtype,kv_dtype,ttft_s,tpot_s,e2e_s,tokens_per_s,tokens_per_s_per_device,memory_B";
+  out += r.economics ? ",usd_per_mtok,co2e_kg_per_mtok\n" : "\n";
+  for (std::size_t i = 0; i < r.best.size(); ++i) {
+    const ServeRow& x = r.best[i];
+    const ServeLayout& l = x.layout;
+    const ServeFigures& f = x.figures;
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", i + 1, x.id, csv_field(layout_label(l)), l.devices, l.tp, l.pp, l.ep,
+                       l.devices / (l.tp * l.pp), l.batch, name_of(l.weights), name_of(l.kv), f.ttft_s, f.tpot_s, f.e2e_s, f.tokens_per_s,
+                       f.tokens_per_s_per_device, f.memory_B);
+    if (r.economics) out += fmt::format(",{},{}", f.usd_per_mtok, f.co2_per_mtok);
+    out += "\n";
+  }
+  return out;
+}
 
 std::string sweep_to_table(const SweepResult& r, const std::vector<TrainingPrediction>& best) {
   const SweepCounts& c = r.counts;
@@ -163,15 +318,9 @@ std::string sweep_to_table(const SweepResult& r, const std::vector<TrainingPredi
   if (r.space.devices.size() > 1)
     counts_line += fmt::format(" over {} device counts ({}–{})", r.space.devices.size(), r.space.devices.front(), r.space.devices.back());
   out += counts_line + fmt::format("; {} repeat plain 1F1B (a schedule without pp)\n", thousands(c.repeats));
-  out += "Dropped:\n";
-  std::vector<std::pair<std::uint64_t, std::string>> drops;
-  for (int i = 0; i < kLayoutRules; ++i)
-    if (c.rule[std::size_t(i)]) drops.emplace_back(c.rule[std::size_t(i)], std::string(describe(LayoutRule(i))));
-  std::sort(drops.begin(), drops.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  for (const auto& [n, why] : drops) out += fmt::format("  {:>13}  {}\n", thousands(n), why);
-  out += fmt::format("  {:>13}  do not fit in {} of device memory\n", thousands(c.memory), units::format_binary_bytes(r.capacity_B, 1));
-  for (std::size_t i = 0; i < r.constraints.size(); ++i)
-    out += fmt::format("  {:>13}  break {}\n", thousands(c.constraint[i]), r.constraints[i].text);
+  std::vector<std::string> texts;
+  for (const SweepConstraint& k : r.constraints) texts.push_back(k.text);
+  out += drops_text(c.rule, c.memory, r.capacity_B, texts, c.constraint);
   out += fmt::format("{} layouts timed, {} feasible\n\n", thousands(c.timed), thousands(c.feasible));
 
   if (r.best.empty()) {

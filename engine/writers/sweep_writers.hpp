@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/inference_sweep.hpp"
 #include "engine/sweep.hpp"
 
 namespace perfcast {
@@ -12,6 +13,11 @@ namespace perfcast {
 std::string sweep_to_table(const SweepResult& r, const std::vector<TrainingPrediction>& best);
 nlohmann::json sweep_to_json(const SweepResult& r, const std::vector<TrainingPrediction>& best);
 std::string sweep_to_csv(const SweepResult& r);
+
+// The inference sweep: best serving layouts with their full predictions, the front, the drops.
+std::string sweep_to_table(const ServeResult& r, const std::vector<InferencePrediction>& best);
+nlohmann::json sweep_to_json(const ServeResult& r, const std::vector<InferencePrediction>& best);
+std::string sweep_to_csv(const ServeResult& r);
 
 // A shard written by sweep_to_json; InputError naming `file` when it is not one.
 SweepResult sweep_from_json(const nlohmann::json& j, const std::string& file);
