@@ -413,9 +413,9 @@ TEST_CASE("sweep: bad input is one line and exit 2") {
   Run constraint = run("sweep " + scenario + " --constraint \"usd<=5e6\"");
   CHECK(constraint.code == 2);
   CHECK(constraint.err.find("usd is a whole-job figure and needs [training] tokens") != std::string::npos);
-  Run inference = run("sweep " + std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-h100-serving.toml");
-  CHECK(inference.code == 2);
-  CHECK(inference.err.find("sweep: searches training layouts") != std::string::npos);
+  Run vision = run("sweep " + std::string(PERFCAST_SOURCE_DIR) + "/scenarios/mobilenet-v2-coral-usb.toml");
+  CHECK(vision.code == 2);
+  CHECK(vision.err.find("sweep: an inference sweep needs an LLM") != std::string::npos);
 }
 
 TEST_CASE("sweep on an inference scenario: serving layouts, JSON, and the training-only options refused") {
