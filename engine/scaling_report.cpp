@@ -31,7 +31,7 @@ std::vector<int> parse_device_counts(const std::string& text) {
     double factor = 2;
     char colon1 = 0, colon2 = 0;
     in >> first >> colon1 >> last;
-    if (in && in.peek() == ':') in >> colon2 >> factor;
+    if (in && !in.eof() && in.peek() == ':') in >> colon2 >> factor;  // peek at the end would fail the stream
     if (!in || !in.eof() || colon1 != ':' || first < 1 || last < first || !(factor > 1)) throw bad();
     return device_counts(first, last, factor);
   }

@@ -14,7 +14,7 @@ std::string_view name_of(Schedule s, int vp);
 
 // Equal-stage bubble as a fraction of the ideal time m·(F + B + W), with T_F = T_B = T_W (E6):
 // GPipe/1F1B (p−1)/m [Narayanan §2.2.1], interleaved (p−1)/(v·m) [§2.2.2], ZB-H1 (p−1)/(3m),
-// ZB-H2 0 [sail-sg/zero-bubble-pipeline-parallelism README].
+// ZB-H2 0 with at least 2p − 1 micro-batches, else ZB-H1's [sail-sg/zero-bubble-pipeline-parallelism README].
 double bubble_over_ideal(Schedule s, int pp, int vp, double microbatches);
 // The same bubble as a share of the whole step: bubble / (ideal + bubble); GPipe's (p−1)/(m+p−1).
 double bubble_share_of_step(Schedule s, int pp, int vp, double microbatches);
@@ -37,7 +37,7 @@ struct PipelineTime {
 //   GPipe/1F1B   u = F + B + W                 (F-PIPE-1: bubble (p−1)(t_f + t_b))
 //   interleaved  u = (F + B + W)/v             (F-PIPE-2)
 //   ZB-H1        u = max(0, F + B − W)          (F-PIPE-3: (p−1)(T_F + T_B − T_W))
-//   ZB-H2        u = 0                          (needs ~2p−1 micro-batches in flight)
+//   ZB-H2        u = 0                          (with m ≥ 2p − 1; fewer micro-batches: ZB-H1's u)
 // step = m·max_i t_i + Σ_i u_i − u_slowest, which is exactly (m + (p−1)·k)·t for equal ranks.
 PipelineTime pipeline_time(Schedule s, int vp, double microbatches, std::span<const StageTime> ranks);
 // The same over classes of identical ranks: `ranks[i]` stands for `counts[i]` pipeline ranks.

@@ -70,6 +70,9 @@ TEST_CASE("E6: bubble fractions of every schedule, p = 8, m = 32") {
   CHECK(models::bubble_share_of_step(Schedule::one_f_one_b, 8, 4, 32) == doctest::Approx(0.0518519).epsilon(1e-6));
   CHECK(models::bubble_over_ideal(Schedule::zb_h1, 8, 1, 32) == doctest::Approx(0.0729167).epsilon(1e-6));
   CHECK(models::bubble_over_ideal(Schedule::zb_h2, 8, 1, 32) == 0);
+  // ZB-H2's zero bubble needs 2p − 1 = 15 micro-batches; with 14 it is ZB-H1's (p − 1)/(3m).
+  CHECK(models::bubble_over_ideal(Schedule::zb_h2, 8, 1, 15) == 0);
+  CHECK(models::bubble_over_ideal(Schedule::zb_h2, 8, 1, 14) == doctest::Approx(7.0 / 42));
 
   // The timed form with T_F = T_B = T_W reproduces the same fractions.
   std::vector<models::StageTime> ranks(8, models::StageTime{1, 1, 1});
@@ -82,6 +85,11 @@ TEST_CASE("E6: bubble fractions of every schedule, p = 8, m = 32") {
   CHECK(ratio(Schedule::one_f_one_b, 4) == doctest::Approx(0.0546875));
   CHECK(ratio(Schedule::zb_h1, 1) == doctest::Approx(7.0 / 96));
   CHECK(ratio(Schedule::zb_h2, 1) == 0);
+  // Too few micro-batches for ZB-H2 (14 < 2p − 1): ZB-H1's bubble, per rank and per class alike.
+  CHECK(models::pipeline_time(Schedule::zb_h2, 1, 14, ranks).bubble_s == doctest::Approx(7 * 1.0));
+  const models::StageTime one{1, 1, 1};
+  const int eight = 8;
+  CHECK(models::pipeline_time(Schedule::zb_h2, 1, 14, std::span(&one, 1), std::span(&eight, 1)).bubble_s == doctest::Approx(7 * 1.0));
   // Uneven ranks: the slowest sets the steady state, the others add one bubble unit each.
   ranks[3] = {2, 2, 2};
   models::PipelineTime t = models::pipeline_time(Schedule::one_f_one_b, 1, 32, ranks);
