@@ -10,6 +10,7 @@
 
 #include "engine/errors.hpp"
 #include "engine/inference_sweep.hpp"
+#include "engine/scaling_report.hpp"
 #include "engine/scenario.hpp"
 #include "engine/sweep.hpp"
 #include "engine/training_report.hpp"
@@ -274,4 +275,15 @@ TEST_CASE("Inference sweep: bad requests name the problem") {
   r = {};
   r.objective = "mfu";
   CHECK_THROWS_WITH_AS(inference_sweep(s, shipped_db(), r), doctest::Contains("--objective 'mfu': not an inference metric"), InputError);
+}
+
+TEST_CASE("Device counts for --devices: one count, a doubling range, a factor, a list") {
+  CHECK(parse_device_counts("512") == std::vector<int>{512});
+  CHECK(parse_device_counts("512:4096") == std::vector<int>{512, 1024, 2048, 4096});
+  CHECK(parse_device_counts("8:72:3") == std::vector<int>{8, 24, 72});
+  CHECK(parse_device_counts("64,128,192") == std::vector<int>{64, 128, 192});
+  for (const char* bad : {"", "0", "64:8", "8:64:1", "a,b", "8:", "8:16:2:2", "-8"}) {
+    CAPTURE(bad);
+    CHECK_THROWS_AS(parse_device_counts(bad), InputError);
+  }
 }
