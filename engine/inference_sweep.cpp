@@ -1,15 +1,14 @@
 #include "engine/inference_sweep.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <exception>
 #include <fmt/format.h>
-#include <thread>
+#include <memory>
 
 #include "engine/communication_report.hpp"
 #include "engine/errors.hpp"
 #include "engine/memory_report.hpp"
+#include "engine/parallel.hpp"
 #include "engine/ranking.hpp"
 #include "engine/sweep.hpp"
 
@@ -217,70 +216,49 @@ ServeResult inference_sweep(const Scenario& s, const HardwareDb& db, const Serve
     ServeCounts counts;
     Top top;
     Front front;
-    std::exception_ptr error;
+    std::unique_ptr<Scenario> scenario;  // the thread's copy, each layout written into it
   };
   const std::uint64_t size = out.space.size();
-  constexpr std::uint64_t kChunk = 64;  // ids a worker takes at a time
+  constexpr std::uint64_t kChunk = 64;  // ids a thread takes at a time
   const std::uint64_t chunks = (size + kChunk - 1) / kChunk;
-  const int threads = int(std::clamp<std::uint64_t>(r.threads > 0 ? std::uint64_t(r.threads) : std::max(1u, std::thread::hardware_concurrency()), 1,
-                                                    std::max<std::uint64_t>(1, chunks)));
+  const int threads = thread_count(r.threads, chunks);
   out.threads = threads;
   std::vector<Worker> workers;
   for (int t = 0; t < threads; ++t) workers.push_back({{}, Top(r.top, out.objective), Front(out.pareto), nullptr});
-  std::atomic<std::uint64_t> next{0}, done{0};
-  auto work = [&](Worker& w) {
-    try {
-      Scenario x = s;
+  for_each_item(threads, chunks, r.progress, [&](int t, std::uint64_t chunk) {
+    Worker& w = workers[std::size_t(t)];
+    if (!w.scenario) {
+      w.scenario = std::make_unique<Scenario>(s);
       w.counts.constraint.assign(out.constraints.size(), 0);
-      for (std::uint64_t c; (c = next.fetch_add(1)) < chunks; done.fetch_add(1)) {
-        for (std::uint64_t id = c * kChunk; id < std::min(size, (c + 1) * kChunk); ++id) {
-          ++w.counts.combinations;
-          const ServeLayout l = out.space.layout(id);
-          apply_layout(x, l);
-          if (const auto rule = broken_layout_rule(x.workload, x.parallelism, l.devices, std::nullopt)) {
-            ++w.counts.rule[std::size_t(*rule)];
-            continue;
-          }
-          if (!memory_for_scenario(x, db).fits) {
-            ++w.counts.memory;
-            continue;
-          }
-          ++w.counts.timed;
-          const ServeRow row{id, l, serve_figures(predict_inference(x, db, kRanking), data_parallel(x.parallelism, l.devices))};
-          bool ok = true;
-          for (std::size_t k = 0; k < out.constraints.size() && ok; ++k) {
-            const ServeConstraint& bound = out.constraints[k];
-            const double v = row.figures.value(bound.metric);
-            if (!(bound.at_most ? v <= bound.bound : v >= bound.bound)) ++w.counts.constraint[k], ok = false;
-          }
-          if (!ok) continue;
-          ++w.counts.feasible;
-          if (rank_key(row, out.objective) < baseline_key) ++w.counts.better_than_baseline;
-          w.top.offer(row);
-          w.front.offer(row);
-        }
+    }
+    Scenario& x = *w.scenario;
+    for (std::uint64_t id = chunk * kChunk; id < std::min(size, (chunk + 1) * kChunk); ++id) {
+      ++w.counts.combinations;
+      const ServeLayout l = out.space.layout(id);
+      apply_layout(x, l);
+      if (const auto rule = broken_layout_rule(x.workload, x.parallelism, l.devices, std::nullopt)) {
+        ++w.counts.rule[std::size_t(*rule)];
+        continue;
       }
-    } catch (...) {
-      w.error = std::current_exception();
-      next = chunks;
+      if (!memory_for_scenario(x, db).fits) {
+        ++w.counts.memory;
+        continue;
+      }
+      ++w.counts.timed;
+      const ServeRow row{id, l, serve_figures(predict_inference(x, db, kRanking), data_parallel(x.parallelism, l.devices))};
+      bool ok = true;
+      for (std::size_t k = 0; k < out.constraints.size() && ok; ++k) {
+        const ServeConstraint& bound = out.constraints[k];
+        const double v = row.figures.value(bound.metric);
+        if (!(bound.at_most ? v <= bound.bound : v >= bound.bound)) ++w.counts.constraint[k], ok = false;
+      }
+      if (!ok) continue;
+      ++w.counts.feasible;
+      if (rank_key(row, out.objective) < baseline_key) ++w.counts.better_than_baseline;
+      w.top.offer(row);
+      w.front.offer(row);
     }
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(work, std::ref(workers[std::size_t(t)]));
-  if (r.progress) {
-    std::thread first(work, std::ref(workers[0]));
-    while (done.load() < chunks && next.load() <= chunks) {
-      r.progress(done.load(), chunks);
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    first.join();
-    r.progress(done.load(), chunks);
-  } else {
-    work(workers[0]);
-  }
-  for (std::thread& t : pool) t.join();
-  for (const Worker& w : workers)
-    if (w.error) std::rethrow_exception(w.error);
+  });
 
   Top top(r.top, out.objective);
   Front front(out.pareto);

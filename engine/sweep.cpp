@@ -1,19 +1,18 @@
 #include "engine/sweep.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstring>
-#include <exception>
 #include <fmt/format.h>
 #include <map>
-#include <thread>
+#include <memory>
 #include <tuple>
 
 #include "engine/communication_report.hpp"
 #include "engine/cost_report.hpp"
 #include "engine/errors.hpp"
 #include "engine/memory_report.hpp"
+#include "engine/parallel.hpp"
 #include "engine/ranking.hpp"
 #include "engine/roofline_report.hpp"
 #include "engine/training_step.hpp"
@@ -422,52 +421,30 @@ SweepResult sweep(const Scenario& s, const HardwareDb& db, const SweepRequest& r
 
   const std::uint64_t units = out.space.units();
   const std::uint64_t mine = units > std::uint64_t(r.shard) ? (units - std::uint64_t(r.shard) + std::uint64_t(r.shards) - 1) / std::uint64_t(r.shards) : 0;
-  const int threads = int(std::clamp<std::uint64_t>(r.threads > 0 ? std::uint64_t(r.threads) : std::max(1u, std::thread::hardware_concurrency()), 1,
-                                                    std::max<std::uint64_t>(1, mine)));
+  const int threads = thread_count(r.threads, mine);
   out.threads = threads;
 
   struct Worker {
     SweepCounts counts;
     TopRows top;
     Front front;
-    std::exception_ptr error;
+    std::unique_ptr<Evaluator> evaluator;
   };
   std::vector<Worker> workers;
   for (int t = 0; t < threads; ++t) workers.push_back({{}, TopRows(r.top, out.objective), Front(out.pareto), nullptr});
-  std::atomic<std::uint64_t> next{0}, done{0};
-  auto work = [&](Worker& w) {
-    try {
-      Evaluator ev(s, db, o, economics);
+  for_each_item(threads, mine, r.progress, [&](int t, std::uint64_t k) {
+    Worker& w = workers[std::size_t(t)];
+    if (!w.evaluator) {
+      w.evaluator = std::make_unique<Evaluator>(s, db, o, economics);
       w.counts.constraint.assign(out.constraints.size(), 0);
-      for (std::uint64_t k; (k = next.fetch_add(1)) < mine; done.fetch_add(1)) {
-        const std::uint64_t u = std::uint64_t(r.shard) + k * std::uint64_t(r.shards);
-        ev.unit(out.space, u, out.constraints, w.counts, [&](const SweepRow& row) {
-          if (rank_key(row, out.objective) < baseline_key) ++w.counts.better_than_baseline;
-          w.top.offer(row);
-          w.front.offer(row);
-        });
-      }
-    } catch (...) {
-      w.error = std::current_exception();
-      next = mine;
     }
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(work, std::ref(workers[std::size_t(t)]));
-  if (r.progress) {
-    std::thread first(work, std::ref(workers[0]));
-    while (done.load() < mine && next.load() <= mine) {
-      r.progress(done.load(), mine);
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    first.join();
-    r.progress(done.load(), mine);
-  } else {
-    work(workers[0]);
-  }
-  for (std::thread& t : pool) t.join();
-  for (const Worker& w : workers)
-    if (w.error) std::rethrow_exception(w.error);
+    const std::uint64_t u = std::uint64_t(r.shard) + k * std::uint64_t(r.shards);
+    w.evaluator->unit(out.space, u, out.constraints, w.counts, [&](const SweepRow& row) {
+      if (rank_key(row, out.objective) < baseline_key) ++w.counts.better_than_baseline;
+      w.top.offer(row);
+      w.front.offer(row);
+    });
+  });
 
   Evaluator probe(s, db, o, false);
   out.capacity_B = probe.capacity_B();

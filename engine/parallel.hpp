@@ -1,0 +1,57 @@
+#pragma once
+// Work spread over threads by an atomic counter of items (a sweep's units or chunks): each thread
+// takes the next item until none is left; the calling thread is one of them, and when a progress
+// callback is given it reports items done about ten times a second. The first exception stops
+// the other threads and is rethrown.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <thread>
+#include <vector>
+
+namespace perfcast {
+
+using Progress = std::function<void(std::uint64_t done, std::uint64_t total)>;
+
+// Threads for `items`: `requested`, or every core when 0; never more than there are items.
+inline int thread_count(int requested, std::uint64_t items) {
+  const std::uint64_t want = requested > 0 ? std::uint64_t(requested) : std::max(1u, std::thread::hardware_concurrency());
+  return int(std::clamp<std::uint64_t>(want, 1, std::max<std::uint64_t>(1, items)));
+}
+
+// work(thread, item) for every item in [0, items), on `threads` threads (thread 0 is the caller's
+// unless progress is reported, when the caller only watches).
+template <class Work>
+void for_each_item(int threads, std::uint64_t items, const Progress& progress, Work&& work) {
+  std::atomic<std::uint64_t> next{0}, done{0};
+  std::vector<std::exception_ptr> errors(std::size_t(threads > 0 ? threads : 1));
+  auto run = [&](int t) {
+    try {
+      for (std::uint64_t k; (k = next.fetch_add(1)) < items; done.fetch_add(1)) work(t, k);
+    } catch (...) {
+      errors[std::size_t(t)] = std::current_exception();
+      next = items;
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(run, t);
+  if (progress) {
+    std::thread first(run, 0);
+    while (done.load() < items && next.load() < items) {
+      progress(done.load(), items);
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    first.join();
+  } else {
+    run(0);
+  }
+  for (std::thread& t : pool) t.join();
+  if (progress) progress(items, items);  // the end: a bar clears itself
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
+}  // namespace perfcast
