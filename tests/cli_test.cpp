@@ -436,3 +436,27 @@ TEST_CASE("sweep on an inference scenario: serving layouts, JSON, and the traini
   CHECK(dtypes.code == 2);
   CHECK(dtypes.err.find("--weight-dtypes and --kv-dtypes search inference scenarios") != std::string::npos);
 }
+
+TEST_CASE("ingest nccl-tests: cases on stdout or a file that validate scores, and bad input in one line") {
+  const std::string data = std::string(PERFCAST_SOURCE_DIR) + "/tests/data/ingest/";
+  Run r = run("ingest nccl-tests " + data + "all_reduce_perf_8gpu.txt --system dgx-h100");
+  REQUIRE(r.code == 0);
+  CHECK(std::count(r.out.begin(), r.out.end(), '[') >= 5);  // five [[case]] tables
+  CHECK(r.out.find("op = 'all_reduce'") != std::string::npos);
+  const auto file = std::filesystem::temp_directory_path() / ("perfcast-ingest-cli-" + std::to_string(getpid()) + ".toml");
+  REQUIRE(run("ingest nccl-tests " + data + "multinode-16gpu.txt --system dgx-h100 -o " + file.string()).code == 0);
+  Run v = run("validate --cases " + file.string() + " --format json");
+  std::filesystem::remove(file);
+  CHECK((v.code == 0 || v.code == 4));
+  CHECK(nlohmann::json::parse(v.out)["cases"].size() == 3);
+  Run system = run("ingest nccl-tests " + data + "all_reduce_perf_8gpu.txt --system dgx-h1000");
+  CHECK(system.code == 2);
+  CHECK(system.err.find("dgx-h1000") != std::string::npos);
+  Run op = run("ingest nccl-tests " + data + "all_reduce_perf_8gpu.txt --system dgx-h100 --op allreduce");
+  CHECK(op.code == 2);
+  CHECK(op.err == "perfcast: error: --op 'allreduce': not a collective (all_reduce, all_gather, reduce_scatter, all_to_all, broadcast, "
+                  "reduce, send_recv)\n");
+  Run cut = run("ingest nccl-tests " + data + "all_reduce_perf_cut.txt --system dgx-h100");
+  CHECK(cut.code == 2);
+  CHECK(cut.err.find("all_reduce_perf_cut.txt:18:1: nccl-tests: a result row has 7 columns, the table's header 13") != std::string::npos);
+}

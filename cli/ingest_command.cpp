@@ -1,0 +1,55 @@
+#include "cli/ingest_command.hpp"
+
+#include <fmt/format.h>
+#include <memory>
+
+#include "cli/output_file.hpp"
+#include "engine/errors.hpp"
+#include "engine/hardware_db.hpp"
+#include "engine/ingest/nccl_tests.hpp"
+#include "engine/input_file.hpp"
+#include "engine/writers/ingest_writers.hpp"
+
+namespace perfcast::cli {
+namespace {
+
+struct NcclOptions {
+  std::vector<std::string> files;
+  std::string system, op, source, output;
+};
+
+int run_nccl(const GlobalOptions& global, const NcclOptions& o) {
+  HardwareDb db = HardwareDb::load(global.hardware_db);
+  db.system(o.system);  // an unknown system is named here, with a suggestion
+  std::optional<models::Collective> op;
+  if (!o.op.empty()) {
+    op = models::collective_from(o.op);
+    if (!op) throw InputError({}, fmt::format("--op '{}': not a collective (all_reduce, all_gather, reduce_scatter, all_to_all, "
+                                              "broadcast, reduce, send_recv)", o.op));
+  }
+  std::string out;
+  for (const std::string& f : o.files) {
+    const NcclTestsRun run = parse_nccl_tests(read_input_file(f, "nccl-tests output"), f, op);
+    out += collective_cases_toml(run, o.system, o.source);
+  }
+  if (o.output.empty()) fmt::print("{}", out);
+  else write_output_file(o.output, out, "validation cases");
+  return 0;
+}
+
+}  // namespace
+
+void add_ingest_command(CLI::App& app, const GlobalOptions& options, std::function<int()>& action) {
+  CLI::App* cmd = app.add_subcommand("ingest", "Read measured benchmark output into validation cases (perfcast validate --cases)");
+  cmd->require_subcommand(1);
+  auto o = std::make_shared<NcclOptions>();
+  CLI::App* nccl = cmd->add_subcommand("nccl-tests", "nccl-tests output (all_reduce_perf, alltoall_perf, ...): one collective case per size");
+  nccl->add_option("files", o->files, "nccl-tests output files (one run each)")->required();
+  nccl->add_option("--system", o->system, "The hardware_db system it ran on, e.g. dgx-h100")->required();
+  nccl->add_option("--op", o->op, "The collective, when neither the file name nor its text names the binary");
+  nccl->add_option("--source", o->source, "Citation for the cases (default: the file and line)");
+  nccl->add_option("-o,--output", o->output, "Write the cases to this file instead of stdout");
+  nccl->callback([&action, &options, o] { action = [&options, o] { return run_nccl(options, *o); }; });
+}
+
+}  // namespace perfcast::cli

@@ -1,0 +1,53 @@
+#include "engine/writers/ingest_writers.hpp"
+
+#include <filesystem>
+#include <fmt/format.h>
+#include <sstream>
+#include <toml++/toml.h>
+
+namespace perfcast {
+namespace {
+
+// Tolerances of validation/collectives.toml: bandwidth-bound from 64 MiB, latency-bound below.
+constexpr double kBandwidthBoundBytes = 64.0 * 1024 * 1024;
+constexpr double kBandwidthTolerance = 0.15, kLatencyTolerance = 1.0;
+
+std::string slug(std::string s) {
+  for (char& c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '-';
+  return s;
+}
+
+}  // namespace
+
+std::string collective_cases_toml(const NcclTestsRun& run, const std::string& system, const std::string& source) {
+  toml::table doc;
+  doc.insert("schema_version", 1);
+  doc.insert("suite", "collective");
+  toml::array cases;
+  const std::string stem = slug(std::filesystem::path(run.file).stem().string());
+  for (const NcclTestsRow& row : run.rows) {
+    toml::table c;
+    c.insert("id", fmt::format("{}-{:.0f}B", stem, row.bytes));
+    c.insert("source", source.empty() ? fmt::format("nccl-tests output {}", run.file) : source);
+    c.insert("system", system);
+    c.insert("op", std::string(models::name_of(run.op)));
+    c.insert("gpus", run.ranks);
+    c.insert("bytes", static_cast<std::int64_t>(row.bytes));
+    // busbw from the time (nccl-tests' own definition: size / time × the collective's factor),
+    // which keeps the digits the printed GB/s rounds away at small sizes.
+    const double busbw = row.bytes / row.out_of_place.time_s * models::bus_factor(run.op, run.ranks);
+    c.insert("measured_busbw", fmt::format("{:.6g} GB/s", busbw / 1e9));
+    c.insert("tolerance", row.bytes >= kBandwidthBoundBytes ? kBandwidthTolerance : kLatencyTolerance);
+    c.insert("notes", fmt::format("line {}: out-of-place, {} {} elements of {}; {} GPUs on {} host{}{}; time {:.4g} us, printed busbw {:.4g} GB/s", row.line, row.count,
+                                  row.redop, row.type, run.ranks, run.hosts, run.hosts == 1 ? "" : "s",
+                                  run.device.empty() ? "" : ", " + run.device, row.out_of_place.time_s * 1e6, row.out_of_place.busbw_Bps / 1e9));
+    cases.push_back(std::move(c));
+  }
+  doc.insert("case", std::move(cases));
+  std::ostringstream out;
+  out << "# Collective cases read from nccl-tests output " << run.file << " by perfcast ingest.\n" << doc << "\n";
+  return out.str();
+}
+
+}  // namespace perfcast

@@ -1,0 +1,101 @@
+// Reading measured output: nccl-tests tables (single- and multi-node, with and without the root
+// column, validation on and off) into runs, and into collective cases that validate scores.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include "engine/errors.hpp"
+#include "engine/ingest/nccl_tests.hpp"
+#include "engine/input_file.hpp"
+#include "engine/validation.hpp"
+#include "engine/writers/ingest_writers.hpp"
+#include "tests/shipped_db.hpp"
+
+using namespace perfcast;
+
+namespace {
+
+std::string sample(const std::string& name) { return std::string(PERFCAST_SOURCE_DIR) + "/tests/data/ingest/" + name; }
+
+NcclTestsRun read(const std::string& name, std::optional<models::Collective> op = std::nullopt) {
+  return parse_nccl_tests(read_input_file(sample(name), "nccl-tests output"), sample(name), op);
+}
+
+}  // namespace
+
+TEST_CASE("nccl-tests: a single-node all_reduce_perf run, rows and header") {
+  const NcclTestsRun r = read("all_reduce_perf_8gpu.txt");
+  CHECK(r.op == models::Collective::all_reduce);  // from the file name
+  CHECK(r.ranks == 8);
+  CHECK(r.hosts == 1);
+  CHECK(r.device == "NVIDIA H100 80GB HBM3");
+  REQUIRE(r.rows.size() == 5);
+  const NcclTestsRow& big = r.rows.back();
+  CHECK(big.bytes == 8589934592.0);
+  CHECK(big.count == 2147483648.0);
+  CHECK(big.type == "float");
+  CHECK(big.redop == "sum");
+  CHECK(big.out_of_place.time_s == doctest::Approx(31300e-6));
+  CHECK(big.out_of_place.algbw_Bps == doctest::Approx(274.44e9));
+  CHECK(big.out_of_place.busbw_Bps == doctest::Approx(480.27e9));
+  CHECK(big.out_of_place.wrong == 0);
+  CHECK(big.in_place.busbw_Bps == doctest::Approx(475.51e9));
+  CHECK(big.line == 20);
+  REQUIRE(r.average_busbw_Bps);
+  CHECK(*r.average_busbw_Bps == doctest::Approx(187.42e9));
+}
+
+TEST_CASE("nccl-tests: multi-node alltoall without validation, and an old table without root") {
+  const NcclTestsRun a = read("multinode-16gpu.txt");  // the pasted command line names alltoall_perf
+  CHECK(a.op == models::Collective::all_to_all);
+  CHECK(a.ranks == 16);
+  CHECK(a.hosts == 2);
+  REQUIRE(a.rows.size() == 3);
+  CHECK_FALSE(a.rows[0].out_of_place.wrong.has_value());  // N/A
+  CHECK(a.rows[0].redop == "none");
+  const NcclTestsRun old = read("reduce_scatter_perf_old.txt");
+  CHECK(old.op == models::Collective::reduce_scatter);  // not reduce_perf, a suffix of it
+  CHECK(old.ranks == 4);
+  REQUIRE(old.rows.size() == 2);
+  CHECK(old.rows[1].out_of_place.time_s == doctest::Approx(520e-6));
+  // --op wins over the file name.
+  CHECK(read("all_reduce_perf_8gpu.txt", models::Collective::all_gather).op == models::Collective::all_gather);
+}
+
+TEST_CASE("nccl-tests: malformed output names the file and line") {
+  CHECK_THROWS_WITH_AS(read("all_reduce_perf_cut.txt"), doctest::Contains("all_reduce_perf_cut.txt:18:1: nccl-tests: a result row has 7 columns"),
+                       InputError);
+  CHECK_THROWS_WITH_AS(parse_nccl_tests("#  Rank  0 Group  0 Pid 1 on h device 0 [0] GPU\n", "x.txt", models::Collective::all_reduce),
+                       doctest::Contains("no results table"), InputError);
+  CHECK_THROWS_WITH_AS(parse_nccl_tests("nothing here\n", "run.txt"), doctest::Contains("cannot tell the collective"), InputError);
+  const std::string no_ranks = "#  size  count  type  redop  time  algbw  busbw  #wrong  time  algbw  busbw  #wrong\n"
+                               "  1024  256  float  sum  10.0  0.10  0.18  0  10.0  0.10  0.18  0\n";
+  CHECK_THROWS_WITH_AS(parse_nccl_tests(no_ranks, "all_reduce_perf.txt"), doctest::Contains("number of GPUs is unknown"), InputError);
+  const std::string bad_number = "#  Rank  0 Group  0 Pid 1 on h device 0 [0] GPU\n" + no_ranks.substr(0, no_ranks.find('\n') + 1) +
+                                 "  1024  256  float  sum  fast  0.10  0.18  0  10.0  0.10  0.18  0\n";
+  CHECK_THROWS_WITH_AS(parse_nccl_tests(bad_number, "all_reduce_perf.txt"), doctest::Contains("all_reduce_perf.txt:3:1: nccl-tests: column 'time' is 'fast'"),
+                       InputError);
+}
+
+TEST_CASE("nccl-tests rows become collective cases that validate scores, busbw from the time") {
+  const NcclTestsRun r = read("all_reduce_perf_8gpu.txt");
+  const auto file = std::filesystem::temp_directory_path() / ("perfcast-ingest-" + std::to_string(::getpid()) + ".toml");
+  {
+    std::ofstream(file) << collective_cases_toml(r, "dgx-h100", "");
+  }
+  const std::vector<CaseScore> scores = score_file(file, shipped_db());
+  std::filesystem::remove(file);
+  REQUIRE(scores.size() == 5);
+  for (const CaseScore& s : scores) {
+    CHECK(s.scored);
+    CHECK(std::isfinite(s.error));
+    CHECK(s.source == "nccl-tests output " + sample("all_reduce_perf_8gpu.txt"));
+  }
+  // 8 GiB in 31,300 us on 8 ranks: 8589934592 / 31300e-6 × 2·7/8 B/s.
+  CHECK(scores.back().measured == doctest::Approx(8589934592.0 / 31300e-6 * 1.75).epsilon(1e-5));
+  CHECK(scores.back().tolerance == 0.15);
+  CHECK(scores.front().tolerance == 1.0);
+}
