@@ -6,6 +6,7 @@
 #include "cli/output_file.hpp"
 #include "engine/errors.hpp"
 #include "engine/hardware_db.hpp"
+#include "engine/ingest/measurements.hpp"
 #include "engine/ingest/nccl_tests.hpp"
 #include "engine/input_file.hpp"
 #include "engine/writers/ingest_writers.hpp"
@@ -37,6 +38,19 @@ int run_nccl(const GlobalOptions& global, const NcclOptions& o) {
   return 0;
 }
 
+struct MeasurementsOptions {
+  std::string file, output;
+};
+
+int run_measurements(const GlobalOptions& global, const MeasurementsOptions& o) {
+  HardwareDb db = HardwareDb::load(global.hardware_db);
+  const std::vector<Measurement> rows = parse_measurements(read_input_file(o.file, "measurements file"), o.file);
+  const std::string out = scenario_cases_toml(rows, o.file, db);
+  if (o.output.empty()) fmt::print("{}", out);
+  else write_output_file(o.output, out, "validation cases");
+  return 0;
+}
+
 }  // namespace
 
 void add_ingest_command(CLI::App& app, const GlobalOptions& options, std::function<int()>& action) {
@@ -50,6 +64,12 @@ void add_ingest_command(CLI::App& app, const GlobalOptions& options, std::functi
   nccl->add_option("--source", o->source, "Citation for the cases (default: the file and line)");
   nccl->add_option("-o,--output", o->output, "Write the cases to this file instead of stdout");
   nccl->callback([&action, &options, o] { action = [&options, o] { return run_nccl(options, *o); }; });
+  auto m = std::make_shared<MeasurementsOptions>();
+  CLI::App* generic = cmd->add_subcommand("measurements", "The generic format: CSV or JSON rows of scenario, metric, value [, id, source, "
+                                                          "notes, tolerance] as training or inference cases");
+  generic->add_option("file", m->file, "Measurements file (.csv or .json); scenario paths are relative to it")->required();
+  generic->add_option("-o,--output", m->output, "Write the cases to this file instead of stdout");
+  generic->callback([&action, &options, m] { action = [&options, m] { return run_measurements(options, *m); }; });
 }
 
 }  // namespace perfcast::cli

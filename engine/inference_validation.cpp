@@ -51,4 +51,6 @@ std::vector<CaseScore> score_inference_cases(const std::vector<InferenceCase>& c
   return scores;
 }
 
+std::span<const std::string_view> inference_metric_names() { return kMetrics; }
+
 }  // namespace perfcast

@@ -3,6 +3,7 @@
 // as a scenario and the figure it reports (output tokens/s of the replica or per device, TTFT,
 // latency per frame). LLM cases score as kind "inference", vision cases as kind "edge".
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -19,5 +20,8 @@ using InferenceCase = ScenarioCase;  // metric: a InferenceMetric
 
 std::vector<InferenceCase> load_inference_cases(CaseFile& f, const HardwareDb& db);
 std::vector<CaseScore> score_inference_cases(const std::vector<InferenceCase>& cases, const HardwareDb& db);
+
+// The metric names a inference case may give (`metric = "..."`).
+std::span<const std::string_view> inference_metric_names();
 
 }  // namespace perfcast

@@ -62,4 +62,6 @@ std::vector<CaseScore> score_training_cases(const std::vector<TrainingCase>& cas
   return scores;
 }
 
+std::span<const std::string_view> training_metric_names() { return kMetrics; }
+
 }  // namespace perfcast

@@ -3,6 +3,7 @@
 // figure the source reports, derived from our prediction with that source's own convention
 // (Narayanan's Eq. 3 TFLOP/s, an iteration time, tokens/s per GPU, a layer's time).
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -19,5 +20,8 @@ using TrainingCase = ScenarioCase;  // metric: a TrainingMetric
 
 std::vector<TrainingCase> load_training_cases(CaseFile& f, const HardwareDb& db);
 std::vector<CaseScore> score_training_cases(const std::vector<TrainingCase>& cases, const HardwareDb& db);
+
+// The metric names a training case may give (`metric = "..."`).
+std::span<const std::string_view> training_metric_names();
 
 }  // namespace perfcast

@@ -456,6 +456,11 @@ TEST_CASE("ingest nccl-tests: cases on stdout or a file that validate scores, an
   CHECK(op.code == 2);
   CHECK(op.err == "perfcast: error: --op 'allreduce': not a collective (all_reduce, all_gather, reduce_scatter, all_to_all, broadcast, "
                   "reduce, send_recv)\n");
+  Run measured = run("ingest measurements " + data + "measured.csv");
+  REQUIRE(measured.code == 0);
+  CHECK(measured.out.find("suite = 'training'") != std::string::npos);
+  Run missing = run("ingest measurements " + data + "no-such.csv");
+  CHECK(missing.code == 2);
   Run cut = run("ingest nccl-tests " + data + "all_reduce_perf_cut.txt --system dgx-h100");
   CHECK(cut.code == 2);
   CHECK(cut.err.find("all_reduce_perf_cut.txt:18:1: nccl-tests: a result row has 7 columns, the table's header 13") != std::string::npos);

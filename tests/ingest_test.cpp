@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "engine/errors.hpp"
+#include "engine/ingest/measurements.hpp"
 #include "engine/ingest/nccl_tests.hpp"
 #include "engine/input_file.hpp"
 #include "engine/validation.hpp"
@@ -98,4 +99,56 @@ TEST_CASE("nccl-tests rows become collective cases that validate scores, busbw f
   CHECK(scores.back().measured == doctest::Approx(8589934592.0 / 31300e-6 * 1.75).epsilon(1e-5));
   CHECK(scores.back().tolerance == 0.15);
   CHECK(scores.front().tolerance == 1.0);
+}
+
+TEST_CASE("Generic measurements: CSV and JSON rows become training or inference cases that validate scores") {
+  const std::string csv = sample("measured.csv");
+  const std::vector<Measurement> rows = parse_measurements(read_input_file(csv, "measurements"), csv);
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0].source == "Korthikanti et al. 2022, Table 5, 'Present Work'");
+  CHECK(rows[1].notes == "163 TFLOP/s per GPU, \"52 %\" of peak");  // quoted comma and doubled quotes
+  CHECK(rows[1].line == 3);
+  const auto file = std::filesystem::temp_directory_path() / ("perfcast-measured-" + std::to_string(::getpid()) + ".toml");
+  {
+    std::ofstream(file) << scenario_cases_toml(rows, csv, shipped_db());
+  }
+  const std::vector<CaseScore> scores = score_file(file, shipped_db());
+  std::filesystem::remove(file);
+  REQUIRE(scores.size() == 2);
+  CHECK(scores[0].measured == 13.75);
+  CHECK(scores[0].kind == "training");
+  CHECK(std::isfinite(scores[0].error));
+  CHECK(scores[1].id == "narayanan-1t");
+
+  const std::string json = sample("measured.json");
+  const std::vector<Measurement> j = parse_measurements(read_input_file(json, "measurements"), json);
+  REQUIRE(j.size() == 1);
+  CHECK(j[0].tolerance == 0.3);
+  CHECK(scenario_cases_toml(j, json, shipped_db()).find("suite = 'inference'") != std::string::npos);
+}
+
+TEST_CASE("Generic measurements: bad rows name the file and line") {
+  auto fails = [](const std::string& text, const std::string& file, const char* what) {
+    CAPTURE(what);
+    CHECK_THROWS_WITH_AS(parse_measurements(text, file), doctest::Contains(what), InputError);
+  };
+  fails("scenario,metric\nx.toml,step_time_s\n", "m.csv", "m.csv:1:1: measurements: the header has no 'value' column");
+  fails("scenario,metric,value,colour\n", "m.csv", "unknown column 'colour'");
+  fails("scenario,metric,value\nx.toml,step_time_s,fast\n", "m.csv", "m.csv:2:1: measurements: value 'fast' is not a number");
+  fails("scenario,metric,value\nx.toml,step_time_s,-2\n", "m.csv", "'value' must be a positive number");
+  fails("scenario,metric,value\nx.toml,step_time_s\n", "m.csv", "m.csv:2:1: measurements: 2 fields, the header has 3");
+  fails("scenario,metric,value\n\"x.toml,step_time_s,1\n", "m.csv", "a quoted field is never closed");
+  fails("[{\"scenario\": \"x.toml\", \"metric\": \"ttft_s\", \"value\": \"2\"}]", "m.json", "m.json:1:1: measurements: entry 1: 'value' must be a number");
+  fails("[{\"scenario\": \"x.toml\", \"metric\": \"ttft_s\", \"value\": 2, \"unit\": \"s\"}]", "m.json", "unknown key 'unit'");
+  fails("{\"rows\": []}", "m.json", "expected an array");
+  fails("scenario,metric,value\n", "m.csv", "measurements: no rows");
+  // A metric of the wrong suite, and a row mixing suites, are named at their line.
+  const std::string csv = sample("measured.csv");
+  std::vector<Measurement> rows = parse_measurements(read_input_file(csv, "measurements"), csv);
+  rows[0].metric = "ttft_s";
+  CHECK_THROWS_WITH_AS(scenario_cases_toml(rows, csv, shipped_db()), doctest::Contains("measured.csv:2:1: measurements: 'ttft_s' is not a training metric"),
+                       InputError);
+  rows[0].metric = "step_time_s";
+  rows[1].scenario = "../../../scenarios/llama3-70b-h100-serving.toml";
+  CHECK_THROWS_WITH_AS(scenario_cases_toml(rows, csv, shipped_db()), doctest::Contains("one case file holds one suite"), InputError);
 }

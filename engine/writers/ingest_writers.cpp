@@ -1,9 +1,17 @@
 #include "engine/writers/ingest_writers.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fmt/format.h>
 #include <sstream>
 #include <toml++/toml.h>
+
+#include "engine/errors.hpp"
+#include "engine/inference_validation.hpp"
+#include "engine/input_file.hpp"
+#include "engine/scenario.hpp"
+#include "engine/training_validation.hpp"
+#include "engine/workload.hpp"
 
 namespace perfcast {
 namespace {
@@ -47,6 +55,46 @@ std::string collective_cases_toml(const NcclTestsRun& run, const std::string& sy
   doc.insert("case", std::move(cases));
   std::ostringstream out;
   out << "# Collective cases read from nccl-tests output " << run.file << " by perfcast ingest.\n" << doc << "\n";
+  return out.str();
+}
+
+std::string scenario_cases_toml(const std::vector<Measurement>& rows, const std::string& file, const HardwareDb& db) {
+  const std::filesystem::path base = std::filesystem::path(file).parent_path();
+  std::string suite;
+  toml::array cases;
+  for (const Measurement& m : rows) {
+    const FilePosition where{file, m.line, 1};
+    const std::filesystem::path path = base / m.scenario;
+    const Scenario s = load_scenario(path, default_workloads_dir(), db);
+    const std::string phase = s.training ? "training" : "inference";
+    if (suite.empty()) suite = phase;
+    if (phase != suite)
+      throw InputError(where, fmt::format("measurements: {} is an {} scenario after {} ones; one case file holds one suite, so split the rows",
+                                          m.scenario, phase, suite));
+    const auto names = phase == "training" ? training_metric_names() : inference_metric_names();
+    if (std::find(names.begin(), names.end(), std::string_view(m.metric)) == names.end()) {
+      std::string list;
+      for (std::string_view n : names) list += (list.empty() ? "" : ", ") + std::string(n);
+      throw InputError(where, fmt::format("measurements: '{}' is not a {} metric (one of: {})", m.metric, phase, list));
+    }
+    toml::table scenario = toml::parse(read_input_file(path, "scenario file"), path.string());
+    scenario.erase("schema_version");
+    toml::table c;
+    c.insert("id", m.id.empty() ? fmt::format("{}-{}", slug(std::filesystem::path(file).stem().string()), m.line) : m.id);
+    c.insert("source", m.source.empty() ? fmt::format("measured: {}", file) : m.source);
+    c.insert("metric", m.metric);
+    c.insert("measured", m.value);
+    if (m.tolerance) c.insert("tolerance", *m.tolerance);
+    if (!m.notes.empty()) c.insert("notes", m.notes);
+    c.insert("scenario", std::move(scenario));
+    cases.push_back(std::move(c));
+  }
+  toml::table doc;
+  doc.insert("schema_version", 1);
+  doc.insert("suite", suite);
+  doc.insert("case", std::move(cases));
+  std::ostringstream out;
+  out << "# " << suite << " cases read from " << file << " by perfcast ingest.\n" << doc << "\n";
   return out.str();
 }
 

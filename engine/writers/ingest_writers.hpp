@@ -3,6 +3,10 @@
 // calibration will fit): nccl-tests rows as collective cases.
 #include <string>
 
+#include <vector>
+
+#include "engine/hardware_db.hpp"
+#include "engine/ingest/measurements.hpp"
 #include "engine/ingest/nccl_tests.hpp"
 
 namespace perfcast {
@@ -12,5 +16,10 @@ namespace perfcast {
 // tolerance of validation/collectives.toml (0.15 from 64 MiB up, 1.0 below, where the time is
 // latency-bound), the run's GPUs, hosts and device in the notes.
 std::string collective_cases_toml(const NcclTestsRun& run, const std::string& system, const std::string& source);
+
+// The generic measurements of `file` as training or inference cases: each row's scenario file
+// (loaded and checked, relative to `file`) inlined as [case.scenario], its metric checked against
+// the suite's. InputError when rows mix training and inference (one case file has one suite).
+std::string scenario_cases_toml(const std::vector<Measurement>& rows, const std::string& file, const HardwareDb& db);
 
 }  // namespace perfcast
