@@ -7,6 +7,7 @@
 #include "engine/errors.hpp"
 #include "engine/hardware_db.hpp"
 #include "engine/ingest/measurements.hpp"
+#include "engine/ingest/megatron_log.hpp"
 #include "engine/ingest/nccl_tests.hpp"
 #include "engine/input_file.hpp"
 #include "engine/writers/ingest_writers.hpp"
@@ -38,6 +39,21 @@ int run_nccl(const GlobalOptions& global, const NcclOptions& o) {
   return 0;
 }
 
+struct MegatronOptions {
+  std::vector<std::string> files;
+  std::string system, source, output;
+};
+
+int run_megatron(const GlobalOptions& global, const MegatronOptions& o) {
+  HardwareDb db = HardwareDb::load(global.hardware_db);
+  db.system(o.system);
+  std::string out;
+  for (const std::string& f : o.files) out += megatron_case_toml(parse_megatron_log(read_input_file(f, "Megatron-LM log"), f), o.system, db, o.source);
+  if (o.output.empty()) fmt::print("{}", out);
+  else write_output_file(o.output, out, "validation cases");
+  return 0;
+}
+
 struct MeasurementsOptions {
   std::string file, output;
 };
@@ -64,6 +80,13 @@ void add_ingest_command(CLI::App& app, const GlobalOptions& options, std::functi
   nccl->add_option("--source", o->source, "Citation for the cases (default: the file and line)");
   nccl->add_option("-o,--output", o->output, "Write the cases to this file instead of stdout");
   nccl->callback([&action, &options, o] { action = [&options, o] { return run_nccl(options, *o); }; });
+  auto g = std::make_shared<MegatronOptions>();
+  CLI::App* megatron = cmd->add_subcommand("megatron", "Megatron-LM / NeMo training logs (arguments block and iteration times) as training cases");
+  megatron->add_option("files", g->files, "Log files (one run each)")->required();
+  megatron->add_option("--system", g->system, "The hardware_db system it ran on, e.g. dgx-h100")->required();
+  megatron->add_option("--source", g->source, "Citation for the cases (default: the file)");
+  megatron->add_option("-o,--output", g->output, "Write the cases to this file instead of stdout");
+  megatron->callback([&action, &options, g] { action = [&options, g] { return run_megatron(options, *g); }; });
   auto m = std::make_shared<MeasurementsOptions>();
   CLI::App* generic = cmd->add_subcommand("measurements", "The generic format: CSV or JSON rows of scenario, metric, value [, id, source, "
                                                           "notes, tolerance] as training or inference cases");

@@ -459,6 +459,9 @@ TEST_CASE("ingest nccl-tests: cases on stdout or a file that validate scores, an
   Run measured = run("ingest measurements " + data + "measured.csv");
   REQUIRE(measured.code == 0);
   CHECK(measured.out.find("suite = 'training'") != std::string::npos);
+  Run megatron = run("ingest megatron " + data + "megatron_gpt3_175b_64gpu.log --system dgx-a100-80gb");
+  REQUIRE(megatron.code == 0);
+  CHECK(megatron.out.find("metric = 'step_time_s'") != std::string::npos);
   Run missing = run("ingest measurements " + data + "no-such.csv");
   CHECK(missing.code == 2);
   Run cut = run("ingest nccl-tests " + data + "all_reduce_perf_cut.txt --system dgx-h100");

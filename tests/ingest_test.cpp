@@ -9,6 +9,8 @@
 
 #include "engine/errors.hpp"
 #include "engine/ingest/measurements.hpp"
+#include "engine/ingest/megatron_log.hpp"
+#include "engine/training_report.hpp"
 #include "engine/ingest/nccl_tests.hpp"
 #include "engine/input_file.hpp"
 #include "engine/validation.hpp"
@@ -151,4 +153,49 @@ TEST_CASE("Generic measurements: bad rows name the file and line") {
   rows[0].metric = "step_time_s";
   rows[1].scenario = "../../../scenarios/llama3-70b-h100-serving.toml";
   CHECK_THROWS_WITH_AS(scenario_cases_toml(rows, csv, shipped_db()), doctest::Contains("one case file holds one suite"), InputError);
+}
+
+TEST_CASE("Megatron-LM log: arguments and iteration times, mapped to the same scenario as the hand-written one") {
+  const std::string log = sample("megatron_gpt3_175b_64gpu.log");
+  const MegatronRun run = parse_megatron_log(read_input_file(log, "Megatron-LM log"), log);
+  CHECK(run.arguments.at("num_layers") == "96");
+  CHECK(run.arguments.at("fp8") == "None");
+  REQUIRE(run.iterations.size() == 5);
+  CHECK(run.iterations[0].iteration == 10);
+  CHECK(run.iterations[0].step_s == doctest::Approx(20.4127));
+  CHECK(run.iterations[1].tflops_per_gpu == doctest::Approx(149.4));
+  // The median of the four intervals after the first: (13.7509 + 13.7610) / 2.
+  CHECK(run.iterations_used == 4);
+  CHECK(run.median_step_s == doctest::Approx((13.7509 + 13.7610) / 2));
+
+  const auto file = std::filesystem::temp_directory_path() / ("perfcast-megatron-" + std::to_string(::getpid()) + ".toml");
+  {
+    std::ofstream(file) << megatron_case_toml(run, "dgx-a100-80gb", shipped_db(), "");
+  }
+  const std::vector<CaseScore> scores = score_file(file, shipped_db());
+  std::filesystem::remove(file);
+  REQUIRE(scores.size() == 1);
+  // The log's arguments describe Korthikanti et al.'s GPT-3 175B run: the prediction equals the
+  // shipped scenario's.
+  const Scenario shipped = load_scenario(std::string(PERFCAST_SOURCE_DIR) + "/scenarios/gpt3-175b-64xa100-korthikanti.toml",
+                                         PERFCAST_DEFAULT_WORKLOADS, shipped_db());
+  CHECK(scores[0].predicted == doctest::Approx(predict_training(shipped, shipped_db()).step_time_s).epsilon(1e-9));
+}
+
+TEST_CASE("Megatron-LM log: what cannot be read or mapped is named") {
+  const std::string args = "---------------- arguments ----------------\n  num_layers ........ 2\n---------- end of arguments ----------\n";
+  CHECK_THROWS_WITH_AS(parse_megatron_log(" iteration 1/ 2 | elapsed time per iteration (ms): 5.0 |\n", "a.log"),
+                       doctest::Contains("no '---- arguments ----' block"), InputError);
+  CHECK_THROWS_WITH_AS(parse_megatron_log(args, "a.log"), doctest::Contains("no 'iteration ... | elapsed time"), InputError);
+  CHECK_THROWS_WITH_AS(parse_megatron_log(args + " iteration 1/ 2 | elapsed time per iteration (ms): soon |\n", "a.log"),
+                       doctest::Contains("a.log:4:1: megatron log: an iteration line without a positive"), InputError);
+  const MegatronRun run = parse_megatron_log(args + " iteration 1/ 2 | elapsed time per iteration (ms): 5.0 |\n", "a.log");
+  CHECK_THROWS_WITH_AS(megatron_scenario(run, "dgx-h100", 8), doctest::Contains("the arguments block has no 'num_attention_heads'"), InputError);
+  MegatronRun moe = run;
+  moe.arguments["num_experts"] = "8";
+  CHECK_THROWS_WITH_AS(megatron_scenario(moe, "dgx-h100", 8), doctest::Contains("MoE runs"), InputError);
+  const std::string log = sample("megatron_gpt3_175b_64gpu.log");
+  MegatronRun odd = parse_megatron_log(read_input_file(log, "log"), log);
+  odd.arguments["world_size"] = "60";
+  CHECK_THROWS_WITH_AS(megatron_scenario(odd, "dgx-a100-80gb", 8), doctest::Contains("world_size 60 is not whole nodes"), InputError);
 }

@@ -98,4 +98,36 @@ std::string scenario_cases_toml(const std::vector<Measurement>& rows, const std:
   return out.str();
 }
 
+std::string megatron_case_toml(const MegatronRun& run, const std::string& system, const HardwareDb& db, const std::string& source) {
+  toml::table scenario = megatron_scenario(run, system, db.system(system).devices_per_node);
+  {
+    std::ostringstream text;
+    text << scenario;
+    parse_scenario(text.str(), run.file + " (its arguments as a scenario)", default_workloads_dir(), db);  // the loader's checks
+  }
+  std::vector<double> tflops;
+  for (std::size_t i = run.iterations.size() > 1 ? 1 : 0; i < run.iterations.size(); ++i)
+    if (run.iterations[i].tflops_per_gpu) tflops.push_back(*run.iterations[i].tflops_per_gpu);
+  std::sort(tflops.begin(), tflops.end());
+  toml::table c;
+  c.insert("id", slug(std::filesystem::path(run.file).stem().string()));
+  c.insert("source", source.empty() ? fmt::format("Megatron-LM log {}", run.file) : source);
+  c.insert("metric", "step_time_s");
+  c.insert("measured", run.median_step_s);
+  c.insert("notes", fmt::format("median 'elapsed time per iteration' of {} logged intervals after the first (warm-up){}", run.iterations_used,
+                                tflops.empty() ? std::string()
+                                               : fmt::format("; Megatron's own throughput per GPU {:.4g} TFLOP/s (its FLOP formula, not scored)",
+                                                             tflops[tflops.size() / 2])));
+  c.insert("scenario", std::move(scenario));
+  toml::array cases;
+  cases.push_back(std::move(c));
+  toml::table doc;
+  doc.insert("schema_version", 1);
+  doc.insert("suite", "training");
+  doc.insert("case", std::move(cases));
+  std::ostringstream out;
+  out << "# A training case read from the Megatron-LM log " << run.file << " by perfcast ingest.\n" << doc << "\n";
+  return out.str();
+}
+
 }  // namespace perfcast

@@ -7,6 +7,7 @@
 
 #include "engine/hardware_db.hpp"
 #include "engine/ingest/measurements.hpp"
+#include "engine/ingest/megatron_log.hpp"
 #include "engine/ingest/nccl_tests.hpp"
 
 namespace perfcast {
@@ -21,5 +22,9 @@ std::string collective_cases_toml(const NcclTestsRun& run, const std::string& sy
 // (loaded and checked, relative to `file`) inlined as [case.scenario], its metric checked against
 // the suite's. InputError when rows mix training and inference (one case file has one suite).
 std::string scenario_cases_toml(const std::vector<Measurement>& rows, const std::string& file, const HardwareDb& db);
+
+// A Megatron-LM run as one training case on `system`: its arguments as the scenario (checked by
+// the scenario loader), the median iteration time as the measured step_time_s.
+std::string megatron_case_toml(const MegatronRun& run, const std::string& system, const HardwareDb& db, const std::string& source);
 
 }  // namespace perfcast
