@@ -9,6 +9,7 @@
 #include "engine/ingest/measurements.hpp"
 #include "engine/ingest/megatron_log.hpp"
 #include "engine/ingest/nccl_tests.hpp"
+#include "engine/ingest/vllm_bench.hpp"
 #include "engine/input_file.hpp"
 #include "engine/writers/ingest_writers.hpp"
 
@@ -54,6 +55,20 @@ int run_megatron(const GlobalOptions& global, const MegatronOptions& o) {
   return 0;
 }
 
+struct VllmOptions {
+  std::vector<std::string> files;
+  std::string scenario, source, output;
+};
+
+int run_vllm(const GlobalOptions& global, const VllmOptions& o) {
+  HardwareDb db = HardwareDb::load(global.hardware_db);
+  std::string out;
+  for (const std::string& f : o.files) out += vllm_cases_toml(parse_vllm_serving(read_input_file(f, "vLLM result"), f), o.scenario, db, o.source);
+  if (o.output.empty()) fmt::print("{}", out);
+  else write_output_file(o.output, out, "validation cases");
+  return 0;
+}
+
 struct MeasurementsOptions {
   std::string file, output;
 };
@@ -87,6 +102,13 @@ void add_ingest_command(CLI::App& app, const GlobalOptions& options, std::functi
   megatron->add_option("--source", g->source, "Citation for the cases (default: the file)");
   megatron->add_option("-o,--output", g->output, "Write the cases to this file instead of stdout");
   megatron->callback([&action, &options, g] { action = [&options, g] { return run_megatron(options, *g); }; });
+  auto v = std::make_shared<VllmOptions>();
+  CLI::App* vllm = cmd->add_subcommand("vllm", "vLLM benchmark_serving.py --save-result JSON (request_rate inf) as inference cases");
+  vllm->add_option("files", v->files, "Result JSON files")->required();
+  vllm->add_option("--scenario", v->scenario, "The serving scenario it ran (model, hardware, tp/pp, dtypes)")->required();
+  vllm->add_option("--source", v->source, "Citation for the cases (default: the file)");
+  vllm->add_option("-o,--output", v->output, "Write the cases to this file instead of stdout");
+  vllm->callback([&action, &options, v] { action = [&options, v] { return run_vllm(options, *v); }; });
   auto m = std::make_shared<MeasurementsOptions>();
   CLI::App* generic = cmd->add_subcommand("measurements", "The generic format: CSV or JSON rows of scenario, metric, value [, id, source, "
                                                           "notes, tolerance] as training or inference cases");

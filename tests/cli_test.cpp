@@ -462,6 +462,10 @@ TEST_CASE("ingest nccl-tests: cases on stdout or a file that validate scores, an
   Run megatron = run("ingest megatron " + data + "megatron_gpt3_175b_64gpu.log --system dgx-a100-80gb");
   REQUIRE(megatron.code == 0);
   CHECK(megatron.out.find("metric = 'step_time_s'") != std::string::npos);
+  Run vllm = run("ingest vllm " + data + "vllm_serving_llama3-70b_tp8.json --scenario " + std::string(PERFCAST_SOURCE_DIR) +
+                 "/scenarios/llama3-70b-h100-serving.toml");
+  REQUIRE(vllm.code == 0);
+  CHECK(vllm.out.find("suite = 'inference'") != std::string::npos);
   Run missing = run("ingest measurements " + data + "no-such.csv");
   CHECK(missing.code == 2);
   Run cut = run("ingest nccl-tests " + data + "all_reduce_perf_cut.txt --system dgx-h100");

@@ -12,6 +12,7 @@
 #include "engine/ingest/megatron_log.hpp"
 #include "engine/training_report.hpp"
 #include "engine/ingest/nccl_tests.hpp"
+#include "engine/ingest/vllm_bench.hpp"
 #include "engine/input_file.hpp"
 #include "engine/validation.hpp"
 #include "engine/writers/ingest_writers.hpp"
@@ -198,4 +199,45 @@ TEST_CASE("Megatron-LM log: what cannot be read or mapped is named") {
   MegatronRun odd = parse_megatron_log(read_input_file(log, "log"), log);
   odd.arguments["world_size"] = "60";
   CHECK_THROWS_WITH_AS(megatron_scenario(odd, "dgx-a100-80gb", 8), doctest::Contains("world_size 60 is not whole nodes"), InputError);
+}
+
+TEST_CASE("vLLM benchmark_serving result: a static batch of its concurrency on the serving scenario") {
+  const std::string json = sample("vllm_serving_llama3-70b_tp8.json");
+  const VllmServingRun run = parse_vllm_serving(read_input_file(json, "vLLM result"), json);
+  CHECK(run.all_at_once);
+  CHECK(run.max_concurrency == 32);
+  CHECK(run.completed == 256);
+  CHECK(run.mean_ttft_s == doctest::Approx(2.3502));
+  REQUIRE(run.mean_e2el_s);
+  const std::string scenario = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-h100-serving.toml";
+  const std::string text = vllm_cases_toml(run, scenario, shipped_db(), "");
+  CHECK(text.find("batch = 32") != std::string::npos);
+  CHECK(text.find("input_len = 2048") != std::string::npos);   // 524,288 / 256
+  CHECK(text.find("output_len = 256") != std::string::npos);
+  const auto file = std::filesystem::temp_directory_path() / ("perfcast-vllm-" + std::to_string(::getpid()) + ".toml");
+  {
+    std::ofstream(file) << text;
+  }
+  const std::vector<CaseScore> scores = score_file(file, shipped_db());
+  std::filesystem::remove(file);
+  REQUIRE(scores.size() == 3);
+  CHECK(scores[0].measured == doctest::Approx(1250.4 / 8));  // the server's output tokens/s over tp 8 devices
+  CHECK(scores[1].measured == doctest::Approx(2.3502));
+  CHECK(scores[2].measured == doctest::Approx(7.0964));
+  for (const CaseScore& s : scores) CHECK(std::isfinite(s.error));
+}
+
+TEST_CASE("vLLM benchmark_serving result: what does not map is named") {
+  const std::string scenario = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-h100-serving.toml";
+  CHECK_THROWS_WITH_AS(parse_vllm_serving("not json", "r.json"), doctest::Contains("r.json: vLLM benchmark: not JSON"), InputError);
+  CHECK_THROWS_WITH_AS(parse_vllm_serving("{\"completed\": 10}", "r.json"), doctest::Contains("no 'total_input_tokens'"), InputError);
+  const std::string rated = R"({"completed": 10, "total_input_tokens": 100, "total_output_tokens": 100, "output_throughput": 5,
+                               "mean_ttft_ms": 50, "request_rate": 4.0})";
+  const VllmServingRun run = parse_vllm_serving(rated, "r.json");
+  CHECK_FALSE(run.all_at_once);
+  CHECK_THROWS_WITH_AS(vllm_cases_toml(run, scenario, shipped_db(), ""), doctest::Contains("a finite request_rate is a queueing run"), InputError);
+  const std::string training = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/gpt3-175b-64xa100-korthikanti.toml";
+  VllmServingRun all = run;
+  all.all_at_once = true;
+  CHECK_THROWS_WITH_AS(vllm_cases_toml(all, training, shipped_db(), ""), doctest::Contains("must be an LLM [inference] scenario"), InputError);
 }

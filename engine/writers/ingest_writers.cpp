@@ -1,6 +1,7 @@
 #include "engine/writers/ingest_writers.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
 #include <sstream>
@@ -127,6 +128,53 @@ std::string megatron_case_toml(const MegatronRun& run, const std::string& system
   doc.insert("case", std::move(cases));
   std::ostringstream out;
   out << "# A training case read from the Megatron-LM log " << run.file << " by perfcast ingest.\n" << doc << "\n";
+  return out.str();
+}
+
+std::string vllm_cases_toml(const VllmServingRun& run, const std::string& scenario_file, const HardwareDb& db, const std::string& source) {
+  if (!run.all_at_once)
+    throw InputError({run.file, 0, 0}, "vLLM benchmark: a finite request_rate is a queueing run, not a static batch; score it with "
+                                       "perfcast capacity, or rerun with --request-rate inf (and --max-concurrency)");
+  const Scenario s = load_scenario(scenario_file, default_workloads_dir(), db);
+  if (!s.inference || !s.workload.is_transformer())
+    throw InputError({scenario_file, 0, 0}, "vLLM benchmark: the scenario must be an LLM [inference] scenario (model, hardware, layout)");
+  const double batch = std::min(run.max_concurrency.value_or(run.completed), run.completed);
+  const double input_len = std::round(run.total_input_tokens / run.completed);
+  const double output_len = std::round(run.total_output_tokens / run.completed);
+  const int replica_devices = s.parallelism.tp * s.parallelism.pp;
+  toml::table scenario = toml::parse(read_input_file(scenario_file, "scenario file"), scenario_file);
+  scenario.erase("schema_version");
+  scenario.erase("serving");
+  toml::table& inference = *scenario["inference"].as_table();
+  inference.insert_or_assign("batch", static_cast<std::int64_t>(batch));
+  inference.insert_or_assign("input_len", static_cast<std::int64_t>(input_len));
+  inference.insert_or_assign("output_len", static_cast<std::int64_t>(output_len));
+  const std::string stem = slug(std::filesystem::path(run.file).stem().string());
+  const std::string notes = fmt::format("vLLM {} run of {}: {:g} requests, {:g} at once (request_rate inf), mean {:g} input and {:g} output tokens; "
+                                        "continuous batching at full concurrency compared with static batches of that size",
+                                        run.backend.empty() ? "benchmark" : run.backend, run.model_id.empty() ? "the model" : run.model_id,
+                                        run.completed, batch, input_len, output_len);
+  toml::array cases;
+  auto add = [&](const char* metric, double value, const char* what) {
+    toml::table c;
+    c.insert("id", fmt::format("{}-{}", stem, metric));
+    c.insert("source", source.empty() ? fmt::format("vLLM benchmark_serving result {}", run.file) : source);
+    c.insert("metric", metric);
+    c.insert("measured", value);
+    c.insert("notes", fmt::format("{} ({})", notes, what));
+    c.insert("scenario", scenario);
+    cases.push_back(std::move(c));
+  };
+  add("output_tokens_per_s_per_device", run.output_throughput / replica_devices,
+      fmt::format("output_throughput / the replica's {} devices", replica_devices).c_str());
+  add("ttft_s", run.mean_ttft_s, "mean_ttft_ms");
+  if (run.mean_e2el_s) add("latency_s", *run.mean_e2el_s, "mean_e2el_ms");
+  toml::table doc;
+  doc.insert("schema_version", 1);
+  doc.insert("suite", "inference");
+  doc.insert("case", std::move(cases));
+  std::ostringstream out;
+  out << "# Inference cases read from the vLLM result " << run.file << " by perfcast ingest.\n" << doc << "\n";
   return out.str();
 }
 

@@ -9,6 +9,7 @@
 #include "engine/ingest/measurements.hpp"
 #include "engine/ingest/megatron_log.hpp"
 #include "engine/ingest/nccl_tests.hpp"
+#include "engine/ingest/vllm_bench.hpp"
 
 namespace perfcast {
 
@@ -26,5 +27,12 @@ std::string scenario_cases_toml(const std::vector<Measurement>& rows, const std:
 // A Megatron-LM run as one training case on `system`: its arguments as the scenario (checked by
 // the scenario loader), the median iteration time as the measured step_time_s.
 std::string megatron_case_toml(const MegatronRun& run, const std::string& system, const HardwareDb& db, const std::string& source);
+
+// A vLLM serving run as inference cases on the serving scenario `scenario_file` (model, hardware,
+// layout): its [inference] batch set to the run's concurrency and its lengths to the run's mean
+// input and output tokens; cases output_tokens_per_s_per_device (server throughput over the
+// replica's tp x pp devices), ttft_s and, when recorded, latency_s (means). InputError for runs
+// with a finite request rate (not a static batch).
+std::string vllm_cases_toml(const VllmServingRun& run, const std::string& scenario_file, const HardwareDb& db, const std::string& source);
 
 }  // namespace perfcast

@@ -1,0 +1,47 @@
+#include "engine/ingest/vllm_bench.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "engine/errors.hpp"
+
+namespace perfcast {
+
+VllmServingRun parse_vllm_serving(std::string_view text, const std::string& file) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError({file, 0, 0}, fmt::format("vLLM benchmark: not JSON ({})", e.what()));
+  }
+  if (!j.is_object()) throw InputError({file, 0, 0}, "vLLM benchmark: expected the JSON object benchmark_serving.py --save-result writes");
+  auto number = [&](const char* key, bool required) -> std::optional<double> {
+    if (!j.contains(key) || j[key].is_null()) {
+      if (required) throw InputError({file, 0, 0}, fmt::format("vLLM benchmark: no '{}' (is this a benchmark_serving.py result?)", key));
+      return std::nullopt;
+    }
+    if (!j[key].is_number()) throw InputError({file, 0, 0}, fmt::format("vLLM benchmark: '{}' is not a number", key));
+    return j[key].get<double>();
+  };
+  VllmServingRun r;
+  r.file = file;
+  if (j.contains("model_id") && j["model_id"].is_string()) r.model_id = j["model_id"].get<std::string>();
+  if (j.contains("backend") && j["backend"].is_string()) r.backend = j["backend"].get<std::string>();
+  r.completed = *number("completed", true);
+  if (r.completed <= 0) throw InputError({file, 0, 0}, "vLLM benchmark: 'completed' is 0: no request finished");
+  r.total_input_tokens = *number("total_input_tokens", true);
+  r.total_output_tokens = *number("total_output_tokens", true);
+  r.output_throughput = *number("output_throughput", true);
+  r.mean_ttft_s = *number("mean_ttft_ms", true) / 1e3;
+  if (auto e = number("mean_e2el_ms", false)) r.mean_e2el_s = *e / 1e3;
+  r.max_concurrency = number("max_concurrency", false);
+  if (!j.contains("request_rate")) throw InputError({file, 0, 0}, "vLLM benchmark: no 'request_rate'");
+  const nlohmann::json& rate = j["request_rate"];
+  r.all_at_once = (rate.is_string() && rate.get<std::string>() == "inf") ||
+                  (rate.is_number() && !std::isfinite(rate.get<double>()));
+  if (r.output_throughput <= 0 || r.mean_ttft_s <= 0 || r.total_output_tokens <= 0)
+    throw InputError({file, 0, 0}, "vLLM benchmark: output_throughput, mean_ttft_ms and total_output_tokens must be positive");
+  return r;
+}
+
+}  // namespace perfcast

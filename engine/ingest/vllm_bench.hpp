@@ -1,0 +1,25 @@
+#pragma once
+// vLLM `benchmarks/benchmark_serving.py --save-result` JSON (also `vllm bench serve`): the
+// request count and concurrency, token totals, output throughput, and mean TTFT and end-to-end
+// latency. perfcast's inference model runs static batches, so only runs with every request sent at
+// once (request_rate inf) map onto it: a batch of max_concurrency (or all the prompts) sequences.
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace perfcast {
+
+struct VllmServingRun {
+  std::string file, model_id, backend;
+  double completed = 0;                      // requests that finished
+  std::optional<double> max_concurrency;
+  bool all_at_once = false;                  // request_rate "inf"
+  double total_input_tokens = 0, total_output_tokens = 0;
+  double output_throughput = 0;              // output tokens/s of the server
+  double mean_ttft_s = 0;
+  std::optional<double> mean_e2el_s;         // absent in older versions
+};
+
+VllmServingRun parse_vllm_serving(std::string_view text, const std::string& file);
+
+}  // namespace perfcast
