@@ -27,12 +27,20 @@ std::string slug(std::string s) {
   return s;
 }
 
+// A case file: schema_version, its suite, the cases, under a comment saying where they came from.
+std::string case_file(const std::string& suite, toml::array cases, const std::string& origin) {
+  toml::table doc;
+  doc.insert("schema_version", 1);
+  doc.insert("suite", suite);
+  doc.insert("case", std::move(cases));
+  std::ostringstream out;
+  out << "# " << suite << " cases read from " << origin << " by perfcast ingest.\n" << doc << "\n";
+  return out.str();
+}
+
 }  // namespace
 
 std::string collective_cases_toml(const NcclTestsRun& run, const std::string& system, const std::string& source) {
-  toml::table doc;
-  doc.insert("schema_version", 1);
-  doc.insert("suite", "collective");
   toml::array cases;
   const std::string stem = slug(std::filesystem::path(run.file).stem().string());
   for (const NcclTestsRow& row : run.rows) {
@@ -53,10 +61,7 @@ std::string collective_cases_toml(const NcclTestsRun& run, const std::string& sy
                                   run.device.empty() ? "" : ", " + run.device, row.out_of_place.time_s * 1e6, row.out_of_place.busbw_Bps / 1e9));
     cases.push_back(std::move(c));
   }
-  doc.insert("case", std::move(cases));
-  std::ostringstream out;
-  out << "# Collective cases read from nccl-tests output " << run.file << " by perfcast ingest.\n" << doc << "\n";
-  return out.str();
+  return case_file("collective", std::move(cases), "the nccl-tests output " + run.file);
 }
 
 std::string scenario_cases_toml(const std::vector<Measurement>& rows, const std::string& file, const HardwareDb& db) {
@@ -90,13 +95,7 @@ std::string scenario_cases_toml(const std::vector<Measurement>& rows, const std:
     c.insert("scenario", std::move(scenario));
     cases.push_back(std::move(c));
   }
-  toml::table doc;
-  doc.insert("schema_version", 1);
-  doc.insert("suite", suite);
-  doc.insert("case", std::move(cases));
-  std::ostringstream out;
-  out << "# " << suite << " cases read from " << file << " by perfcast ingest.\n" << doc << "\n";
-  return out.str();
+  return case_file(suite, std::move(cases), file);
 }
 
 std::string megatron_case_toml(const MegatronRun& run, const std::string& system, const HardwareDb& db, const std::string& source) {
@@ -122,13 +121,7 @@ std::string megatron_case_toml(const MegatronRun& run, const std::string& system
   c.insert("scenario", std::move(scenario));
   toml::array cases;
   cases.push_back(std::move(c));
-  toml::table doc;
-  doc.insert("schema_version", 1);
-  doc.insert("suite", "training");
-  doc.insert("case", std::move(cases));
-  std::ostringstream out;
-  out << "# A training case read from the Megatron-LM log " << run.file << " by perfcast ingest.\n" << doc << "\n";
-  return out.str();
+  return case_file("training", std::move(cases), "the Megatron-LM log " + run.file);
 }
 
 std::string vllm_cases_toml(const VllmServingRun& run, const std::string& scenario_file, const HardwareDb& db, const std::string& source) {
@@ -169,13 +162,7 @@ std::string vllm_cases_toml(const VllmServingRun& run, const std::string& scenar
       fmt::format("output_throughput / the replica's {} devices", replica_devices).c_str());
   add("ttft_s", run.mean_ttft_s, "mean_ttft_ms");
   if (run.mean_e2el_s) add("latency_s", *run.mean_e2el_s, "mean_e2el_ms");
-  toml::table doc;
-  doc.insert("schema_version", 1);
-  doc.insert("suite", "inference");
-  doc.insert("case", std::move(cases));
-  std::ostringstream out;
-  out << "# Inference cases read from the vLLM result " << run.file << " by perfcast ingest.\n" << doc << "\n";
-  return out.str();
+  return case_file("inference", std::move(cases), "the vLLM result " + run.file);
 }
 
 }  // namespace perfcast
