@@ -8,6 +8,7 @@
 #include "engine/hardware_db.hpp"
 #include "engine/ingest/measurements.hpp"
 #include "engine/ingest/megatron_log.hpp"
+#include "engine/ingest/mlperf_summary.hpp"
 #include "engine/ingest/nccl_tests.hpp"
 #include "engine/ingest/vllm_bench.hpp"
 #include "engine/input_file.hpp"
@@ -60,10 +61,12 @@ struct VllmOptions {
   std::string scenario, source, output;
 };
 
-int run_vllm(const GlobalOptions& global, const VllmOptions& o) {
+int run_serving_result(const GlobalOptions& global, const VllmOptions& o, bool mlperf) {
   HardwareDb db = HardwareDb::load(global.hardware_db);
   std::string out;
-  for (const std::string& f : o.files) out += vllm_cases_toml(parse_vllm_serving(read_input_file(f, "vLLM result"), f), o.scenario, db, o.source);
+  for (const std::string& f : o.files)
+    out += mlperf ? mlperf_case_toml(parse_mlperf_summary(read_input_file(f, "MLPerf summary"), f), o.scenario, db, o.source)
+                  : vllm_cases_toml(parse_vllm_serving(read_input_file(f, "vLLM result"), f), o.scenario, db, o.source);
   if (o.output.empty()) fmt::print("{}", out);
   else write_output_file(o.output, out, "validation cases");
   return 0;
@@ -108,7 +111,14 @@ void add_ingest_command(CLI::App& app, const GlobalOptions& options, std::functi
   vllm->add_option("--scenario", v->scenario, "The serving scenario it ran (model, hardware, tp/pp, dtypes)")->required();
   vllm->add_option("--source", v->source, "Citation for the cases (default: the file)");
   vllm->add_option("-o,--output", v->output, "Write the cases to this file instead of stdout");
-  vllm->callback([&action, &options, v] { action = [&options, v] { return run_vllm(options, *v); }; });
+  vllm->callback([&action, &options, v] { action = [&options, v] { return run_serving_result(options, *v, false); }; });
+  auto p = std::make_shared<VllmOptions>();
+  CLI::App* mlperf = cmd->add_subcommand("mlperf", "MLPerf Inference mlperf_log_summary.txt (valid Offline LLM runs) as inference cases");
+  mlperf->add_option("files", p->files, "mlperf_log_summary.txt files")->required();
+  mlperf->add_option("--scenario", p->scenario, "The serving scenario standing for the system (model, devices, layout, batch, lengths)")->required();
+  mlperf->add_option("--source", p->source, "Citation for the cases (default: the file)");
+  mlperf->add_option("-o,--output", p->output, "Write the cases to this file instead of stdout");
+  mlperf->callback([&action, &options, p] { action = [&options, p] { return run_serving_result(options, *p, true); }; });
   auto m = std::make_shared<MeasurementsOptions>();
   CLI::App* generic = cmd->add_subcommand("measurements", "The generic format: CSV or JSON rows of scenario, metric, value [, id, source, "
                                                           "notes, tolerance] as training or inference cases");

@@ -466,6 +466,10 @@ TEST_CASE("ingest nccl-tests: cases on stdout or a file that validate scores, an
                  "/scenarios/llama3-70b-h100-serving.toml");
   REQUIRE(vllm.code == 0);
   CHECK(vllm.out.find("suite = 'inference'") != std::string::npos);
+  Run mlperf = run("ingest mlperf " + data + "mlperf_log_summary_offline.txt --scenario " + std::string(PERFCAST_SOURCE_DIR) +
+                   "/scenarios/llama3-70b-h100-serving.toml");
+  REQUIRE(mlperf.code == 0);
+  CHECK(mlperf.out.find("metric = 'output_tokens_per_s_per_device'") != std::string::npos);
   Run missing = run("ingest measurements " + data + "no-such.csv");
   CHECK(missing.code == 2);
   Run cut = run("ingest nccl-tests " + data + "all_reduce_perf_cut.txt --system dgx-h100");

@@ -10,6 +10,7 @@
 #include "engine/errors.hpp"
 #include "engine/ingest/measurements.hpp"
 #include "engine/ingest/megatron_log.hpp"
+#include "engine/ingest/mlperf_summary.hpp"
 #include "engine/training_report.hpp"
 #include "engine/ingest/nccl_tests.hpp"
 #include "engine/ingest/vllm_bench.hpp"
@@ -240,4 +241,37 @@ TEST_CASE("vLLM benchmark_serving result: what does not map is named") {
   VllmServingRun all = run;
   all.all_at_once = true;
   CHECK_THROWS_WITH_AS(vllm_cases_toml(all, training, shipped_db(), ""), doctest::Contains("must be an LLM [inference] scenario"), InputError);
+}
+
+TEST_CASE("MLPerf summary: fields, an Offline case on the scenario, and what is refused") {
+  const std::string offline = sample("mlperf_log_summary_offline.txt");
+  const MlperfSummary m = parse_mlperf_summary(read_input_file(offline, "summary"), offline);
+  CHECK(m.sut == "llama2-70b-Offline-SUT");
+  CHECK(m.scenario == "Offline");
+  CHECK(m.valid);
+  CHECK(m.samples_per_s == doctest::Approx(41.27));
+  CHECK(m.tokens_per_s == doctest::Approx(12134.6));
+  CHECK(m.mean_latency_s == doctest::Approx(301.264719383));
+  CHECK(m.fields.at("min_duration (ms)") == "600000");
+  const std::string scenario = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-h100-serving.toml";
+  const auto file = std::filesystem::temp_directory_path() / ("perfcast-mlperf-" + std::to_string(::getpid()) + ".toml");
+  {
+    std::ofstream(file) << mlperf_case_toml(m, scenario, shipped_db(), "");
+  }
+  const std::vector<CaseScore> scores = score_file(file, shipped_db());
+  std::filesystem::remove(file);
+  REQUIRE(scores.size() == 1);
+  CHECK(scores[0].measured == doctest::Approx(12134.6 / 8));
+  CHECK(std::isfinite(scores[0].error));
+
+  const std::string server = sample("mlperf_log_summary_server.txt");
+  const MlperfSummary s = parse_mlperf_summary(read_input_file(server, "summary"), server);
+  CHECK(s.tokens_per_s == doctest::Approx(9877.2));  // "Completed tokens per second"
+  CHECK_THROWS_WITH_AS(mlperf_case_toml(s, scenario, shipped_db(), ""), doctest::Contains("scenario Server is bounded by latency targets"), InputError);
+  const std::string invalid = sample("mlperf_log_summary_invalid.txt");
+  CHECK_THROWS_WITH_AS(mlperf_case_toml(parse_mlperf_summary(read_input_file(invalid, "summary"), invalid), scenario, shipped_db(), ""),
+                       doctest::Contains("the result is not VALID"), InputError);
+  CHECK_THROWS_WITH_AS(parse_mlperf_summary("Scenario : Offline\n", "s.txt"), doctest::Contains("no 'MLPerf Results Summary' header"), InputError);
+  CHECK_THROWS_WITH_AS(parse_mlperf_summary("MLPerf Results Summary\nScenario : Offline\nSamples per second: lots\n", "s.txt"),
+                       doctest::Contains("s.txt:3:1: MLPerf summary: 'Samples per second' is 'lots', not a number"), InputError);
 }

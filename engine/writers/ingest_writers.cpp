@@ -124,6 +124,31 @@ std::string megatron_case_toml(const MegatronRun& run, const std::string& system
   return case_file("training", std::move(cases), "the Megatron-LM log " + run.file);
 }
 
+std::string mlperf_case_toml(const MlperfSummary& run, const std::string& scenario_file, const HardwareDb& db, const std::string& source) {
+  if (!run.valid) throw InputError({run.file, 0, 0}, "MLPerf summary: the result is not VALID ('Result is : VALID' missing)");
+  if (run.scenario != "Offline")
+    throw InputError({run.file, 0, 0}, fmt::format("MLPerf summary: scenario {} is bounded by latency targets; only Offline runs compare with "
+                                                   "perfcast's throughput (use perfcast capacity for Server)", run.scenario));
+  if (!run.tokens_per_s) throw InputError({run.file, 0, 0}, "MLPerf summary: no tokens per second (not an LLM benchmark?)");
+  const Scenario s = load_scenario(scenario_file, default_workloads_dir(), db);
+  if (!s.inference || !s.workload.is_transformer())
+    throw InputError({scenario_file, 0, 0}, "MLPerf summary: the scenario must be an LLM [inference] scenario");
+  toml::table scenario = toml::parse(read_input_file(scenario_file, "scenario file"), scenario_file);
+  scenario.erase("schema_version");
+  scenario.erase("serving");
+  toml::table c;
+  c.insert("id", slug(run.sut.empty() ? std::filesystem::path(run.file).stem().string() : run.sut));
+  c.insert("source", source.empty() ? fmt::format("MLPerf Inference summary {}", run.file) : source);
+  c.insert("metric", "output_tokens_per_s_per_device");
+  c.insert("measured", *run.tokens_per_s / s.hardware.count);
+  c.insert("notes", fmt::format("{} Offline, {} mode: {:.6g} tokens/s over the scenario's {} devices; the scenario's batch and lengths stand "
+                                "for the run's mix", run.sut, run.mode, *run.tokens_per_s, s.hardware.count));
+  c.insert("scenario", std::move(scenario));
+  toml::array cases;
+  cases.push_back(std::move(c));
+  return case_file("inference", std::move(cases), "the MLPerf summary " + run.file);
+}
+
 std::string vllm_cases_toml(const VllmServingRun& run, const std::string& scenario_file, const HardwareDb& db, const std::string& source) {
   if (!run.all_at_once)
     throw InputError({run.file, 0, 0}, "vLLM benchmark: a finite request_rate is a queueing run, not a static batch; score it with "

@@ -8,6 +8,7 @@
 #include "engine/hardware_db.hpp"
 #include "engine/ingest/measurements.hpp"
 #include "engine/ingest/megatron_log.hpp"
+#include "engine/ingest/mlperf_summary.hpp"
 #include "engine/ingest/nccl_tests.hpp"
 #include "engine/ingest/vllm_bench.hpp"
 
@@ -34,5 +35,11 @@ std::string megatron_case_toml(const MegatronRun& run, const std::string& system
 // replica's tp x pp devices), ttft_s and, when recorded, latency_s (means). InputError for runs
 // with a finite request rate (not a static batch).
 std::string vllm_cases_toml(const VllmServingRun& run, const std::string& scenario_file, const HardwareDb& db, const std::string& source);
+
+// A valid MLPerf Inference Offline LLM result as one inference case on `scenario_file` (the
+// system's model, devices, layout, and the batch and lengths that stand for the run):
+// output_tokens_per_s_per_device = tokens per second over the scenario's devices. InputError for
+// invalid results, other scenarios (Server, SingleStream: latency-bounded) and results without tokens.
+std::string mlperf_case_toml(const MlperfSummary& run, const std::string& scenario_file, const HardwareDb& db, const std::string& source);
 
 }  // namespace perfcast

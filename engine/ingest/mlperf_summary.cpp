@@ -1,0 +1,62 @@
+#include "engine/ingest/mlperf_summary.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <fmt/format.h>
+#include <sstream>
+
+#include "engine/errors.hpp"
+
+namespace perfcast {
+namespace {
+
+std::string trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return std::string(s);
+}
+
+}  // namespace
+
+MlperfSummary parse_mlperf_summary(std::string_view text, const std::string& file) {
+  MlperfSummary m;
+  m.file = file;
+  if (text.find("MLPerf Results Summary") == std::string_view::npos)
+    throw InputError({file, 0, 0}, "MLPerf summary: no 'MLPerf Results Summary' header (is this mlperf_log_summary.txt?)");
+  std::map<std::string, int> lines;
+  int line_no = 0;
+  std::istringstream in{std::string(text)};
+  for (std::string line; std::getline(in, line);) {
+    ++line_no;
+    const std::size_t colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    const std::string key = trim(std::string_view(line).substr(0, colon)), value = trim(std::string_view(line).substr(colon + 1));
+    if (key.empty() || m.fields.count(key)) continue;  // the first occurrence of a key counts
+    m.fields[key] = value;
+    lines[key] = line_no;
+  }
+  auto text_of = [&](const char* key) { return m.fields.count(key) ? m.fields[key] : std::string(); };
+  auto number_of = [&](const char* key) -> std::optional<double> {
+    if (!m.fields.count(key)) return std::nullopt;
+    const std::string& v = m.fields[key];
+    double x = 0;
+    auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+    if (ec != std::errc() || p != v.data() + v.size() || !std::isfinite(x) || x < 0)
+      throw InputError({file, lines[key], 1}, fmt::format("MLPerf summary: '{}' is '{}', not a number", key, v));
+    return x;
+  };
+  m.sut = text_of("SUT name");
+  m.scenario = text_of("Scenario");
+  m.mode = text_of("Mode");
+  m.valid = text_of("Result is") == "VALID";
+  if (m.scenario.empty()) throw InputError({file, 0, 0}, "MLPerf summary: no 'Scenario : ...' line");
+  m.samples_per_s = number_of("Samples per second");
+  if (!m.samples_per_s) m.samples_per_s = number_of("Completed samples per second");
+  m.tokens_per_s = number_of("Tokens per second");
+  if (!m.tokens_per_s) m.tokens_per_s = number_of("Tokens per second (inferred)");
+  if (!m.tokens_per_s) m.tokens_per_s = number_of("Completed tokens per second");
+  if (auto ns = number_of("Mean latency (ns)")) m.mean_latency_s = *ns * 1e-9;
+  return m;
+}
+
+}  // namespace perfcast
