@@ -1,26 +1,16 @@
 #include "engine/ingest/measurements.hpp"
 
 #include <algorithm>
-#include <charconv>
-#include <cmath>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "engine/errors.hpp"
+#include "engine/ingest/text_fields.hpp"
 
 namespace perfcast {
 namespace {
 
 constexpr std::string_view kFields[] = {"scenario", "metric", "value", "id", "source", "notes", "tolerance"};
-
-std::optional<double> number(std::string_view w) {
-  while (!w.empty() && w.front() == ' ') w.remove_prefix(1);
-  while (!w.empty() && w.back() == ' ') w.remove_suffix(1);
-  double v = 0;
-  auto [p, ec] = std::from_chars(w.data(), w.data() + w.size(), v);
-  if (ec != std::errc() || p != w.data() + w.size() || !std::isfinite(v)) return std::nullopt;
-  return v;
-}
 
 // One CSV record (RFC 4180: quoted fields may hold commas, doubled quotes and newlines).
 std::vector<std::string> csv_record(std::string_view text, std::size_t& at, int& line, const std::string& file) {
@@ -84,11 +74,11 @@ std::vector<Measurement> parse_csv(std::string_view text, const std::string& fil
     Measurement m;
     m.line = row_line;
     m.scenario = field(0), m.metric = field(1), m.id = field(3), m.source = field(4), m.notes = field(5);
-    const auto value = number(field(2));
+    const auto value = parse_number(field(2));
     if (!value) throw InputError({file, row_line, 1}, fmt::format("measurements: value '{}' is not a number", field(2)));
     m.value = *value;
     if (!field(6).empty()) {
-      const auto t = number(field(6));
+      const auto t = parse_number(field(6));
       if (!t) throw InputError({file, row_line, 1}, fmt::format("measurements: tolerance '{}' is not a number", field(6)));
       m.tolerance = *t;
     }

@@ -1,29 +1,15 @@
 #include "engine/ingest/megatron_log.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <fmt/format.h>
 #include <sstream>
 
 #include "engine/errors.hpp"
+#include "engine/ingest/text_fields.hpp"
 
 namespace perfcast {
 namespace {
-
-std::string trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return std::string(s);
-}
-
-std::optional<double> number(std::string_view w) {
-  const std::string t = trim(w);
-  double v = 0;
-  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-  if (ec != std::errc() || p != t.data() + t.size() || !std::isfinite(v)) return std::nullopt;
-  return v;
-}
 
 // The value after "label:" in an iteration line's "| label: value |" fields.
 std::optional<double> field(std::string_view line, std::string_view label) {
@@ -34,7 +20,7 @@ std::optional<double> field(std::string_view line, std::string_view label) {
   if (colon == std::string_view::npos) return std::nullopt;
   rest = rest.substr(colon + 1);
   const std::size_t bar = rest.find('|');
-  return number(rest.substr(0, bar));
+  return parse_number(rest.substr(0, bar));
 }
 
 struct Args {
@@ -47,7 +33,7 @@ struct Args {
   long integer(const std::string& name) const {
     const auto v = text(name);
     if (!v) throw InputError({run.file, 0, 0}, fmt::format("megatron log: the arguments block has no '{}'", name));
-    const auto n = number(*v);
+    const auto n = parse_number(*v);
     if (!n || *n < 0 || *n != std::floor(*n)) throw InputError({run.file, 0, 0}, fmt::format("megatron log: {} = '{}' is not a whole number", name, *v));
     return long(*n);
   }

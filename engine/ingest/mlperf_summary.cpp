@@ -1,23 +1,12 @@
 #include "engine/ingest/mlperf_summary.hpp"
 
-#include <charconv>
-#include <cmath>
 #include <fmt/format.h>
 #include <sstream>
 
 #include "engine/errors.hpp"
+#include "engine/ingest/text_fields.hpp"
 
 namespace perfcast {
-namespace {
-
-std::string trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return std::string(s);
-}
-
-}  // namespace
-
 MlperfSummary parse_mlperf_summary(std::string_view text, const std::string& file) {
   MlperfSummary m;
   m.file = file;
@@ -39,10 +28,8 @@ MlperfSummary parse_mlperf_summary(std::string_view text, const std::string& fil
   auto number_of = [&](const char* key) -> std::optional<double> {
     if (!m.fields.count(key)) return std::nullopt;
     const std::string& v = m.fields[key];
-    double x = 0;
-    auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
-    if (ec != std::errc() || p != v.data() + v.size() || !std::isfinite(x) || x < 0)
-      throw InputError({file, lines[key], 1}, fmt::format("MLPerf summary: '{}' is '{}', not a number", key, v));
+    const std::optional<double> x = parse_number(v);
+    if (!x || *x < 0) throw InputError({file, lines[key], 1}, fmt::format("MLPerf summary: '{}' is '{}', not a number", key, v));
     return x;
   };
   m.sut = text_of("SUT name");

@@ -1,13 +1,12 @@
 #include "engine/ingest/nccl_tests.hpp"
 
 #include <algorithm>
-#include <charconv>
-#include <cmath>
 #include <fmt/format.h>
 #include <set>
 #include <sstream>
 
 #include "engine/errors.hpp"
+#include "engine/ingest/text_fields.hpp"
 
 namespace perfcast {
 namespace {
@@ -25,13 +24,6 @@ std::vector<std::string> words(std::string_view line) {
   std::istringstream in{std::string(line)};
   for (std::string w; in >> w;) out.push_back(w);
   return out;
-}
-
-std::optional<double> number(const std::string& w) {
-  double v = 0;
-  auto [p, ec] = std::from_chars(w.data(), w.data() + w.size(), v);
-  if (ec != std::errc() || p != w.data() + w.size() || !std::isfinite(v)) return std::nullopt;
-  return v;
 }
 
 std::optional<models::Collective> collective_named_in(std::string_view text) {
@@ -77,12 +69,12 @@ NcclTestsRun parse_nccl_tests(std::string_view text, const std::string& file, st
       } else if (w.size() >= 5 && w[1] == "size" && w[2] == "count") {
         columns.assign(w.begin() + 1, w.end());
       } else if (w.size() >= 6 && w[1] == "Avg" && w[2] == "bus" && w[3] == "bandwidth") {
-        if (auto v = number(w.back())) run.average_busbw_Bps = *v * 1e9;
+        if (auto v = parse_number(w.back())) run.average_busbw_Bps = *v * 1e9;
       }
       continue;
     }
     if (columns.empty()) continue;  // NCCL INFO lines and the like before the table
-    if (!number(w[0])) continue;    // text after the table (warnings, "# Out of bounds" has '#')
+    if (!parse_number(w[0])) continue;    // text after the table (warnings, "# Out of bounds" has '#')
     if (w.size() != columns.size())
       throw InputError({file, line_no, 1}, fmt::format("nccl-tests: a result row has {} columns, the table's header {}", w.size(), columns.size()));
     NcclTestsRow row;
@@ -91,7 +83,7 @@ NcclTestsRun parse_nccl_tests(std::string_view text, const std::string& file, st
     for (std::size_t i = 0; i < columns.size(); ++i) {
       const std::string& c = columns[i];
       auto need = [&](const std::string& value) {
-        auto v = number(value);
+        auto v = parse_number(value);
         if (!v || *v < 0) throw InputError({file, line_no, 1}, fmt::format("nccl-tests: column '{}' is '{}', not a number", c, value));
         return *v;
       };

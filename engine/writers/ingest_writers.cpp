@@ -38,6 +38,29 @@ std::string case_file(const std::string& suite, toml::array cases, const std::st
   return out.str();
 }
 
+// A scenario file read once: loaded through the scenario checks, and as the TOML tables a case
+// inlines (schema_version dropped).
+struct ScenarioFile {
+  Scenario scenario;
+  toml::table table;
+};
+
+ScenarioFile read_scenario_file(const std::filesystem::path& file, const HardwareDb& db) {
+  const std::string text = read_input_file(file, "scenario file");
+  ScenarioFile f{parse_scenario(text, file.string(), default_workloads_dir(), db), toml::parse(text, file.string())};
+  f.table.erase("schema_version");
+  return f;
+}
+
+// The LLM serving scenario a serving benchmark ran, without [serving]: the case sets its own load.
+ScenarioFile read_serving_scenario(const std::string& file, const HardwareDb& db, std::string_view tool) {
+  ScenarioFile f = read_scenario_file(file, db);
+  if (!f.scenario.inference || !f.scenario.workload.is_transformer())
+    throw InputError({file, 0, 0}, fmt::format("{}: the scenario must be an LLM [inference] scenario (model, hardware, layout)", tool));
+  f.table.erase("serving");
+  return f;
+}
+
 }  // namespace
 
 std::string collective_cases_toml(const NcclTestsRun& run, const std::string& system, const std::string& source) {
@@ -71,7 +94,8 @@ std::string scenario_cases_toml(const std::vector<Measurement>& rows, const std:
   for (const Measurement& m : rows) {
     const FilePosition where{file, m.line, 1};
     const std::filesystem::path path = base / m.scenario;
-    const Scenario s = load_scenario(path, default_workloads_dir(), db);
+    ScenarioFile read = read_scenario_file(path, db);
+    const Scenario& s = read.scenario;
     const std::string phase = s.training ? "training" : "inference";
     if (suite.empty()) suite = phase;
     if (phase != suite)
@@ -83,8 +107,6 @@ std::string scenario_cases_toml(const std::vector<Measurement>& rows, const std:
       for (std::string_view n : names) list += (list.empty() ? "" : ", ") + std::string(n);
       throw InputError(where, fmt::format("measurements: '{}' is not a {} metric (one of: {})", m.metric, phase, list));
     }
-    toml::table scenario = toml::parse(read_input_file(path, "scenario file"), path.string());
-    scenario.erase("schema_version");
     toml::table c;
     c.insert("id", m.id.empty() ? fmt::format("{}-{}", slug(std::filesystem::path(file).stem().string()), m.line) : m.id);
     c.insert("source", m.source.empty() ? fmt::format("measured: {}", file) : m.source);
@@ -92,7 +114,7 @@ std::string scenario_cases_toml(const std::vector<Measurement>& rows, const std:
     c.insert("measured", m.value);
     if (m.tolerance) c.insert("tolerance", *m.tolerance);
     if (!m.notes.empty()) c.insert("notes", m.notes);
-    c.insert("scenario", std::move(scenario));
+    c.insert("scenario", std::move(read.table));
     cases.push_back(std::move(c));
   }
   return case_file(suite, std::move(cases), file);
@@ -130,12 +152,8 @@ std::string mlperf_case_toml(const MlperfSummary& run, const std::string& scenar
     throw InputError({run.file, 0, 0}, fmt::format("MLPerf summary: scenario {} is bounded by latency targets; only Offline runs compare with "
                                                    "perfcast's throughput (use perfcast capacity for Server)", run.scenario));
   if (!run.tokens_per_s) throw InputError({run.file, 0, 0}, "MLPerf summary: no tokens per second (not an LLM benchmark?)");
-  const Scenario s = load_scenario(scenario_file, default_workloads_dir(), db);
-  if (!s.inference || !s.workload.is_transformer())
-    throw InputError({scenario_file, 0, 0}, "MLPerf summary: the scenario must be an LLM [inference] scenario");
-  toml::table scenario = toml::parse(read_input_file(scenario_file, "scenario file"), scenario_file);
-  scenario.erase("schema_version");
-  scenario.erase("serving");
+  ScenarioFile read = read_serving_scenario(scenario_file, db, "MLPerf summary");
+  const Scenario& s = read.scenario;
   toml::table c;
   c.insert("id", slug(run.sut.empty() ? std::filesystem::path(run.file).stem().string() : run.sut));
   c.insert("source", source.empty() ? fmt::format("MLPerf Inference summary {}", run.file) : source);
@@ -143,7 +161,7 @@ std::string mlperf_case_toml(const MlperfSummary& run, const std::string& scenar
   c.insert("measured", *run.tokens_per_s / s.hardware.count);
   c.insert("notes", fmt::format("{} Offline, {} mode: {:.6g} tokens/s over the scenario's {} devices; the scenario's batch and lengths stand "
                                 "for the run's mix", run.sut, run.mode, *run.tokens_per_s, s.hardware.count));
-  c.insert("scenario", std::move(scenario));
+  c.insert("scenario", std::move(read.table));
   toml::array cases;
   cases.push_back(std::move(c));
   return case_file("inference", std::move(cases), "the MLPerf summary " + run.file);
@@ -153,16 +171,13 @@ std::string vllm_cases_toml(const VllmServingRun& run, const std::string& scenar
   if (!run.all_at_once)
     throw InputError({run.file, 0, 0}, "vLLM benchmark: a finite request_rate is a queueing run, not a static batch; score it with "
                                        "perfcast capacity, or rerun with --request-rate inf (and --max-concurrency)");
-  const Scenario s = load_scenario(scenario_file, default_workloads_dir(), db);
-  if (!s.inference || !s.workload.is_transformer())
-    throw InputError({scenario_file, 0, 0}, "vLLM benchmark: the scenario must be an LLM [inference] scenario (model, hardware, layout)");
+  ScenarioFile read = read_serving_scenario(scenario_file, db, "vLLM benchmark");
+  const Scenario& s = read.scenario;
+  toml::table& scenario = read.table;
   const double batch = std::min(run.max_concurrency.value_or(run.completed), run.completed);
   const double input_len = std::round(run.total_input_tokens / run.completed);
   const double output_len = std::round(run.total_output_tokens / run.completed);
   const int replica_devices = s.parallelism.tp * s.parallelism.pp;
-  toml::table scenario = toml::parse(read_input_file(scenario_file, "scenario file"), scenario_file);
-  scenario.erase("schema_version");
-  scenario.erase("serving");
   toml::table& inference = *scenario["inference"].as_table();
   inference.insert_or_assign("batch", static_cast<std::int64_t>(batch));
   inference.insert_or_assign("input_len", static_cast<std::int64_t>(input_len));
