@@ -15,12 +15,6 @@
 namespace perfcast {
 namespace {
 
-struct MetricInfo {
-  std::string_view name;
-  units::Dimension dimension;
-  bool higher_better;
-};
-
 constexpr std::array<MetricInfo, kServeMetrics> kMetrics = {{
     {"ttft", units::dim::seconds, false},
     {"tpot", units::dim::seconds, false},
@@ -44,15 +38,7 @@ ServeMetric serve_metric(std::string_view word, const Scenario& s, std::string_v
   if (word == "time") m = ServeMetric::tokens_per_s;
   else if (word == "cost") m = ServeMetric::usd_per_mtok;
   else if (word == "co2") m = ServeMetric::co2_per_mtok;
-  else {
-    auto it = std::find_if(kMetrics.begin(), kMetrics.end(), [&](const MetricInfo& i) { return i.name == word; });
-    if (it == kMetrics.end()) {
-      std::string names = "time, cost, co2";
-      for (const MetricInfo& i : kMetrics) names += ", " + std::string(i.name);
-      throw InputError({}, fmt::format("{} '{}': not an inference metric (one of: {})", option, word, names));
-    }
-    m = ServeMetric(it - kMetrics.begin());
-  }
+  else m = ServeMetric(metric_index(kMetrics, word, option, "time, cost, co2", "an inference metric"));
   if (m == ServeMetric::usd_per_mtok && !s.cost.any())
     throw InputError({s.file, 0, 0}, fmt::format("{}: usd_per_mtok needs a [cost] table (offer = \"...\" or purchase = true)", option));
   if (m == ServeMetric::co2_per_mtok && s.region.name.empty() && s.cost.offer.empty())
@@ -166,12 +152,7 @@ std::uint64_t ServeSpace::size() const {
 }
 
 ServeLayout ServeSpace::layout(std::uint64_t id) const {
-  auto take = [&id](const auto& options) {
-    const std::uint64_t n = options.size();
-    const auto v = options[id % n];
-    id /= n;
-    return v;
-  };
+  auto take = [&id](const auto& options) { return take_option(options, id); };
   ServeLayout l;
   l.kv = take(kv);
   l.weights = take(weights);
@@ -213,7 +194,7 @@ ServeResult inference_sweep(const Scenario& s, const HardwareDb& db, const Serve
   using Top = TopK<ServeRow, ServeMetric>;
   using Front = ParetoFront<ServeRow, ServeMetric>;
   struct Worker {
-    ServeCounts counts;
+    SweepCounts counts;
     Top top;
     Front front;
     std::unique_ptr<Scenario> scenario;  // the thread's copy, each layout written into it
@@ -246,13 +227,7 @@ ServeResult inference_sweep(const Scenario& s, const HardwareDb& db, const Serve
       }
       ++w.counts.timed;
       const ServeRow row{id, l, serve_figures(predict_inference(x, db, kRanking), data_parallel(x.parallelism, l.devices))};
-      bool ok = true;
-      for (std::size_t k = 0; k < out.constraints.size() && ok; ++k) {
-        const ServeConstraint& bound = out.constraints[k];
-        const double v = row.figures.value(bound.metric);
-        if (!(bound.at_most ? v <= bound.bound : v >= bound.bound)) ++w.counts.constraint[k], ok = false;
-      }
-      if (!ok) continue;
+      if (!meets(out.constraints, row.figures, w.counts)) continue;
       ++w.counts.feasible;
       if (rank_key(row, out.objective) < baseline_key) ++w.counts.better_than_baseline;
       w.top.offer(row);
@@ -264,11 +239,7 @@ ServeResult inference_sweep(const Scenario& s, const HardwareDb& db, const Serve
   Front front(out.pareto);
   out.counts.constraint.assign(out.constraints.size(), 0);
   for (const Worker& w : workers) {
-    const ServeCounts& c = w.counts;
-    out.counts.combinations += c.combinations, out.counts.memory += c.memory, out.counts.timed += c.timed;
-    out.counts.feasible += c.feasible, out.counts.better_than_baseline += c.better_than_baseline;
-    for (std::size_t i = 0; i < c.rule.size(); ++i) out.counts.rule[i] += c.rule[i];
-    for (std::size_t i = 0; i < c.constraint.size(); ++i) out.counts.constraint[i] += c.constraint[i];
+    out.counts.add(w.counts);
     for (const ServeRow& row : w.top.sorted()) top.offer(row);
     for (const ServeRow& row : w.front.sorted()) front.offer(row);
   }

@@ -13,6 +13,7 @@
 #include "engine/hardware_db.hpp"
 #include "engine/inference_report.hpp"
 #include "engine/scenario.hpp"
+#include "engine/sweep.hpp"
 
 namespace perfcast {
 
@@ -46,12 +47,7 @@ struct ServeRow {
 };
 double rank_key(const ServeRow& r, ServeMetric m);
 
-struct ServeConstraint {
-  ServeMetric metric = ServeMetric::ttft;
-  bool at_most = true;
-  double bound = 0;
-  std::string text;
-};
+using ServeConstraint = MetricBound<ServeMetric>;
 
 struct ServeSpace {
   std::vector<int> devices, tp, pp, ep;
@@ -59,14 +55,6 @@ struct ServeSpace {
   std::vector<Precision> weights, kv;
   std::uint64_t size() const;
   ServeLayout layout(std::uint64_t id) const;  // the KV dtype varies fastest
-};
-
-struct ServeCounts {
-  std::uint64_t combinations = 0;
-  std::array<std::uint64_t, kLayoutRules> rule{};
-  std::uint64_t memory = 0;
-  std::vector<std::uint64_t> constraint;
-  std::uint64_t timed = 0, feasible = 0, better_than_baseline = 0;
 };
 
 struct ServeRequest {
@@ -87,7 +75,7 @@ struct ServeResult {
   int top = 20;
   bool economics = false;              // usd_per_mtok and co2_per_mtok were computed
   double capacity_B = 0;
-  ServeCounts counts;
+  SweepCounts counts;                  // no repeats: every combination is a layout
   std::vector<ServeRow> best, front;
   ServeRow baseline;                   // the scenario's own layout
   bool baseline_fits = true;

@@ -21,12 +21,6 @@
 namespace perfcast {
 namespace {
 
-struct MetricInfo {
-  std::string_view name;
-  units::Dimension dimension;
-  bool higher_better;
-};
-
 constexpr std::array<MetricInfo, kSweepMetrics> kMetrics = {{
     {"time_to_train", units::dim::seconds, false}, {"step_time", units::dim::seconds, false}, {"tokens_per_s", units::dim::none, true},
     {"mfu", units::dim::none, true},                {"memory", units::dim::bytes, false},     {"usd", units::dim::usd, false},
@@ -121,8 +115,6 @@ class Evaluator {
     capacity_ = a_.memory_capacity_B().value_or(a_.sram_B.value_or(0));
   }
 
-  double capacity_B() const { return capacity_; }
-
   // Every layout of unit `u`: counts what is dropped and why, hands the rest to `sink`. The
   // inner dimensions nest in the order SweepSpace::layout decodes them (the schedule fastest), so
   // ids follow the loop.
@@ -168,10 +160,7 @@ class Evaluator {
             }
             ++counts.timed;
             SweepRow row{this_id, l, figures(*entry, peak)};
-            bool ok = true;
-            for (std::size_t c = 0; c < constraints.size() && ok; ++c)
-              if (!constraints[c].holds(row.figures.value(constraints[c].metric))) ++counts.constraint[c], ok = false;
-            if (!ok) continue;
+            if (!meets(constraints, row.figures, counts)) continue;
             ++counts.feasible;
             sink(row);
           }
@@ -313,19 +302,20 @@ bool same_space(const SweepSpace& a, const SweepSpace& b) {
 std::string_view name_of(SweepMetric m) { return info(m).name; }
 bool higher_is_better(SweepMetric m) { return info(m).higher_better; }
 
+std::size_t metric_index(std::span<const MetricInfo> metrics, std::string_view word, std::string_view option, std::string_view also,
+                         std::string_view kind) {
+  auto it = std::find_if(metrics.begin(), metrics.end(), [&](const MetricInfo& i) { return i.name == word; });
+  if (it != metrics.end()) return std::size_t(it - metrics.begin());
+  std::string names(also);
+  for (const MetricInfo& i : metrics) names += ", " + std::string(i.name);
+  throw InputError({}, fmt::format("{} '{}': not {} (one of: {})", option, word, kind, names));
+}
+
 SweepMetric sweep_metric(std::string_view word, const Scenario& s, std::string_view option) {
   SweepMetric m;
   if (word == "time") m = s.training && s.training->tokens ? SweepMetric::time_to_train : SweepMetric::tokens_per_s;
   else if (word == "cost") m = SweepMetric::usd;
-  else {
-    auto it = std::find_if(kMetrics.begin(), kMetrics.end(), [&](const MetricInfo& i) { return i.name == word; });
-    if (it == kMetrics.end()) {
-      std::string names = "time, cost";
-      for (const MetricInfo& i : kMetrics) names += ", " + std::string(i.name);
-      throw InputError({}, fmt::format("{} '{}': not a metric (one of: {})", option, word, names));
-    }
-    m = SweepMetric(it - kMetrics.begin());
-  }
+  else m = SweepMetric(metric_index(kMetrics, word, option, "time, cost", "a metric"));
   require(m, s, option);
   return m;
 }
@@ -417,6 +407,7 @@ SweepResult sweep(const Scenario& s, const HardwareDb& db, const SweepRequest& r
   const TrainingPrediction own = predict_training(s, db, o);
   out.baseline = {0, layout_of(s), figures_of(own, s.training->tokens)};
   out.baseline_fits = own.memory.fits;
+  out.capacity_B = own.memory.capacity_B;  // what every layout's memory is held against
   const double baseline_key = rank_key(out.baseline, out.objective);
 
   const std::uint64_t units = out.space.units();
@@ -446,8 +437,6 @@ SweepResult sweep(const Scenario& s, const HardwareDb& db, const SweepRequest& r
     });
   });
 
-  Evaluator probe(s, db, o, false);
-  out.capacity_B = probe.capacity_B();
   TopRows top(r.top, out.objective);
   Front front(out.pareto);
   out.counts.constraint.assign(out.constraints.size(), 0);

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -29,15 +30,29 @@ bool higher_is_better(SweepMetric m);
 SweepMetric sweep_metric(std::string_view word, const Scenario& s, std::string_view option);
 
 // "time_to_train<=60d", "usd<=5e6", "memory<=70GiB", "mfu>=0.4": a bound on a metric, in its
-// unit (SI, or any unit of the same dimension).
-struct SweepConstraint {
-  SweepMetric metric = SweepMetric::step_time;
+// unit (SI, or any unit of the same dimension). The training and inference sweeps each have
+// their own metrics.
+template <class Metric>
+struct MetricBound {
+  Metric metric{};
   bool at_most = true;
   double bound = 0;
   std::string text;
   bool holds(double value) const { return at_most ? value <= bound : value >= bound; }
 };
+using SweepConstraint = MetricBound<SweepMetric>;
 SweepConstraint parse_constraint(const std::string& text, const Scenario& s);
+
+// A metric's name, unit and direction, as both sweeps list them.
+struct MetricInfo {
+  std::string_view name;
+  units::Dimension dimension;
+  bool higher_better;
+};
+// The index of `word` in `metrics`, or InputError naming `option` and listing `also` (the
+// objective words) and every name.
+std::size_t metric_index(std::span<const MetricInfo> metrics, std::string_view word, std::string_view option, std::string_view also,
+                         std::string_view kind);
 
 // The parts of any "NAME<=VALUE" / "NAME>=VALUE" bound; the value is checked against `want`
 // (a bare number is in the metric's SI unit). InputError naming --constraint otherwise.
@@ -66,9 +81,10 @@ struct SweepRow {
 // Lower is better: the metric's value, negated when higher is better (engine/ranking.hpp).
 double rank_key(const SweepRow& r, SweepMetric m);
 
+// What a sweep judged and why it dropped what it dropped (training and inference alike).
 struct SweepCounts {
   std::uint64_t combinations = 0;   // ids this run covered
-  std::uint64_t repeats = 0;        // not distinct: a schedule other than plain 1F1B without pp
+  std::uint64_t repeats = 0;        // training: not distinct (a schedule other than plain 1F1B without pp)
   std::array<std::uint64_t, kLayoutRules> rule{};
   std::uint64_t memory = 0;         // over the device's usable memory
   std::vector<std::uint64_t> constraint;  // per constraint, the first one a layout breaks
@@ -76,6 +92,17 @@ struct SweepCounts {
   std::uint64_t better_than_baseline = 0;  // feasible layouts strictly better than the scenario's own
   void add(const SweepCounts& o);
 };
+
+// Whether `f` meets every bound; the first one it breaks is counted in `counts.constraint`.
+template <class Metric, class Figures>
+bool meets(const std::vector<MetricBound<Metric>>& bounds, const Figures& f, SweepCounts& counts) {
+  for (std::size_t k = 0; k < bounds.size(); ++k)
+    if (!bounds[k].holds(f.value(bounds[k].metric))) {
+      ++counts.constraint[k];
+      return false;
+    }
+  return true;
+}
 
 struct SweepRequest {
   std::vector<int> devices;            // empty: the scenario's count

@@ -69,12 +69,7 @@ std::uint64_t SweepSpace::unit_size() const {
 
 SweepLayout SweepSpace::layout(std::uint64_t id) const {
   SweepLayout l;
-  auto take = [&id](const auto& options) {
-    const std::uint64_t n = options.size();
-    const auto& v = options[id % n];
-    id /= n;
-    return v;
-  };
+  auto take = [&id](const auto& options) { return take_option(options, id); };
   // Innermost first (the reverse of the nesting: the schedule varies fastest).
   const PipelineChoice pc = take(pipeline);
   l.schedule = pc.schedule, l.vp = pc.vp;

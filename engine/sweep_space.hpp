@@ -36,6 +36,16 @@ struct PipelineChoice {
   bool operator==(const PipelineChoice&) const = default;
 };
 
+// One digit of a space's mixed-radix id: the option among `options` that `id` points at; `id`
+// moves on to the next digit.
+template <class T>
+T take_option(const std::vector<T>& options, std::uint64_t& id) {
+  const std::uint64_t n = options.size();
+  const T v = options[id % n];
+  id /= n;
+  return v;
+}
+
 struct SweepSpace {
   std::vector<int> devices, tp, cp, pp, ep;
   std::vector<double> micro_batch;

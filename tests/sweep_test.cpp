@@ -236,7 +236,7 @@ TEST_CASE("Inference sweep: rows equal predict, constraints hold, and the scenar
   r.kv_dtypes = {"bf16", "fp8"};
   r.pareto = {"tokens_per_s", "ttft"};
   const ServeResult result = inference_sweep(s, shipped_db(), r);
-  const ServeCounts& c = result.counts;
+  const SweepCounts& c = result.counts;
   std::uint64_t dropped = c.memory;
   for (std::uint64_t n : c.rule) dropped += n;
   CHECK(c.combinations == result.space.size());

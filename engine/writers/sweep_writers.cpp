@@ -166,6 +166,39 @@ std::string drops_text(const std::array<std::uint64_t, kLayoutRules>& rules, std
   return out;
 }
 
+// The best rows, the Pareto front and the scenario's own layout against the best: what both sweep
+// tables show, in each sweep's columns and with its metric wording.
+template <class Result, class Cells, class MetricText>
+std::string ranking_text(const Result& r, const std::vector<std::string>& header, Cells cells, MetricText metric_text) {
+  std::string out;
+  if (r.best.empty()) {
+    out += "No layout fits and meets the constraints.\n";
+  } else {
+    TextTable t(header);
+    for (std::size_t i = 0; i < r.best.size(); ++i) t.add_row(cells(std::to_string(i + 1), r.best[i]));
+    out += fmt::format("Best {} by {}:\n", r.best.size(), name_of(r.objective)) + t.render();
+  }
+  if (!r.front.empty()) {
+    std::string names;
+    for (const auto m : r.pareto) names += (names.empty() ? "" : ", ") + std::string(name_of(m));
+    TextTable t(header);
+    for (std::size_t i = 0; i < r.front.size(); ++i) t.add_row(cells(std::to_string(i + 1), r.front[i]));
+    out += fmt::format("\nPareto front ({}): {} layouts no other beats on every one\n", names, r.front.size()) + t.render();
+  }
+  const double own = r.baseline.figures.value(r.objective);
+  out += fmt::format("\nThe scenario's own layout, {}: {} {}{}", layout_label(r.baseline.layout), name_of(r.objective), metric_text(r.objective, own),
+                     r.baseline_fits ? "" : " (does not fit in memory)");
+  if (!r.best.empty() && own > 0) {
+    const double best_value = r.best.front().figures.value(r.objective);
+    const double gain = higher_is_better(r.objective) ? best_value / own - 1 : 1 - best_value / own;
+    out += fmt::format("; the best is {} {} ({}); {} feasible layouts beat it\n", percent_text(std::abs(gain)), gain >= 0 ? "better" : "worse",
+                       metric_text(r.objective, best_value), thousands(r.counts.better_than_baseline));
+  } else {
+    out += "\n";
+  }
+  return out;
+}
+
 std::string serve_metric_text(ServeMetric m, double v) {
   switch (m) {
     case ServeMetric::ttft:
@@ -211,7 +244,7 @@ json serve_row_json(const ServeRow& x, bool economics) {
 }  // namespace
 
 std::string sweep_to_table(const ServeResult& r, const std::vector<InferencePrediction>& best) {
-  const ServeCounts& c = r.counts;
+  const SweepCounts& c = r.counts;
   std::string out = fmt::format("Inference sweep of {} on {} ({}): objective {} ({} is better)\n", r.workload, r.accelerator, r.scenario,
                                 name_of(r.objective), higher_is_better(r.objective) ? "higher" : "lower");
   out += fmt::format("{} combinations (tp, pp, ep, batch, weight and KV dtypes{})\n", thousands(c.combinations),
@@ -220,31 +253,7 @@ std::string sweep_to_table(const ServeResult& r, const std::vector<InferencePred
   for (const ServeConstraint& k : r.constraints) texts.push_back(k.text);
   out += drops_text(c.rule, c.memory, r.capacity_B, texts, c.constraint);
   out += fmt::format("{} layouts timed, {} feasible\n\n", thousands(c.timed), thousands(c.feasible));
-  if (r.best.empty()) {
-    out += "No layout fits and meets the constraints.\n";
-  } else {
-    TextTable t(serve_header(r));
-    for (std::size_t i = 0; i < r.best.size(); ++i) t.add_row(serve_cells(r, std::to_string(i + 1), r.best[i]));
-    out += fmt::format("Best {} by {}:\n", r.best.size(), name_of(r.objective)) + t.render();
-  }
-  if (!r.front.empty()) {
-    std::string names;
-    for (ServeMetric m : r.pareto) names += (names.empty() ? "" : ", ") + std::string(name_of(m));
-    TextTable t(serve_header(r));
-    for (std::size_t i = 0; i < r.front.size(); ++i) t.add_row(serve_cells(r, std::to_string(i + 1), r.front[i]));
-    out += fmt::format("\nPareto front ({}): {} layouts no other beats on every one\n", names, r.front.size()) + t.render();
-  }
-  const double own = r.baseline.figures.value(r.objective);
-  out += fmt::format("\nThe scenario's own layout, {}: {} {}{}", layout_label(r.baseline.layout), name_of(r.objective),
-                     serve_metric_text(r.objective, own), r.baseline_fits ? "" : " (does not fit in memory)");
-  if (!r.best.empty() && own > 0) {
-    const double best_value = r.best.front().figures.value(r.objective);
-    const double gain = higher_is_better(r.objective) ? best_value / own - 1 : 1 - best_value / own;
-    out += fmt::format("; the best is {} {} ({}); {} feasible layouts beat it\n", percent_text(std::abs(gain)), gain >= 0 ? "better" : "worse",
-                       serve_metric_text(r.objective, best_value), thousands(c.better_than_baseline));
-  } else {
-    out += "\n";
-  }
+  out += ranking_text(r, serve_header(r), [&](const std::string& rank, const ServeRow& x) { return serve_cells(r, rank, x); }, serve_metric_text);
   if (!best.empty()) out += "\nThe best layout in full (perfcast predict on it):\n\n" + inference_to_table(best.front(), false);
   out += fmt::format("\n{} combinations in {:.3g} s on {} thread{} ({:.3g} layouts/s; each timed layout is a full predict)\n",
                      thousands(c.combinations), r.seconds, r.threads, r.threads == 1 ? "" : "s", r.seconds > 0 ? double(c.combinations) / r.seconds : 0);
@@ -252,7 +261,7 @@ std::string sweep_to_table(const ServeResult& r, const std::vector<InferencePred
 }
 
 json sweep_to_json(const ServeResult& r, const std::vector<InferencePrediction>& best) {
-  const ServeCounts& c = r.counts;
+  const SweepCounts& c = r.counts;
   json drops = json::object();
   for (int i = 0; i < kLayoutRules; ++i) drops[std::string(describe(LayoutRule(i)))] = c.rule[std::size_t(i)];
   json constraints = json::array();
@@ -322,33 +331,7 @@ std::string sweep_to_table(const SweepResult& r, const std::vector<TrainingPredi
   for (const SweepConstraint& k : r.constraints) texts.push_back(k.text);
   out += drops_text(c.rule, c.memory, r.capacity_B, texts, c.constraint);
   out += fmt::format("{} layouts timed, {} feasible\n\n", thousands(c.timed), thousands(c.feasible));
-
-  if (r.best.empty()) {
-    out += "No layout fits and meets the constraints.\n";
-  } else {
-    TextTable t(header(r));
-    for (std::size_t i = 0; i < r.best.size(); ++i) t.add_row(cells(r, std::to_string(i + 1), r.best[i]));
-    out += fmt::format("Best {} by {}:\n", r.best.size(), name_of(r.objective)) + t.render();
-  }
-  if (!r.front.empty()) {
-    std::string names;
-    for (SweepMetric m : r.pareto) names += (names.empty() ? "" : ", ") + std::string(name_of(m));
-    TextTable t(header(r));
-    for (std::size_t i = 0; i < r.front.size(); ++i) t.add_row(cells(r, std::to_string(i + 1), r.front[i]));
-    out += fmt::format("\nPareto front ({}): {} layouts no other beats on every one\n", names, r.front.size()) + t.render();
-  }
-
-  const double own = r.baseline.figures.value(r.objective);
-  out += fmt::format("\nThe scenario's own layout, {}: {} {}{}", layout_label(r.baseline.layout), name_of(r.objective),
-                     metric_text(r.objective, own), r.baseline_fits ? "" : " (does not fit in memory)");
-  if (!r.best.empty()) {
-    const double best_value = r.best.front().figures.value(r.objective);
-    const double gain = higher_is_better(r.objective) ? best_value / own - 1 : 1 - best_value / own;
-    out += fmt::format("; the best is {} {} ({}); {} feasible layouts beat it\n", percent_text(std::abs(gain)),
-                       gain >= 0 ? "better" : "worse", metric_text(r.objective, best_value), thousands(c.better_than_baseline));
-  } else {
-    out += "\n";
-  }
+  out += ranking_text(r, header(r), [&](const std::string& rank, const SweepRow& x) { return cells(r, rank, x); }, metric_text);
   if (!best.empty()) out += "\nThe best layout in full (perfcast predict on it):\n\n" + training_to_table(best.front(), false);
   const double per_s = r.seconds > 0 ? double(c.combinations) / r.seconds : 0;
   out += fmt::format("\n{} combinations in {:.3g} s on {} thread{}: {:.3g} layouts/s ({:.3g} timed/s)\n", thousands(c.combinations), r.seconds,
