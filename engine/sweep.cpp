@@ -58,37 +58,34 @@ using Front = ParetoFront<SweepRow, SweepMetric>;
 class CallMemo {
  public:
   void clear() { std::memset(slots_, 0, sizeof slots_); }
-  double* find(int group, int op, double bytes) {
+  // The time of one call, computed by `time()` the first time (group, op, bytes) is asked for.
+  template <class Time>
+  double seconds(int group, int op, double bytes, Time&& time) {
     std::uint64_t bits;
     std::memcpy(&bits, &bytes, sizeof bits);
-    const std::uint64_t key = bits ^ (std::uint64_t(group) << 56) ^ (std::uint64_t(op) << 60);
-    std::size_t i = std::size_t((key * 0x9E3779B97F4A7C15ull) >> 56) & (kSlots - 1);
+    const std::uint64_t hash = bits ^ (std::uint64_t(group) << 56) ^ (std::uint64_t(op) << 60);
+    std::size_t i = std::size_t((hash * 0x9E3779B97F4A7C15ull) >> 56) & (kSlots - 1);
     for (std::size_t probe = 0; probe < kSlots; ++probe, i = (i + 1) & (kSlots - 1)) {
       Slot& s = slots_[i];
       if (!s.used) {
-        s = {key, 0, true};
-        fresh_ = true;
-        return &s.seconds;
+        s = {bits, group, op, time(), true};
+        return s.seconds;
       }
-      if (s.key == key) {
-        fresh_ = false;
-        return &s.seconds;
-      }
+      if (s.bytes_bits == bits && s.group == group && s.op == op) return s.seconds;
     }
     clear();  // full: start over (a unit has far fewer distinct calls than slots)
-    return find(group, op, bytes);
+    return seconds(group, op, bytes, time);
   }
-  bool fresh() const { return fresh_; }
 
  private:
   static constexpr std::size_t kSlots = 256;
   struct Slot {
-    std::uint64_t key;
+    std::uint64_t bytes_bits;  // the whole key is compared: the hash alone can collide
+    int group, op;
     double seconds;
     bool used;
   };
   Slot slots_[kSlots];
-  bool fresh_ = false;
 };
 
 struct ComputeEntry {
@@ -225,9 +222,9 @@ class Evaluator {
       for (const models::TrafficItem& item : traffic_) {
         const models::Fabric* f = fabrics_[int(item.group)];
         if (!f) continue;
-        double* call = memo_.find(int(item.group), int(item.op), item.bytes);
-        if (memo_.fresh()) *call = models::best_collective_time(item.op, item.bytes, *f, o_.collective)->time_s;
-        items_.push_back(item), times_.push_back(item.calls * *call);
+        const double call = memo_.seconds(int(item.group), int(item.op), item.bytes,
+                                          [&] { return models::best_collective_time(item.op, item.bytes, *f, o_.collective)->time_s; });
+        items_.push_back(item), times_.push_back(item.calls * call);
       }
       const OverlapExposure e = overlap_exposure(items_, times_, t, mb);
       const double local = local_parameters(m, c.layers, c.stage, plan).total();
