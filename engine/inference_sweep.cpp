@@ -191,12 +191,8 @@ ServeResult inference_sweep(const Scenario& s, const HardwareDb& db, const Serve
   out.capacity_B = own.memory.capacity_B;
   const double baseline_key = rank_key(out.baseline, out.objective);
 
-  using Top = TopK<ServeRow, ServeMetric>;
-  using Front = ParetoFront<ServeRow, ServeMetric>;
   struct Worker {
-    SweepCounts counts;
-    Top top;
-    Front front;
+    Ranking<ServeRow, ServeMetric> ranking;
     std::unique_ptr<Scenario> scenario;  // the thread's copy, each layout written into it
   };
   const std::uint64_t size = out.space.size();
@@ -204,47 +200,36 @@ ServeResult inference_sweep(const Scenario& s, const HardwareDb& db, const Serve
   const std::uint64_t chunks = (size + kChunk - 1) / kChunk;
   const int threads = thread_count(r.threads, chunks);
   out.threads = threads;
+  const Ranking<ServeRow, ServeMetric> empty(r.top, out.objective, out.pareto, out.constraints.size(), baseline_key);
   std::vector<Worker> workers;
-  for (int t = 0; t < threads; ++t) workers.push_back({{}, Top(r.top, out.objective), Front(out.pareto), nullptr});
+  for (int t = 0; t < threads; ++t) workers.push_back({empty, nullptr});
   for_each_item(threads, chunks, r.progress, [&](int t, std::uint64_t chunk) {
     Worker& w = workers[std::size_t(t)];
-    if (!w.scenario) {
-      w.scenario = std::make_unique<Scenario>(s);
-      w.counts.constraint.assign(out.constraints.size(), 0);
-    }
+    SweepCounts& counts = w.ranking.counts;
+    if (!w.scenario) w.scenario = std::make_unique<Scenario>(s);
     Scenario& x = *w.scenario;
     for (std::uint64_t id = chunk * kChunk; id < std::min(size, (chunk + 1) * kChunk); ++id) {
-      ++w.counts.combinations;
+      ++counts.combinations;
       const ServeLayout l = out.space.layout(id);
       apply_layout(x, l);
       if (const auto rule = broken_layout_rule(x.workload, x.parallelism, l.devices, std::nullopt)) {
-        ++w.counts.rule[std::size_t(*rule)];
+        ++counts.rule[std::size_t(*rule)];
         continue;
       }
       if (!memory_for_scenario(x, db).fits) {
-        ++w.counts.memory;
+        ++counts.memory;
         continue;
       }
-      ++w.counts.timed;
+      ++counts.timed;
       const ServeRow row{id, l, serve_figures(predict_inference(x, db, kRanking), data_parallel(x.parallelism, l.devices))};
-      if (!meets(out.constraints, row.figures, w.counts)) continue;
-      ++w.counts.feasible;
-      if (rank_key(row, out.objective) < baseline_key) ++w.counts.better_than_baseline;
-      w.top.offer(row);
-      w.front.offer(row);
+      if (meets(out.constraints, row.figures, counts)) w.ranking.keep(row);
     }
   });
-
-  Top top(r.top, out.objective);
-  Front front(out.pareto);
-  out.counts.constraint.assign(out.constraints.size(), 0);
-  for (const Worker& w : workers) {
-    out.counts.add(w.counts);
-    for (const ServeRow& row : w.top.sorted()) top.offer(row);
-    for (const ServeRow& row : w.front.sorted()) front.offer(row);
-  }
-  out.best = top.sorted();
-  out.front = front.sorted();
+  Ranking<ServeRow, ServeMetric> all = empty;
+  for (const Worker& w : workers) all.merge(w.ranking);
+  out.counts = all.counts;
+  out.best = all.best();
+  out.front = all.front();
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
 }

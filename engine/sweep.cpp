@@ -158,7 +158,6 @@ class Evaluator {
             ++counts.timed;
             SweepRow row{this_id, l, figures(*entry, peak)};
             if (!meets(constraints, row.figures, counts)) continue;
-            ++counts.feasible;
             sink(row);
           }
         }
@@ -413,37 +412,23 @@ SweepResult sweep(const Scenario& s, const HardwareDb& db, const SweepRequest& r
   out.threads = threads;
 
   struct Worker {
-    SweepCounts counts;
-    TopRows top;
-    Front front;
+    Ranking<SweepRow, SweepMetric> ranking;
     std::unique_ptr<Evaluator> evaluator;
   };
+  const Ranking<SweepRow, SweepMetric> empty(r.top, out.objective, out.pareto, out.constraints.size(), baseline_key);
   std::vector<Worker> workers;
-  for (int t = 0; t < threads; ++t) workers.push_back({{}, TopRows(r.top, out.objective), Front(out.pareto), nullptr});
+  for (int t = 0; t < threads; ++t) workers.push_back({empty, nullptr});
   for_each_item(threads, mine, r.progress, [&](int t, std::uint64_t k) {
     Worker& w = workers[std::size_t(t)];
-    if (!w.evaluator) {
-      w.evaluator = std::make_unique<Evaluator>(s, db, o, economics);
-      w.counts.constraint.assign(out.constraints.size(), 0);
-    }
+    if (!w.evaluator) w.evaluator = std::make_unique<Evaluator>(s, db, o, economics);
     const std::uint64_t u = std::uint64_t(r.shard) + k * std::uint64_t(r.shards);
-    w.evaluator->unit(out.space, u, out.constraints, w.counts, [&](const SweepRow& row) {
-      if (rank_key(row, out.objective) < baseline_key) ++w.counts.better_than_baseline;
-      w.top.offer(row);
-      w.front.offer(row);
-    });
+    w.evaluator->unit(out.space, u, out.constraints, w.ranking.counts, [&](const SweepRow& row) { w.ranking.keep(row); });
   });
-
-  TopRows top(r.top, out.objective);
-  Front front(out.pareto);
-  out.counts.constraint.assign(out.constraints.size(), 0);
-  for (const Worker& w : workers) {
-    out.counts.add(w.counts);
-    for (const SweepRow& row : w.top.sorted()) top.offer(row);
-    for (const SweepRow& row : w.front.sorted()) front.offer(row);
-  }
-  out.best = top.sorted();
-  out.front = front.sorted();
+  Ranking<SweepRow, SweepMetric> all = empty;
+  for (const Worker& w : workers) all.merge(w.ranking);
+  out.counts = all.counts;
+  out.best = all.best();
+  out.front = all.front();
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
 }

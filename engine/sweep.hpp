@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engine/hardware_db.hpp"
+#include "engine/ranking.hpp"
 #include "engine/scenario.hpp"
 #include "engine/sweep_space.hpp"
 #include "engine/training_report.hpp"
@@ -103,6 +104,38 @@ bool meets(const std::vector<MetricBound<Metric>>& bounds, const Figures& f, Swe
     }
   return true;
 }
+
+// What a sweep keeps of the layouts that pass: the counts, the best k by the objective, the
+// Pareto front, and how many beat the scenario's own layout. One per thread, merged at the end.
+template <class Row, class Metric>
+class Ranking {
+ public:
+  Ranking(int k, Metric objective, std::vector<Metric> pareto, std::size_t constraints, double baseline_key)
+      : top_(k, objective), front_(std::move(pareto)), objective_(objective), baseline_key_(baseline_key) {
+    counts.constraint.assign(constraints, 0);
+  }
+  SweepCounts counts;
+  // A layout that fits and meets every constraint.
+  void keep(const Row& r) {
+    ++counts.feasible;
+    if (rank_key(r, objective_) < baseline_key_) ++counts.better_than_baseline;
+    top_.offer(r);
+    front_.offer(r);
+  }
+  void merge(const Ranking& o) {
+    counts.add(o.counts);
+    for (const Row& r : o.top_.sorted()) top_.offer(r);
+    for (const Row& r : o.front_.sorted()) front_.offer(r);
+  }
+  std::vector<Row> best() const { return top_.sorted(); }
+  std::vector<Row> front() const { return front_.sorted(); }
+
+ private:
+  TopK<Row, Metric> top_;
+  ParetoFront<Row, Metric> front_;
+  Metric objective_;
+  double baseline_key_;
+};
 
 struct SweepRequest {
   std::vector<int> devices;            // empty: the scenario's count
