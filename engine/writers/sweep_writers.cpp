@@ -199,6 +199,41 @@ std::string ranking_text(const Result& r, const std::vector<std::string>& header
   return out;
 }
 
+// The JSON both sweeps share: the constraints with what each dropped, the front's metrics, the
+// drops by layout rule, and the best rows with their full predictions.
+template <class Result>
+json constraints_json(const Result& r) {
+  json out = json::array();
+  for (std::size_t i = 0; i < r.constraints.size(); ++i)
+    out.push_back({{"text", r.constraints[i].text}, {"metric", name_of(r.constraints[i].metric)}, {"at_most", r.constraints[i].at_most},
+                   {"bound", r.constraints[i].bound}, {"dropped", r.counts.constraint[i]}});
+  return out;
+}
+
+template <class Result>
+json pareto_metrics_json(const Result& r) {
+  json out = json::array();
+  for (const auto m : r.pareto) out.push_back(name_of(m));
+  return out;
+}
+
+json rule_drops_json(const SweepCounts& c) {
+  json out = json::object();
+  for (int i = 0; i < kLayoutRules; ++i) out[std::string(describe(LayoutRule(i)))] = c.rule[std::size_t(i)];
+  return out;
+}
+
+template <class Row, class Prediction, class RowJson, class PredictionJson>
+json best_json(const std::vector<Row>& rows, const std::vector<Prediction>& predictions, RowJson row_json, PredictionJson prediction_json) {
+  json out = json::array();
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    json row = row_json(rows[i]);
+    if (i < predictions.size()) row["prediction"] = prediction_json(predictions[i]);
+    out.push_back(row);
+  }
+  return out;
+}
+
 std::string serve_metric_text(ServeMetric m, double v) {
   switch (m) {
     case ServeMetric::ttft:
@@ -262,20 +297,7 @@ std::string sweep_to_table(const ServeResult& r, const std::vector<InferencePred
 
 json sweep_to_json(const ServeResult& r, const std::vector<InferencePrediction>& best) {
   const SweepCounts& c = r.counts;
-  json drops = json::object();
-  for (int i = 0; i < kLayoutRules; ++i) drops[std::string(describe(LayoutRule(i)))] = c.rule[std::size_t(i)];
-  json constraints = json::array();
-  for (std::size_t i = 0; i < r.constraints.size(); ++i)
-    constraints.push_back({{"text", r.constraints[i].text}, {"metric", name_of(r.constraints[i].metric)}, {"at_most", r.constraints[i].at_most},
-                           {"bound", r.constraints[i].bound}, {"dropped", c.constraint[i]}});
-  json pareto = json::array();
-  for (ServeMetric m : r.pareto) pareto.push_back(name_of(m));
-  json rows = json::array();
-  for (std::size_t i = 0; i < r.best.size(); ++i) {
-    json row = serve_row_json(r.best[i], r.economics);
-    if (i < best.size()) row["prediction"] = inference_to_json(best[i]);
-    rows.push_back(row);
-  }
+  const json rows = best_json(r.best, best, [&](const ServeRow& x) { return serve_row_json(x, r.economics); }, inference_to_json);
   json front = json::array();
   for (const ServeRow& x : r.front) front.push_back(serve_row_json(x, r.economics));
   json baseline = serve_row_json(r.baseline, r.economics);
@@ -288,12 +310,12 @@ json sweep_to_json(const ServeResult& r, const std::vector<InferencePrediction>&
             {"accelerator", r.accelerator},
             {"objective", name_of(r.objective)},
             {"higher_is_better", higher_is_better(r.objective)},
-            {"constraints", constraints},
-            {"pareto_metrics", pareto},
+            {"constraints", constraints_json(r)},
+            {"pareto_metrics", pareto_metrics_json(r)},
             {"top", r.top},
             {"capacity_B", r.capacity_B},
             {"counts",
-             {{"combinations", c.combinations}, {"dropped_by_rule", drops}, {"dropped_by_memory", c.memory}, {"timed", c.timed},
+             {{"combinations", c.combinations}, {"dropped_by_rule", rule_drops_json(c)}, {"dropped_by_memory", c.memory}, {"timed", c.timed},
               {"feasible", c.feasible}, {"better_than_baseline", c.better_than_baseline}}},
             {"best", rows},
             {"pareto_front", front},
@@ -341,20 +363,7 @@ std::string sweep_to_table(const SweepResult& r, const std::vector<TrainingPredi
 
 json sweep_to_json(const SweepResult& r, const std::vector<TrainingPrediction>& best) {
   const SweepCounts& c = r.counts;
-  json drops = json::object();
-  for (int i = 0; i < kLayoutRules; ++i) drops[std::string(describe(LayoutRule(i)))] = c.rule[std::size_t(i)];
-  json constraints = json::array();
-  for (std::size_t i = 0; i < r.constraints.size(); ++i)
-    constraints.push_back({{"text", r.constraints[i].text}, {"metric", name_of(r.constraints[i].metric)}, {"at_most", r.constraints[i].at_most},
-                           {"bound", r.constraints[i].bound}, {"dropped", c.constraint[i]}});
-  json pareto = json::array();
-  for (SweepMetric m : r.pareto) pareto.push_back(name_of(m));
-  json rows = json::array();
-  for (std::size_t i = 0; i < r.best.size(); ++i) {
-    json row = row_json(r, r.best[i]);
-    if (i < best.size()) row["prediction"] = training_to_json(best[i]);
-    rows.push_back(row);
-  }
+  const json rows = best_json(r.best, best, [&](const SweepRow& x) { return row_json(r, x); }, training_to_json);
   json front = json::array();
   for (const SweepRow& x : r.front) front.push_back(row_json(r, x));
   std::vector<std::string> recompute;
@@ -369,8 +378,8 @@ json sweep_to_json(const SweepResult& r, const std::vector<TrainingPrediction>& 
             {"accelerator", r.accelerator},
             {"objective", name_of(r.objective)},
             {"higher_is_better", higher_is_better(r.objective)},
-            {"constraints", constraints},
-            {"pareto_metrics", pareto},
+            {"constraints", constraints_json(r)},
+            {"pareto_metrics", pareto_metrics_json(r)},
             {"top", r.top},
             {"shard", r.shard},
             {"shards", r.shards},
@@ -383,7 +392,7 @@ json sweep_to_json(const SweepResult& r, const std::vector<TrainingPrediction>& 
               {"combinations", r.space.size()}}},
             {"capacity_B", r.capacity_B},
             {"counts",
-             {{"combinations", c.combinations}, {"repeats", c.repeats}, {"dropped_by_rule", drops}, {"dropped_by_memory", c.memory},
+             {{"combinations", c.combinations}, {"repeats", c.repeats}, {"dropped_by_rule", rule_drops_json(c)}, {"dropped_by_memory", c.memory},
               {"timed", c.timed}, {"feasible", c.feasible}, {"better_than_baseline", c.better_than_baseline}}},
             {"best", rows},
             {"pareto_front", front},
