@@ -17,6 +17,13 @@
 namespace perfcast::cli {
 namespace {
 
+// The cases on stdout, or in `output` when given.
+int emit(const std::string& cases, const std::string& output) {
+  if (output.empty()) fmt::print("{}", cases);
+  else write_output_file(output, cases, "validation cases");
+  return 0;
+}
+
 struct NcclOptions {
   std::vector<std::string> files;
   std::string system, op, source, output;
@@ -36,9 +43,7 @@ int run_nccl(const GlobalOptions& global, const NcclOptions& o) {
     const NcclTestsRun run = parse_nccl_tests(read_input_file(f, "nccl-tests output"), f, op);
     out += collective_cases_toml(run, o.system, o.source);
   }
-  if (o.output.empty()) fmt::print("{}", out);
-  else write_output_file(o.output, out, "validation cases");
-  return 0;
+  return emit(out, o.output);
 }
 
 struct MegatronOptions {
@@ -51,9 +56,7 @@ int run_megatron(const GlobalOptions& global, const MegatronOptions& o) {
   db.system(o.system);
   std::string out;
   for (const std::string& f : o.files) out += megatron_case_toml(parse_megatron_log(read_input_file(f, "Megatron-LM log"), f), o.system, db, o.source);
-  if (o.output.empty()) fmt::print("{}", out);
-  else write_output_file(o.output, out, "validation cases");
-  return 0;
+  return emit(out, o.output);
 }
 
 struct VllmOptions {
@@ -67,9 +70,7 @@ int run_serving_result(const GlobalOptions& global, const VllmOptions& o, bool m
   for (const std::string& f : o.files)
     out += mlperf ? mlperf_case_toml(parse_mlperf_summary(read_input_file(f, "MLPerf summary"), f), o.scenario, db, o.source)
                   : vllm_cases_toml(parse_vllm_serving(read_input_file(f, "vLLM result"), f), o.scenario, db, o.source);
-  if (o.output.empty()) fmt::print("{}", out);
-  else write_output_file(o.output, out, "validation cases");
-  return 0;
+  return emit(out, o.output);
 }
 
 struct MeasurementsOptions {
@@ -80,9 +81,7 @@ int run_measurements(const GlobalOptions& global, const MeasurementsOptions& o) 
   HardwareDb db = HardwareDb::load(global.hardware_db);
   const std::vector<Measurement> rows = parse_measurements(read_input_file(o.file, "measurements file"), o.file);
   const std::string out = scenario_cases_toml(rows, o.file, db);
-  if (o.output.empty()) fmt::print("{}", out);
-  else write_output_file(o.output, out, "validation cases");
-  return 0;
+  return emit(out, o.output);
 }
 
 }  // namespace
