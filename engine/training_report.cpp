@@ -15,10 +15,6 @@
 namespace perfcast {
 namespace {
 
-using models::OverlapWith;
-
-using models::OverlapWith;
-
 // Per-group exposure of one rank for the report: each item takes its share of its overlap class's
 // exposed time (overlap_exposure gives the class totals the step uses).
 struct Exposure {
