@@ -12,6 +12,7 @@
 #include "engine/topology.hpp"
 #include "engine/validation.hpp"
 #include "models/collective.hpp"
+#include "tests/case_files.hpp"
 #include "tests/shipped_db.hpp"
 
 using namespace perfcast;
@@ -156,20 +157,8 @@ TEST_CASE("every shipped system answers every collective, inside a node and acro
 
 TEST_CASE("a bad collective case names the file, the key and the problem") {
   auto error_of = [](const std::string& body) {
-    auto path = std::filesystem::temp_directory_path() / "perfcast-bad-collectives.toml";
-    {
-      std::ofstream out(path);
-      out << "schema_version = 1\nsuite = \"collective\"\n[[case]]\nid = \"x\"\nsource = \"s\"\nop = \"all_reduce\"\ngpus = 8\n"
-          << body;
-    }
-    std::string message;
-    try {
-      score_file(path, shipped_db());
-    } catch (const InputError& e) {
-      message = e.what();
-    }
-    std::filesystem::remove(path);
-    return message;
+    return case_text_error("schema_version = 1\nsuite = \"collective\"\n[[case]]\nid = \"x\"\nsource = \"s\"\nop = \"all_reduce\"\ngpus = 8\n" + body,
+                           "perfcast-bad-collectives");
   };
   CHECK(error_of("system = \"dgx-h100\"\nmeasured_busbw = \"400 GB\"\n")
             .ends_with("case[0].measured_busbw: '400 GB' is not a bandwidth (B/s)"));

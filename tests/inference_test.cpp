@@ -13,6 +13,7 @@
 #include "engine/scenario.hpp"
 #include "engine/validation.hpp"
 #include "models/roofline.hpp"
+#include "tests/case_files.hpp"
 #include "tests/shipped_db.hpp"
 
 using namespace perfcast;
@@ -246,19 +247,7 @@ TEST_CASE("every shipped inference scenario predicts finite figures") {
 
 TEST_CASE("a bad inference case names the key and the problem") {
   auto error_of = [](const std::string& body) {
-    auto path = std::filesystem::temp_directory_path() / ("perfcast-bad-inference-" + std::to_string(::getpid()) + ".toml");
-    {
-      std::ofstream out(path);
-      out << "schema_version = 1\nsuite = \"inference\"\n[[case]]\nid = \"x\"\nsource = \"s\"\n" << body;
-    }
-    std::string message;
-    try {
-      score_file(path, shipped_db());
-    } catch (const InputError& e) {
-      message = e.what();
-    }
-    std::filesystem::remove(path);
-    return message;
+    return case_text_error("schema_version = 1\nsuite = \"inference\"\n[[case]]\nid = \"x\"\nsource = \"s\"\n" + body, "perfcast-bad-inference");
   };
   CHECK(error_of("metric = \"ttft_s\"\nmeasured = 0.1\n").find("case 'x' needs a [case.scenario] table (or a skip reason)") !=
         std::string::npos);

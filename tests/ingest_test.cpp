@@ -17,6 +17,7 @@
 #include "engine/input_file.hpp"
 #include "engine/validation.hpp"
 #include "engine/writers/ingest_writers.hpp"
+#include "tests/case_files.hpp"
 #include "tests/shipped_db.hpp"
 
 using namespace perfcast;
@@ -87,12 +88,7 @@ TEST_CASE("nccl-tests: malformed output names the file and line") {
 
 TEST_CASE("nccl-tests rows become collective cases that validate scores, busbw from the time") {
   const NcclTestsRun r = read("all_reduce_perf_8gpu.txt");
-  const auto file = std::filesystem::temp_directory_path() / ("perfcast-ingest-" + std::to_string(::getpid()) + ".toml");
-  {
-    std::ofstream(file) << collective_cases_toml(r, "dgx-h100", "");
-  }
-  const std::vector<CaseScore> scores = score_file(file, shipped_db());
-  std::filesystem::remove(file);
+  const std::vector<CaseScore> scores = score_case_text(collective_cases_toml(r, "dgx-h100", ""), "perfcast-ingest");
   REQUIRE(scores.size() == 5);
   for (const CaseScore& s : scores) {
     CHECK(s.scored);
@@ -112,12 +108,7 @@ TEST_CASE("Generic measurements: CSV and JSON rows become training or inference 
   CHECK(rows[0].source == "Korthikanti et al. 2022, Table 5, 'Present Work'");
   CHECK(rows[1].notes == "163 TFLOP/s per GPU, \"52 %\" of peak");  // quoted comma and doubled quotes
   CHECK(rows[1].line == 3);
-  const auto file = std::filesystem::temp_directory_path() / ("perfcast-measured-" + std::to_string(::getpid()) + ".toml");
-  {
-    std::ofstream(file) << scenario_cases_toml(rows, csv, shipped_db());
-  }
-  const std::vector<CaseScore> scores = score_file(file, shipped_db());
-  std::filesystem::remove(file);
+  const std::vector<CaseScore> scores = score_case_text(scenario_cases_toml(rows, csv, shipped_db()), "perfcast-measured");
   REQUIRE(scores.size() == 2);
   CHECK(scores[0].measured == 13.75);
   CHECK(scores[0].kind == "training");
@@ -170,12 +161,7 @@ TEST_CASE("Megatron-LM log: arguments and iteration times, mapped to the same sc
   CHECK(run.iterations_used == 4);
   CHECK(run.median_step_s == doctest::Approx((13.7509 + 13.7610) / 2));
 
-  const auto file = std::filesystem::temp_directory_path() / ("perfcast-megatron-" + std::to_string(::getpid()) + ".toml");
-  {
-    std::ofstream(file) << megatron_case_toml(run, "dgx-a100-80gb", shipped_db(), "");
-  }
-  const std::vector<CaseScore> scores = score_file(file, shipped_db());
-  std::filesystem::remove(file);
+  const std::vector<CaseScore> scores = score_case_text(megatron_case_toml(run, "dgx-a100-80gb", shipped_db(), ""), "perfcast-megatron");
   REQUIRE(scores.size() == 1);
   // The log's arguments describe Korthikanti et al.'s GPT-3 175B run: the prediction equals the
   // shipped scenario's.
@@ -215,12 +201,7 @@ TEST_CASE("vLLM benchmark_serving result: a static batch of its concurrency on t
   CHECK(text.find("batch = 32") != std::string::npos);
   CHECK(text.find("input_len = 2048") != std::string::npos);   // 524,288 / 256
   CHECK(text.find("output_len = 256") != std::string::npos);
-  const auto file = std::filesystem::temp_directory_path() / ("perfcast-vllm-" + std::to_string(::getpid()) + ".toml");
-  {
-    std::ofstream(file) << text;
-  }
-  const std::vector<CaseScore> scores = score_file(file, shipped_db());
-  std::filesystem::remove(file);
+  const std::vector<CaseScore> scores = score_case_text(text, "perfcast-vllm");
   REQUIRE(scores.size() == 3);
   CHECK(scores[0].measured == doctest::Approx(1250.4 / 8));  // the server's output tokens/s over tp 8 devices
   CHECK(scores[1].measured == doctest::Approx(2.3502));
@@ -254,12 +235,7 @@ TEST_CASE("MLPerf summary: fields, an Offline case on the scenario, and what is 
   CHECK(m.mean_latency_s == doctest::Approx(301.264719383));
   CHECK(m.fields.at("min_duration (ms)") == "600000");
   const std::string scenario = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-h100-serving.toml";
-  const auto file = std::filesystem::temp_directory_path() / ("perfcast-mlperf-" + std::to_string(::getpid()) + ".toml");
-  {
-    std::ofstream(file) << mlperf_case_toml(m, scenario, shipped_db(), "");
-  }
-  const std::vector<CaseScore> scores = score_file(file, shipped_db());
-  std::filesystem::remove(file);
+  const std::vector<CaseScore> scores = score_case_text(mlperf_case_toml(m, scenario, shipped_db(), ""), "perfcast-mlperf");
   REQUIRE(scores.size() == 1);
   CHECK(scores[0].measured == doctest::Approx(12134.6 / 8));
   CHECK(std::isfinite(scores[0].error));
