@@ -38,8 +38,8 @@ std::vector<CollectiveCase> load_collective_cases(CaseFile& f, const HardwareDb&
   return read_cases(f, [&](TomlSection& t) { return read_case(t, db); });
 }
 
-std::vector<CaseScore> score_collective_cases(const std::vector<CollectiveCase>& cases, const HardwareDb& db) {
-  const models::CollectiveParams params = models::default_collective_params();
+std::vector<CaseScore> score_collective_cases(const std::vector<CollectiveCase>& cases, const HardwareDb& db, const ModelParams& mp) {
+  const models::CollectiveParams& params = mp.collective;
   std::vector<CaseScore> scores;
   for (const CollectiveCase& c : cases) {
     CaseScore s = score_of(c, "collective");

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/hardware_db.hpp"
+#include "engine/model_params.hpp"
 #include "engine/validation.hpp"
 #include "models/collective.hpp"
 
@@ -25,6 +26,7 @@ struct CollectiveCase {
 constexpr double kPeakCaseBytes = 8.0 * 1024 * 1024 * 1024;
 
 std::vector<CollectiveCase> load_collective_cases(CaseFile& f, const HardwareDb& db);
-std::vector<CaseScore> score_collective_cases(const std::vector<CollectiveCase>& cases, const HardwareDb& db);
+std::vector<CaseScore> score_collective_cases(const std::vector<CollectiveCase>& cases, const HardwareDb& db,
+                                        const ModelParams& params = {});
 
 }  // namespace perfcast

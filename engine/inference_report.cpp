@@ -125,11 +125,11 @@ void serving_at_rate(const Scenario& s, const HardwareDb& db, const InferenceOpt
 }  // namespace
 
 double decode_step_seconds(const Scenario& s, const HardwareDb& db, double batch, double context, const InferenceOptions& o) {
-  return sums_of(roofline_for_pass(s, db, Phase::decode, batch, context)).time_s + comm_seconds(s, db, o, batch);
+  return sums_of(roofline_for_pass(s, db, Phase::decode, batch, context, o.efficiency)).time_s + comm_seconds(s, db, o, batch);
 }
 
 double prefill_seconds(const Scenario& s, const HardwareDb& db, double batch, const InferenceOptions& o) {
-  return sums_of(roofline_for_pass(s, db, Phase::prefill, batch, 0)).time_s + comm_seconds(s, db, o, batch * s.inference->input_len);
+  return sums_of(roofline_for_pass(s, db, Phase::prefill, batch, 0, o.efficiency)).time_s + comm_seconds(s, db, o, batch * s.inference->input_len);
 }
 
 models::ReplicaTimes replica_times(const Scenario& s, const HardwareDb& db, const InferenceOptions& o) {
@@ -173,7 +173,7 @@ InferencePrediction predict_inference(const Scenario& s, const HardwareDb& db, c
   p.memory = memory_for_scenario(s, db);
 
   if (!s.workload.is_transformer()) {
-    const RooflineReport r = roofline_for_pass(s, db, Phase::prefill, p.batch, 0);
+    const RooflineReport r = roofline_for_pass(s, db, Phase::prefill, p.batch, 0, o.efficiency);
     p.precision = std::string(name_of(r.precision));
     const PassSums pass = sums_of(r);
     p.edge = edge_result(s, db, r, pass.time_s, p.batch);
@@ -203,7 +203,7 @@ InferencePrediction predict_inference(const Scenario& s, const HardwareDb& db, c
   p.max_batch = p.memory.max_batch;
   if (!p.memory.fits) p.assumptions.push_back("the batch does not fit in device memory by this memory model: " + p.memory.verdict);
 
-  const RooflineReport prefill = roofline_for_pass(s, db, Phase::prefill, p.batch, 0);
+  const RooflineReport prefill = roofline_for_pass(s, db, Phase::prefill, p.batch, 0, o.efficiency);
   p.precision = std::string(name_of(prefill.precision));
   const PassSums pre = sums_of(prefill);
   p.prefill_comm_s = comm_seconds(s, db, o, p.batch * in.input_len);
@@ -212,7 +212,7 @@ InferencePrediction predict_inference(const Scenario& s, const HardwareDb& db, c
   p.ttft_s = p.prefill_s;
 
   const double context = mean_context(in);
-  const RooflineReport decode = roofline_for_pass(s, db, Phase::decode, p.batch, context);
+  const RooflineReport decode = roofline_for_pass(s, db, Phase::decode, p.batch, context, o.efficiency);
   const PassSums dec = sums_of(decode);
   p.decode_comm_s = comm_seconds(s, db, o, p.batch);
   p.decode_step_s = dec.time_s + p.decode_comm_s;

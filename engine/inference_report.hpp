@@ -12,6 +12,7 @@
 #include "engine/memory_report.hpp"
 #include "engine/scenario.hpp"
 #include "models/collective.hpp"
+#include "models/roofline.hpp"
 #include "models/serving.hpp"
 
 namespace perfcast {
@@ -76,6 +77,7 @@ struct InferencePrediction {
 
 struct InferenceOptions {
   models::CollectiveParams collective = models::default_collective_params();
+  models::Efficiency efficiency = models::default_efficiency();
   bool require_fit = true;  // false: predict a batch the memory model says does not fit (validation)
   // false: leave out the throughput-vs-batch curve, the best batch within the TPOT bound and the
   // serving steady state (a sweep ranks layouts by the headline figures, which do not use them).

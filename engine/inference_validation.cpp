@@ -26,7 +26,7 @@ std::vector<InferenceCase> load_inference_cases(CaseFile& f, const HardwareDb& d
   return read_cases(f, [&](TomlSection& t) { return read_scenario_case(t, kMetrics, "inference", db); });
 }
 
-std::vector<CaseScore> score_inference_cases(const std::vector<InferenceCase>& cases, const HardwareDb& db) {
+std::vector<CaseScore> score_inference_cases(const std::vector<InferenceCase>& cases, const HardwareDb& db, const ModelParams& mp) {
   std::vector<CaseScore> scores;
   for (const InferenceCase& c : cases) {
     // latency_s is one frame of a vision model: a skipped case without a scenario still counts as edge.
@@ -39,7 +39,7 @@ std::vector<CaseScore> score_inference_cases(const std::vector<InferenceCase>& c
     if (c.scenario) {
       s.subject = fmt::format("{} on {} × {}", c.scenario->workload.name, c.scenario->hardware.count, c.scenario->hardware.accelerator);
       if (c.skip.empty()) {
-        InferenceOptions o;
+        InferenceOptions o{.collective = mp.collective, .efficiency = mp.efficiency};
         o.require_fit = false;
         const InferencePrediction p = predict_inference(*c.scenario, db, o);
         s.set_prediction(predicted_value(InferenceMetric(c.metric), p));

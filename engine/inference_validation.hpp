@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/hardware_db.hpp"
+#include "engine/model_params.hpp"
 #include "engine/scenario.hpp"
 #include "engine/scenario_case.hpp"
 #include "engine/validation.hpp"
@@ -19,7 +20,8 @@ enum class InferenceMetric { tokens_per_s, tokens_per_s_per_device, ttft, latenc
 using InferenceCase = ScenarioCase;  // metric: a InferenceMetric
 
 std::vector<InferenceCase> load_inference_cases(CaseFile& f, const HardwareDb& db);
-std::vector<CaseScore> score_inference_cases(const std::vector<InferenceCase>& cases, const HardwareDb& db);
+std::vector<CaseScore> score_inference_cases(const std::vector<InferenceCase>& cases, const HardwareDb& db,
+                                        const ModelParams& params = {});
 
 // The metric names a inference case may give (`metric = "..."`).
 std::span<const std::string_view> inference_metric_names();

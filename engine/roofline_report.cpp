@@ -69,14 +69,27 @@ void time_sections(RooflineReport& r, const std::vector<models::OpGroup>& groups
   }
 }
 
-RooflineReport base_report(const AcceleratorSpec& a, const HardwareDb& db, Precision p) {
+}  // namespace
+
+void add_efficiency_assumptions(std::vector<std::string>& out, const models::Efficiency& e) {
+  for (const models::EfficiencySource& src : models::efficiency_sources()) {
+    const double v = e.*src.field;
+    out.push_back(v == src.value ? fmt::format("efficiency {} = {:g} ({})", src.name, v, src.source)
+                                 : fmt::format("efficiency {} = {:g} (calibrated; default {:g}: {})", src.name, v, src.value, src.source));
+  }
+}
+
+namespace {
+
+RooflineReport base_report(const AcceleratorSpec& a, const HardwareDb& db, Precision p,
+                           const models::Efficiency& e = models::default_efficiency()) {
   require_peak(a, p);
   RooflineReport r;
   r.accelerator = a.name;
   r.accelerator_display = a.display_name;
   r.precision = p;
   r.ceilings = ceilings_for(a, db);
-  r.efficiency = models::default_efficiency();
+  r.efficiency = e;
   r.peak_ops_per_s = *a.peak(p);
   if (r.ceilings.memory_Bps) {
     r.bandwidth_level = "device memory";
@@ -91,8 +104,7 @@ RooflineReport base_report(const AcceleratorSpec& a, const HardwareDb& db, Preci
     r.ridge = models::ridge_point(r.peak_ops_per_s, r.bandwidth_Bps);
     r.ridge_derated = models::ridge_point(r.compute_efficiency * r.peak_ops_per_s, r.bandwidth_efficiency * r.bandwidth_Bps);
   }
-  for (const auto& e : models::efficiency_sources())
-    r.assumptions.push_back(fmt::format("efficiency {} = {} ({})", e.name, e.value, e.source));
+  add_efficiency_assumptions(r.assumptions, e);
   if (r.ceilings.compute_units > 0)
     r.assumptions.push_back(fmt::format("GEMM tile and wave quantisation over {} compute units (NVIDIA Matrix Multiplication "
                                         "Background User's Guide §3); stream-K style kernels that avoid wave "
@@ -216,9 +228,10 @@ void add_inference_pass(RooflineReport& r, const Scenario& s, const AcceleratorS
 
 }  // namespace
 
-RooflineReport roofline_for_pass(const Scenario& s, const HardwareDb& db, Phase phase, double batch, double context) {
+RooflineReport roofline_for_pass(const Scenario& s, const HardwareDb& db, Phase phase, double batch, double context,
+                                 const models::Efficiency& e) {
   const AcceleratorSpec a = device_spec(s, db);
-  RooflineReport r = base_report(a, db, s.inference->compute_dtype.value_or(default_precision(a)));
+  RooflineReport r = base_report(a, db, s.inference->compute_dtype.value_or(default_precision(a)), e);
   r.workload = label_of(s.workload);
   if (s.workload.is_transformer())
     add_inference_pass(r, s, a, phase, batch, context);

@@ -50,6 +50,9 @@ struct PresetRun {
   std::optional<Precision> precision;
 };
 
+// One line per named efficiency: its value and the default's source, or the default it replaces.
+void add_efficiency_assumptions(std::vector<std::string>& out, const models::Efficiency& e);
+
 models::Ceilings ceilings_for(const AcceleratorSpec& a, const HardwareDb& db);
 // The 16-bit tensor format the device has (bf16, else fp16), else int8 (edge NPUs), else fp32.
 Precision default_precision(const AcceleratorSpec& a);
@@ -62,7 +65,8 @@ RooflineReport roofline_for_preset(const Workload& w, const AcceleratorSpec& a, 
 // One pass of an [inference] scenario on one tp rank, all layers: a prefill of `batch` prompts of
 // input_len tokens, or one decode step of `batch` sequences at `context` tokens (vision: one
 // forward pass of `batch` images).
-RooflineReport roofline_for_pass(const Scenario& s, const HardwareDb& db, models::Phase phase, double batch, double context);
+RooflineReport roofline_for_pass(const Scenario& s, const HardwareDb& db, models::Phase phase, double batch, double context,
+                                 const models::Efficiency& e = models::default_efficiency());
 // One op from "gemm:M=8192,N=8192,K=8192,dtype=bf16" or "memory:read=1GB,write=1GB".
 RooflineReport roofline_for_op(std::string_view spec, const AcceleratorSpec& a, const HardwareDb& db);
 

@@ -225,7 +225,7 @@ class Evaluator {
                                           [&] { return models::best_collective_time(item.op, item.bytes, *f, o_.collective)->time_s; });
         items_.push_back(item), times_.push_back(item.calls * call);
       }
-      const OverlapExposure e = overlap_exposure(items_, times_, t, mb);
+      const OverlapExposure e = overlap_exposure(items_, times_, t, mb, o_.efficiency.overlap_window);
       const double local = local_parameters(m, c.layers, c.stage, plan).total();
       steps_.push_back({.count = c.count, .t = t, .exposed_per_microbatch_s = e.per_microbatch_s, .exposed_tail_s = e.tail_s,
                         .comm_s = e.total_s,

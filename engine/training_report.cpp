@@ -22,11 +22,11 @@ struct Exposure {
   double per_microbatch_s = 0, tail_s = 0, total_s = 0;
 };
 
-Exposure expose(const CommunicationPhase& phase, const PassTimes& t, double m) {
+Exposure expose(const CommunicationPhase& phase, const PassTimes& t, double m, double window) {
   std::vector<models::TrafficItem> items;
   std::vector<double> times;
   for (const TrafficTiming& x : phase.items) items.push_back(x.item), times.push_back(x.time_s);
-  const OverlapExposure o = overlap_exposure(items, times, t, m);
+  const OverlapExposure o = overlap_exposure(items, times, t, m, window);
   Exposure e{.per_microbatch_s = o.per_microbatch_s, .tail_s = o.tail_s, .total_s = o.total_s};
   for (const TrafficTiming& x : phase.items) {
     const int c = int(x.item.overlap);
@@ -146,7 +146,7 @@ TrainingPrediction predict_training(const Scenario& s, const HardwareDb& db, con
     const int r = c.stage;
     const PassTimes t = stage_pass_times(layer, c.layers, r, par.pp);
     const CommunicationPhase phase = time_traffic("training step", models::training_traffic(m, training_layout(s, r)), placements, o.collective);
-    Exposure e = expose(phase, t, mb);
+    Exposure e = expose(phase, t, mb, eff.overlap_window);
     const double local = local_parameters(m, c.layers, r, plan).total();
     RankStep step{.count = c.count, .t = t, .exposed_per_microbatch_s = e.per_microbatch_s, .exposed_tail_s = e.tail_s, .comm_s = e.total_s,
                   .optimizer_s = optimizer_seconds(recipe, local, par.zero, double(p.dp) * par.cp, tr.offload, ceilings, eff)};
@@ -241,8 +241,7 @@ TrainingPrediction predict_training(const Scenario& s, const HardwareDb& db, con
                   s.reliability.checkpoint_write_s ? "scenario" : "weights + optimizer states at 427 MB/s per device (Llama 3 storage 7 TB/s / 16,384)",
                   p.restart_s, s.reliability.restart_s ? "scenario" : "assumed, MODELS-REFERENCE E7 example"),
   };
-  for (const models::EfficiencySource& e : models::efficiency_sources())
-    p.assumptions.push_back(fmt::format("efficiency {} = {:g} ({})", e.name, e.value, e.source));
+  add_efficiency_assumptions(p.assumptions, eff);
 
   // Energy over the expected wall time at the step's average power: restarts and recomputed work
   // are counted as if they were steps (an upper bound on restarts, which idle).

@@ -111,14 +111,14 @@ bool repeats_every_microbatch(const models::TrafficItem& x, double m) {
 }
 
 OverlapExposure overlap_exposure(std::span<const models::TrafficItem> items, std::span<const double> times, const PassTimes& t,
-                                 double m) {
+                                 double m, double window) {
   OverlapExposure e;
   for (std::size_t i = 0; i < items.size(); ++i) {
     (repeats_every_microbatch(items[i], m) ? e.sum_mb : e.sum_step)[int(items[i].overlap)] += times[i];
     e.total_s += times[i];
   }
   for (int c = 0; c < kOverlapClasses; ++c) {
-    const double w = window_per_microbatch(OverlapWith(c), t);
+    const double w = window * window_per_microbatch(OverlapWith(c), t);
     e.exposed_mb[c] = std::max(0.0, e.sum_mb[c] - m * w);
     e.exposed_step[c] = std::max(0.0, e.sum_step[c] - w);
     e.per_microbatch_s += e.exposed_mb[c];

@@ -65,8 +65,9 @@ struct OverlapExposure {
   double per_microbatch_s = 0, tail_s = 0, total_s = 0;
 };
 // `times[i]` is the step's time of `items[i]` on its group's fabric.
+// `window` is the share of each compute window that hides communication (Efficiency::overlap_window).
 OverlapExposure overlap_exposure(std::span<const models::TrafficItem> items, std::span<const double> times, const PassTimes& t,
-                                 double m);
+                                 double m, double window);
 
 // A fused Adam step (apex/Transformer Engine multi-tensor kernels) reads and writes each state
 // tensor once and reads the gradient (then zeroes it): 2 × the recipe's bytes per parameter it

@@ -41,7 +41,7 @@ std::vector<TrainingCase> load_training_cases(CaseFile& f, const HardwareDb& db)
   return read_cases(f, [&](TomlSection& t) { return read_scenario_case(t, kMetrics, "training", db); });
 }
 
-std::vector<CaseScore> score_training_cases(const std::vector<TrainingCase>& cases, const HardwareDb& db) {
+std::vector<CaseScore> score_training_cases(const std::vector<TrainingCase>& cases, const HardwareDb& db, const ModelParams& mp) {
   std::vector<CaseScore> scores;
   for (const TrainingCase& c : cases) {
     CaseScore s = score_of(c, "training");
@@ -52,7 +52,7 @@ std::vector<CaseScore> score_training_cases(const std::vector<TrainingCase>& cas
     if (c.scenario) {
       s.subject = fmt::format("{} on {} × {}", c.scenario->workload.name, c.scenario->hardware.count, c.scenario->hardware.accelerator);
       if (c.skip.empty()) {
-        const TrainingPrediction p = predict_training(*c.scenario, db);
+        const TrainingPrediction p = predict_training(*c.scenario, db, {.collective = mp.collective, .efficiency = mp.efficiency});
         s.set_prediction(predicted_value(TrainingMetric(c.metric), p) * scale);
         s.detail += fmt::format(" · {} · {}", p.layout, p.bottleneck.substr(0, p.bottleneck.find(':')));
       }

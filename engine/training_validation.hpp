@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/hardware_db.hpp"
+#include "engine/model_params.hpp"
 #include "engine/scenario.hpp"
 #include "engine/scenario_case.hpp"
 #include "engine/validation.hpp"
@@ -19,7 +20,8 @@ enum class TrainingMetric { step_time, narayanan_tflops, palm_tflops, tokens_per
 using TrainingCase = ScenarioCase;  // metric: a TrainingMetric
 
 std::vector<TrainingCase> load_training_cases(CaseFile& f, const HardwareDb& db);
-std::vector<CaseScore> score_training_cases(const std::vector<TrainingCase>& cases, const HardwareDb& db);
+std::vector<CaseScore> score_training_cases(const std::vector<TrainingCase>& cases, const HardwareDb& db,
+                                        const ModelParams& params = {});
 
 // The metric names a training case may give (`metric = "..."`).
 std::span<const std::string_view> training_metric_names();

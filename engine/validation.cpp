@@ -199,15 +199,15 @@ std::vector<std::filesystem::path> validation_files(const std::filesystem::path&
   return files;
 }
 
-std::vector<CaseScore> score_file(const std::filesystem::path& file, const HardwareDb& db) {
+std::vector<CaseScore> score_file(const std::filesystem::path& file, const HardwareDb& db, const ModelParams& p) {
   CaseFile f = open_case_file(file);
   if (!f.suite) f.root.fail_here("missing required key 'suite' (\"microbenchmark\", \"memory\", \"collective\", \"training\", \"inference\" or \"carbon\")");
   if (*f.suite == "memory") return score_memory_cases(load_memory_cases(f, default_workloads_dir()));
-  if (*f.suite == "collective") return score_collective_cases(load_collective_cases(f, db), db);
-  if (*f.suite == "training") return score_training_cases(load_training_cases(f, db), db);
-  if (*f.suite == "inference") return score_inference_cases(load_inference_cases(f, db), db);
+  if (*f.suite == "collective") return score_collective_cases(load_collective_cases(f, db), db, p);
+  if (*f.suite == "training") return score_training_cases(load_training_cases(f, db), db, p);
+  if (*f.suite == "inference") return score_inference_cases(load_inference_cases(f, db), db, p);
   if (*f.suite == "carbon") return score_carbon_cases(load_carbon_cases(f, db), db);
-  return score_microbenchmarks(load_microbenchmarks(f, db), db, models::default_efficiency());
+  return score_microbenchmarks(load_microbenchmarks(f, db), db, p.efficiency);
 }
 
 }  // namespace perfcast

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/hardware_db.hpp"
+#include "engine/model_params.hpp"
 #include "engine/precision.hpp"
 #include "engine/toml_section.hpp"
 #include "engine/units.hpp"
@@ -105,7 +106,7 @@ std::vector<std::pair<std::string, ValidationSummary>> summarise_by(const std::v
 
 // The case files of a validation directory (*.toml, sorted) and the scores of one file, by its suite.
 std::vector<std::filesystem::path> validation_files(const std::filesystem::path& dir);
-std::vector<CaseScore> score_file(const std::filesystem::path& file, const HardwareDb& db);
+std::vector<CaseScore> score_file(const std::filesystem::path& file, const HardwareDb& db, const ModelParams& params = {});
 
 std::string_view name_of(MicrobenchKind k);
 

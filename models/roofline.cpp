@@ -17,6 +17,7 @@ Efficiency default_efficiency() {
       .memory = 0.90,
       .host_link = 0.90,
       .kernel_overhead_s = 4e-6,
+      .overlap_window = 1.0,
       .wave_quantisation = true,
   };
 }
@@ -24,18 +25,21 @@ Efficiency default_efficiency() {
 std::vector<EfficiencySource> efficiency_sources() {
   const Efficiency e = default_efficiency();
   return {
-      {"gemm", e.gemm,
+      {"gemm", &Efficiency::gemm, e.gemm,
        "H100 SXM BF16 best-shape GEMM 794.5 of 989 TFLOP/s = 0.803 (stas00/ml-engineering MAMF table; MODELS-REFERENCE §16)"},
-      {"gemm_8bit", e.gemm_8bit,
+      {"gemm_8bit", &Efficiency::gemm_8bit, e.gemm_8bit,
        "H800 FP8 GEMM 1404-1500 of 1979 TFLOP/s on large shapes = 0.71-0.76, midpoint (deepseek-ai/DeepGEMM PRs #73/#81; §16)"},
-      {"attention", e.attention, "FlashAttention-3 forward 740 TFLOP/s FP16 on H100 = 0.75 (FA3 paper abstract; §16)"},
-      {"memory", e.memory, "FlashMLA decode 3000 of 3350 GB/s on H800 = 0.90 (deepseek-ai/FlashMLA README; §16)"},
-      {"host_link", e.host_link,
+      {"attention", &Efficiency::attention, e.attention, "FlashAttention-3 forward 740 TFLOP/s FP16 on H100 = 0.75 (FA3 paper abstract; §16)"},
+      {"memory", &Efficiency::memory, e.memory, "FlashMLA decode 3000 of 3350 GB/s on H800 = 0.90 (deepseek-ai/FlashMLA README; §16)"},
+      {"host_link", &Efficiency::host_link, e.host_link,
        "derived: PCIe TLP efficiency with 256 B payloads and ~24 B of header/framing/DLLP overhead = 256/280 = 0.91; "
        "rounded down to 0.90"},
-      {"kernel_overhead_s", e.kernel_overhead_s,
+      {"kernel_overhead_s", &Efficiency::kernel_overhead_s, e.kernel_overhead_s,
        "host launch round trip 'about 4-6 us' per kernel, lower end (susun-blog.com, 'pegainfer (3): From Launch "
        "Overhead to CUDA Graph', RTX 5070 Ti, CUDA 13); MODELS-REFERENCE §1: 'several us per kernel'"},
+      {"overlap_window", &Efficiency::overlap_window, e.overlap_window,
+       "the overlap model as Megatron-LM documents overlap_grad_reduce / overlap_param_gather / TP comm overlap: "
+       "communication hides under its class's whole compute window; SM and HBM contention is not modelled"},
   };
 }
 

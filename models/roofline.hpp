@@ -32,12 +32,16 @@ struct Efficiency {
   double memory = 0;             // streaming kernels, fraction of device-memory bandwidth
   double host_link = 0;          // bulk transfers, fraction of the host link's per-direction rate
   double kernel_overhead_s = 0;  // fixed cost per kernel launch
+  // Share of an overlap class's compute window that hides communication (training overlap model,
+  // engine/training_step): 1 hides up to the whole window, 0 exposes every transfer.
+  double overlap_window = 1;
   bool wave_quantisation = true;
 };
 
 struct EfficiencySource {
   std::string_view name;   // "gemm", "kernel_overhead_s", ...
-  double value;
+  double Efficiency::*field;
+  double value;            // the default
   std::string_view source;
 };
 
