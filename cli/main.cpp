@@ -11,6 +11,7 @@
 #include "cli/comm_command.hpp"
 #include "cli/hw_command.hpp"
 #include "cli/ingest_command.hpp"
+#include "cli/calibrate_command.hpp"
 #include "cli/memory_command.hpp"
 #include "cli/predict_command.hpp"
 #include "cli/roofline_command.hpp"
@@ -41,6 +42,7 @@ int main(int argc, char** argv) {
   perfcast::cli::add_comm_command(app, options, action);
   perfcast::cli::add_validate_command(app, options, action);
   perfcast::cli::add_ingest_command(app, options, action);
+  perfcast::cli::add_calibrate_command(app, options, action);
 
   try {
     app.parse(argc, argv);

@@ -4,6 +4,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "engine/calibration.hpp"
 #include "engine/hardware_db.hpp"
 #include "engine/units.hpp"
 #include "engine/validation.hpp"
@@ -13,7 +14,7 @@ namespace perfcast::cli {
 namespace {
 
 struct ValidateOptions {
-  std::string cases, kind, source;
+  std::string cases, kind, source, calibration;
   std::string format = "table";
 };
 
@@ -40,11 +41,23 @@ int run(const GlobalOptions& global, const ValidateOptions& o) {
   HardwareDb db = HardwareDb::load(global.hardware_db);
   std::vector<std::filesystem::path> files =
       o.cases.empty() ? validation_files(default_validation_dir()) : std::vector<std::filesystem::path>{o.cases};
-  std::vector<CaseScore> scores;
-  for (const auto& file : files)
-    for (CaseScore& s : score_file(file, db))
-      if ((o.kind.empty() || s.kind == o.kind) && (o.source.empty() || s.source.find(o.source) != std::string::npos))
-        scores.push_back(std::move(s));
+  auto wanted = [&](const CaseScore& s) {
+    return (o.kind.empty() || s.kind == o.kind) && (o.source.empty() || s.source.find(o.source) != std::string::npos);
+  };
+  // With a profile: `before` holds the defaults' scores of the same cases, fitted ones not held-out.
+  std::optional<CalibrationProfile> profile;
+  CalibratedScores calibrated;
+  std::vector<CaseScore> scores, before;
+  if (!o.calibration.empty()) {
+    profile = load_calibration_profile(o.calibration);
+    calibrated = score_with_profile(files, db, *profile);
+    for (std::size_t i = 0; i < calibrated.after.size(); ++i)
+      if (wanted(calibrated.after[i])) scores.push_back(calibrated.after[i]), before.push_back(calibrated.before[i]);
+  } else {
+    for (const auto& file : files)
+      for (CaseScore& s : score_file(file, db))
+        if (wanted(s)) scores.push_back(std::move(s));
+  }
   const ValidationSummary v = summarise(scores);
   const bool all_within = v.within_tolerance == v.scored;
   if (o.format == "json") {
@@ -68,6 +81,15 @@ int run(const GlobalOptions& global, const ValidateOptions& o) {
       j["cases"].push_back(c);
     }
     j["summary"] = summary_json(v);
+    if (profile) {
+      j["calibration"] = {{"profile", o.calibration},
+                          {"fitted_cases_excluded", calibrated.fitted},
+                          {"other_device_cases_with_defaults", calibrated.other_device},
+                          {"summary_before", summary_json(summarise(before))}};
+      for (const auto& [kind, summary] : summarise_by(before, false)) j["calibration"]["by_kind_before"][kind] = summary_json(summary);
+      for (std::size_t i = 0; i < scores.size(); ++i)
+        if (scores[i].scored) j["cases"][i]["error_before"] = before[i].error;
+    }
     for (const auto& [kind, summary] : summarise_by(scores, false)) j["by_kind"][kind] = summary_json(summary);
     for (const auto& [source, summary] : summarise_by(scores, true)) j["by_source"][source] = summary_json(summary);
     fmt::print("{}\n", j.dump(2));
@@ -80,20 +102,36 @@ int run(const GlobalOptions& global, const ValidateOptions& o) {
                  s.held_out, s.within_tolerance, csv_field(s.skip));
     return all_within ? 0 : 4;
   }
-  TextTable t({"case", "kind", "subject", "measured", "predicted", "error", "detail", "note"});
-  for (const CaseScore& s : scores) {
+  std::vector<std::string> header{"case", "kind", "subject", "measured", "predicted", "error", "detail", "note"};
+  if (profile) header.insert(header.begin() + 6, "default error");
+  TextTable t(header);
+  for (std::size_t i = 0; i < scores.size(); ++i) {
+    const CaseScore& s = scores[i];
+    auto row = [&](std::vector<std::string> cells) {
+      if (profile) cells.insert(cells.begin() + 6, before[i].scored ? fmt::format("{:+.2f}%", 100 * before[i].error) : "-");
+      t.add_row(cells);
+    };
     if (!s.scored) {
-      t.add_row({s.id, s.kind, s.subject, value_text(s.measured, s.dimension), "-", "-", "-", "skipped: " + s.skip});
+      row({s.id, s.kind, s.subject, value_text(s.measured, s.dimension), "-", "-", "-", "skipped: " + s.skip});
       continue;
     }
-    std::string note = !s.held_out ? "source of a default, not held-out" : s.within_tolerance ? "" : fmt::format("outside ±{:.1f}%", 100 * s.tolerance);
-    t.add_row({s.id, s.kind, s.subject, value_text(s.measured, s.dimension), value_text(s.predicted, s.dimension),
+    std::string note = s.used_for == "calibration" ? "fitted by the profile, not held-out"
+                       : !s.held_out              ? "source of a default, not held-out"
+                       : s.within_tolerance       ? ""
+                                                  : fmt::format("outside ±{:.1f}%", 100 * s.tolerance);
+    row({s.id, s.kind, s.subject, value_text(s.measured, s.dimension), value_text(s.predicted, s.dimension),
                fmt::format("{:+.2f}%", 100 * s.error), s.detail, note});
   }
   fmt::print("{}\n", t.render());
   for (const auto& [kind, summary] : summarise_by(scores, false)) fmt::print("{}", summary_line("kind " + kind, summary));
   for (const auto& [source, summary] : summarise_by(scores, true)) fmt::print("{}", summary_line("source " + source, summary));
   fmt::print("{}", summary_line("all", v));
+  if (profile) {
+    fmt::print("\ncalibration {}: {} fitted case(s) not scored as held-out; {} case(s) on devices the profile was not fitted on "
+               "scored with the defaults\n", o.calibration, calibrated.fitted, calibrated.other_device);
+    for (const auto& [kind, summary] : summarise_by(before, false)) fmt::print("{}", summary_line("defaults, kind " + kind, summary));
+    fmt::print("{}", summary_line("defaults, all", summarise(before)));
+  }
   if (!all_within) fmt::print("{} scored case(s) outside their tolerance\n", v.scored - v.within_tolerance);
   return all_within ? 0 : 4;
 }
@@ -106,6 +144,8 @@ void add_validate_command(CLI::App& app, const GlobalOptions& options, std::func
   cmd->add_option("--cases", o->cases, "One case file (default: every validation/*.toml)");
   cmd->add_option("--kind", o->kind, "Only cases of this kind (gemm, memory, host_link, model_states, kv_cache, ...)");
   cmd->add_option("--source", o->source, "Only cases whose source contains this text");
+  cmd->add_option("--calibration", o->calibration, "Score with this calibration profile; its fitted cases are never held-out, "
+                  "and the defaults' errors are shown beside");
   cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "json", "csv"}))->capture_default_str();
   cmd->callback([&action, &options, o] { action = [&options, o] { return run(options, *o); }; });
 }

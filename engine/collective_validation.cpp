@@ -44,6 +44,7 @@ std::vector<CaseScore> score_collective_cases(const std::vector<CollectiveCase>&
   for (const CollectiveCase& c : cases) {
     CaseScore s = score_of(c, "collective");
     s.subject = c.system;
+    if (!c.system.empty()) s.accelerator = db.system(c.system).accelerator;
     s.dimension = units::dim::bytes_per_second;
     s.measured = c.measured_busbw_Bps;
     const double bytes = c.bytes.value_or(kPeakCaseBytes);

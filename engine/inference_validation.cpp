@@ -38,6 +38,7 @@ std::vector<CaseScore> score_inference_cases(const std::vector<InferenceCase>& c
     s.detail = std::string(kMetrics[c.metric]);
     if (c.scenario) {
       s.subject = fmt::format("{} on {} × {}", c.scenario->workload.name, c.scenario->hardware.count, c.scenario->hardware.accelerator);
+      s.accelerator = c.scenario->hardware.accelerator;
       if (c.skip.empty()) {
         InferenceOptions o{.collective = mp.collective, .efficiency = mp.efficiency};
         o.require_fit = false;

@@ -140,6 +140,37 @@ std::optional<std::vector<std::int64_t>> TomlSection::integers(std::string_view 
   return out;
 }
 
+std::optional<std::vector<std::string>> TomlSection::strings(std::string_view key) {
+  const toml::node* node = get(key);
+  if (!node) return std::nullopt;
+  const auto* a = node->as_array();
+  if (!a) fail(key, fmt::format("expected an array of strings, got {}", toml_type_name(*node)));
+  std::vector<std::string> out;
+  for (const toml::node& e : *a) {
+    const auto* s = e.as_string();
+    if (!s || s->get().empty()) fail(key, "expected non-empty strings");
+    out.push_back(s->get());
+  }
+  return out;
+}
+
+std::optional<std::vector<double>> TomlSection::numbers(std::string_view key, std::size_t size) {
+  const toml::node* node = get(key);
+  if (!node) return std::nullopt;
+  const auto* a = node->as_array();
+  if (!a || (size && a->size() != size))
+    fail(key, size ? fmt::format("expected an array of {} numbers", size) : std::string("expected an array of numbers"));
+  std::vector<double> out;
+  for (const toml::node& e : *a) {
+    std::optional<double> v = e.is_integer() ? std::optional<double>(double(e.as_integer()->get()))
+                              : e.is_floating_point() ? std::optional<double>(e.as_floating_point()->get())
+                                                      : std::nullopt;
+    if (!v || !std::isfinite(*v)) fail(key, "expected finite numbers");
+    out.push_back(*v);
+  }
+  return out;
+}
+
 std::optional<TomlSection> TomlSection::table(std::string_view key) {
   const toml::node* node = get(key);
   if (!node) return std::nullopt;

@@ -33,6 +33,9 @@ class TomlSection {
   std::optional<bool> boolean(std::string_view key);
   // An array of `size` whole numbers, each within [min, max].
   std::optional<std::vector<std::int64_t>> integers(std::string_view key, std::size_t size, std::int64_t min, std::int64_t max);
+  // An array of non-empty strings; an array of finite numbers (`size` of them unless 0).
+  std::optional<std::vector<std::string>> strings(std::string_view key);
+  std::optional<std::vector<double>> numbers(std::string_view key, std::size_t size);
   std::optional<TomlSection> table(std::string_view key);
   std::vector<TomlSection> table_array(std::string_view key);
 

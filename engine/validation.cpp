@@ -120,6 +120,7 @@ std::vector<CaseScore> score_microbenchmarks(const std::vector<MicrobenchCase>& 
   for (const MicrobenchCase& c : cases) {
     CaseScore s = score_of(c, std::string(name_of(c.kind)));
     s.subject = c.accelerator.empty() ? c.device : c.accelerator;
+    s.accelerator = c.accelerator;
     s.measured = c.measured;
     const bool flops = c.kind == MicrobenchKind::gemm || c.kind == MicrobenchKind::attention;
     s.dimension = flops ? units::dim::ops_per_second : units::dim::bytes_per_second;
@@ -200,14 +201,27 @@ std::vector<std::filesystem::path> validation_files(const std::filesystem::path&
 }
 
 std::vector<CaseScore> score_file(const std::filesystem::path& file, const HardwareDb& db, const ModelParams& p) {
+  return case_scorer(file, db)(p);
+}
+
+CaseScorer case_scorer(const std::filesystem::path& file, const HardwareDb& db, const std::function<bool(std::string_view id)>& keep) {
   CaseFile f = open_case_file(file);
   if (!f.suite) f.root.fail_here("missing required key 'suite' (\"microbenchmark\", \"memory\", \"collective\", \"training\", \"inference\" or \"carbon\")");
-  if (*f.suite == "memory") return score_memory_cases(load_memory_cases(f, default_workloads_dir()));
-  if (*f.suite == "collective") return score_collective_cases(load_collective_cases(f, db), db, p);
-  if (*f.suite == "training") return score_training_cases(load_training_cases(f, db), db, p);
-  if (*f.suite == "inference") return score_inference_cases(load_inference_cases(f, db), db, p);
-  if (*f.suite == "carbon") return score_carbon_cases(load_carbon_cases(f, db), db);
-  return score_microbenchmarks(load_microbenchmarks(f, db), db, p.efficiency);
+  auto kept = [&](auto cases) {
+    if (keep) std::erase_if(cases, [&](const auto& c) { return !keep(c.id); });
+    return std::make_shared<const decltype(cases)>(std::move(cases));
+  };
+  const HardwareDb* d = &db;
+  if (*f.suite == "memory")
+    return [c = kept(load_memory_cases(f, default_workloads_dir()))](const ModelParams&) { return score_memory_cases(*c); };
+  if (*f.suite == "collective")
+    return [c = kept(load_collective_cases(f, db)), d](const ModelParams& p) { return score_collective_cases(*c, *d, p); };
+  if (*f.suite == "training")
+    return [c = kept(load_training_cases(f, db)), d](const ModelParams& p) { return score_training_cases(*c, *d, p); };
+  if (*f.suite == "inference")
+    return [c = kept(load_inference_cases(f, db)), d](const ModelParams& p) { return score_inference_cases(*c, *d, p); };
+  if (*f.suite == "carbon") return [c = kept(load_carbon_cases(f, db)), d](const ModelParams&) { return score_carbon_cases(*c, *d); };
+  return [c = kept(load_microbenchmarks(f, db)), d](const ModelParams& p) { return score_microbenchmarks(*c, *d, p.efficiency); };
 }
 
 }  // namespace perfcast

@@ -3,6 +3,7 @@
 // report the signed error per case and the summary over held-out cases. A case flagged
 // `used_for` is the source of a default and is never counted as held-out.
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <type_traits>
 #include <optional>
@@ -33,6 +34,7 @@ struct MicrobenchCase {
 // One scored case of any suite, in SI units of `dimension`.
 struct CaseScore {
   std::string id, kind, source, subject;  // subject: the device or model the case is about
+  std::string accelerator;               // the device the case ran on, when it names one
   std::string used_for, skip, detail;     // detail: what bounds the prediction, or what was compared
   units::Dimension dimension = units::dim::none;
   double measured = 0, predicted = 0;
@@ -107,6 +109,12 @@ std::vector<std::pair<std::string, ValidationSummary>> summarise_by(const std::v
 // The case files of a validation directory (*.toml, sorted) and the scores of one file, by its suite.
 std::vector<std::filesystem::path> validation_files(const std::filesystem::path& dir);
 std::vector<CaseScore> score_file(const std::filesystem::path& file, const HardwareDb& db, const ModelParams& params = {});
+
+// A file's cases loaded once and scored on demand with any parameters (what calibration evaluates
+// many times); `keep` chooses cases by id (all when empty). `db` must outlive the scorer.
+using CaseScorer = std::function<std::vector<CaseScore>(const ModelParams&)>;
+CaseScorer case_scorer(const std::filesystem::path& file, const HardwareDb& db,
+                       const std::function<bool(std::string_view id)>& keep = {});
 
 std::string_view name_of(MicrobenchKind k);
 

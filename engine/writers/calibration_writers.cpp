@@ -1,0 +1,87 @@
+#include "engine/writers/calibration_writers.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "engine/writers/text_table.hpp"
+
+namespace perfcast {
+namespace {
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+std::string percent(double e) { return fmt::format("{:+.1f}%", 100 * e); }
+
+std::string value_text(double v) { return fmt::format("{:.4g}", v); }
+
+}  // namespace
+
+CalibrationErrors calibration_errors(const CalibrationResult& r) {
+  std::vector<double> before, after, loo;
+  for (const CalibrationCase& c : r.cases) {
+    before.push_back(std::fabs(c.before.error));
+    after.push_back(std::fabs(c.after.error));
+    if (c.leave_one_out) loo.push_back(std::fabs(c.loo_error()));
+  }
+  return {median(before), median(after), median(loo), !loo.empty()};
+}
+
+std::string calibration_text(const CalibrationResult& r) {
+  const CalibrationProfile& p = r.profile;
+  std::string out = fmt::format("Calibration on {} case(s){}; {:.0f}% intervals (Student's t, {} degrees of freedom); "
+                                "RMS residual {:.2f} tolerance(s)\n\n",
+                                r.cases.size(), p.system ? " on " + *p.system : std::string(), 100 * p.confidence, p.degrees_of_freedom,
+                                p.residual_scale);
+  TextTable params({"parameter", "default", "fitted", "interval", "change", "informed by the cases"});
+  for (const ProfileParam& q : p.params)
+    params.add_row({q.name, value_text(q.default_value), value_text(q.value),
+                    q.informed ? fmt::format("{} .. {}", value_text(q.low), value_text(q.high)) : "-",
+                    q.informed ? percent(q.value / q.default_value - 1) : "-", q.informed ? "yes" : "no (default kept)"});
+  out += params.render() + "\n\n";
+  TextTable cases({"case", "kind", "measured", "default error", "fitted error", "left-out error"});
+  for (const CalibrationCase& c : r.cases)
+    cases.add_row({c.before.id, c.before.kind, fmt::format("{:.4g}", c.before.measured), percent(c.before.error), percent(c.after.error),
+                   c.leave_one_out ? percent(c.loo_error()) : "-"});
+  out += cases.render() + "\n";
+  const CalibrationErrors e = calibration_errors(r);
+  out += fmt::format("median |error|: defaults {:.1f}%, fitted {:.1f}%", 100 * e.before, 100 * e.after);
+  out += e.has_leave_one_out ? fmt::format(", leave-one-out {:.1f}% (the honest figure for cases not yet run)\n", 100 * e.leave_one_out)
+                             : std::string("\n");
+  for (const std::string& n : r.notes) out += "note: " + n + "\n";
+  return out;
+}
+
+nlohmann::json calibration_json(const CalibrationResult& r) {
+  const CalibrationProfile& p = r.profile;
+  nlohmann::json j;
+  j["confidence"] = p.confidence;
+  j["degrees_of_freedom"] = p.degrees_of_freedom;
+  j["residual_scale"] = p.residual_scale;
+  if (p.system) j["system"] = *p.system;
+  j["accelerators"] = p.accelerators;
+  j["evaluations"] = r.evaluations;
+  for (const ProfileParam& q : p.params)
+    j["parameters"][q.name] = {{"default", q.default_value}, {"value", q.value}, {"sd_log", q.sd_log},
+                               {"low", q.low},           {"high", q.high},   {"informed", q.informed}};
+  j["cases"] = nlohmann::json::array();
+  for (const CalibrationCase& c : r.cases) {
+    nlohmann::json x{{"id", c.before.id}, {"kind", c.before.kind}, {"measured", c.before.measured},
+                     {"default_predicted", c.before.predicted}, {"default_error", c.before.error},
+                     {"fitted_predicted", c.after.predicted}, {"fitted_error", c.after.error}};
+    if (c.leave_one_out) x["leave_one_out_predicted"] = *c.leave_one_out, x["leave_one_out_error"] = c.loo_error();
+    j["cases"].push_back(x);
+  }
+  const CalibrationErrors e = calibration_errors(r);
+  j["median_abs_error"] = {{"default", e.before}, {"fitted", e.after}};
+  if (e.has_leave_one_out) j["median_abs_error"]["leave_one_out"] = e.leave_one_out;
+  j["notes"] = r.notes;
+  return j;
+}
+
+}  // namespace perfcast

@@ -1,0 +1,21 @@
+#pragma once
+// `perfcast calibrate` output: the fitted parameters with their intervals, each case's error
+// with the defaults, fitted and left out (leave-one-out), and the notes; as text or JSON.
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "engine/calibration.hpp"
+
+namespace perfcast {
+
+std::string calibration_text(const CalibrationResult& r);
+nlohmann::json calibration_json(const CalibrationResult& r);
+
+// Median |error| over a result's cases: with the defaults, fitted, and leave-one-out.
+struct CalibrationErrors {
+  double before = 0, after = 0, leave_one_out = 0;
+  bool has_leave_one_out = false;
+};
+CalibrationErrors calibration_errors(const CalibrationResult& r);
+
+}  // namespace perfcast
