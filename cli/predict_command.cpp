@@ -4,12 +4,15 @@
 #include <memory>
 #include <sstream>
 
+#include "engine/calibration_profile.hpp"
 #include "engine/errors.hpp"
 #include "engine/hardware_db.hpp"
 #include "engine/inference_report.hpp"
 #include "engine/scaling_report.hpp"
 #include "engine/scenario.hpp"
 #include "engine/training_report.hpp"
+#include "engine/uncertainty.hpp"
+#include "engine/writers/calibration_writers.hpp"
 #include "engine/writers/inference_writers.hpp"
 #include "engine/writers/training_writers.hpp"
 
@@ -17,8 +20,9 @@ namespace perfcast::cli {
 namespace {
 
 struct PredictOptions {
-  std::string scenario, order{default_order()}, format = "table";
-  bool detail = false;
+  std::string scenario, order{default_order()}, format = "table", calibration;
+  bool detail = false, uncertainty = false;
+  int samples = 200;
 };
 
 int run(const GlobalOptions& global, const PredictOptions& o) {
@@ -26,21 +30,43 @@ int run(const GlobalOptions& global, const PredictOptions& o) {
   if (!order)
     throw InputError({}, fmt::format("--order '{}': give each of tp, cp, ep, dp, pp once, innermost first, joined by '-' (default {})",
                                      o.order, default_order()));
+  if (o.uncertainty && o.format == "csv")
+    throw InputError({}, "--uncertainty: give --format table or json (the intervals do not fit the CSV's one row)");
   HardwareDb db = HardwareDb::load(global.hardware_db);
   Scenario s = load_scenario(o.scenario, default_workloads_dir(), db);
+  const CalibrationProfile profile = o.calibration.empty() ? prior_profile() : load_calibration_profile(o.calibration);
+  const ModelParams params = profile.model_params();
   if (s.inference) {
-    InferencePrediction p = predict_inference(s, db);
-    if (o.format == "json") fmt::print("{}\n", inference_to_json(p).dump(2));
-    else if (o.format == "csv") fmt::print("{}", inference_to_csv(p));
-    else fmt::print("{}", inference_to_table(p, o.detail));
+    const InferenceOptions options{.collective = params.collective, .efficiency = params.efficiency};
+    InferencePrediction p = predict_inference(s, db, options);
+    if (!o.calibration.empty()) p.assumptions.push_back(profile_assumption(profile, s.hardware.accelerator));
+    std::optional<UncertaintyReport> u;
+    if (o.uncertainty) u = inference_uncertainty(s, db, options, profile, o.samples);
+    if (o.format == "json") {
+      nlohmann::json j = inference_to_json(p);
+      if (u) j["uncertainty"] = uncertainty_json(*u);
+      fmt::print("{}\n", j.dump(2));
+    } else if (o.format == "csv") {
+      fmt::print("{}", inference_to_csv(p));
+    } else {
+      fmt::print("{}{}", inference_to_table(p, o.detail), u ? uncertainty_text(*u) : "");
+    }
     return 0;
   }
-  TrainingOptions options;
-  options.order = *order;
+  TrainingOptions options{.order = *order, .collective = params.collective, .efficiency = params.efficiency};
   TrainingPrediction p = predict_training(s, db, options);
-  if (o.format == "json") fmt::print("{}\n", training_to_json(p).dump(2));
-  else if (o.format == "csv") fmt::print("{}", training_to_csv(p));
-  else fmt::print("{}", training_to_table(p, o.detail));
+  if (!o.calibration.empty()) p.assumptions.push_back(profile_assumption(profile, s.hardware.accelerator));
+  std::optional<UncertaintyReport> u;
+  if (o.uncertainty) u = training_uncertainty(s, db, options, profile, o.samples);
+  if (o.format == "json") {
+    nlohmann::json j = training_to_json(p);
+    if (u) j["uncertainty"] = uncertainty_json(*u);
+    fmt::print("{}\n", j.dump(2));
+  } else if (o.format == "csv") {
+    fmt::print("{}", training_to_csv(p));
+  } else {
+    fmt::print("{}{}", training_to_table(p, o.detail), u ? uncertainty_text(*u) : "");
+  }
   return 0;
 }
 
@@ -77,6 +103,10 @@ void add_predict_command(CLI::App& app, const GlobalOptions& options, std::funct
   cmd->add_option("--order", o->order, "Placement order of the parallel dimensions, innermost first")->capture_default_str();
   cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "json", "csv"}))->capture_default_str();
   cmd->add_flag("--detail", o->detail, "Per-rank times and every assumption");
+  cmd->add_option("--calibration", o->calibration, "A calibration profile (perfcast calibrate -o) to predict with");
+  cmd->add_flag("--uncertainty", o->uncertainty,
+                "P10/P50/P90 of the headline figures from the parameters' spread (the profile's, else each default's prior)");
+  cmd->add_option("--samples", o->samples, "Parameter draws for --uncertainty")->capture_default_str()->check(CLI::Range(10, 100000));
   cmd->callback([&action, &options, o] { action = [&options, o] { return run(options, *o); }; });
 }
 

@@ -6,6 +6,7 @@
 #include <memory>
 #include <unistd.h>
 
+#include "engine/calibration_profile.hpp"
 #include "engine/errors.hpp"
 #include "engine/hardware_db.hpp"
 #include "engine/inference_sweep.hpp"
@@ -18,7 +19,7 @@ namespace perfcast::cli {
 namespace {
 
 struct SweepOptions {
-  std::string scenario, devices, objective = "time", pareto, shard, format = "table", weight_dtypes, kv_dtypes;
+  std::string scenario, devices, objective = "time", pareto, shard, format = "table", weight_dtypes, kv_dtypes, calibration;
   std::vector<std::string> constraints;
   int top = 20, threads = 0;
   bool progress = true;
@@ -75,6 +76,11 @@ void print(const Result& r, const Predictions& best, const std::string& format) 
   else fmt::print("{}", sweep_to_table(r, best));
 }
 
+// The parameters of a calibration profile, or the defaults.
+ModelParams model_params_of(const std::string& profile) {
+  return profile.empty() ? ModelParams{} : load_calibration_profile(profile).model_params();
+}
+
 // An [inference] scenario: serving layouts, each a full predict.
 int run_inference(const Scenario& s, const HardwareDb& db, const SweepOptions& o) {
   if (!o.shard.empty()) throw InputError({}, "--shard: an inference space (thousands of layouts) is swept in one run");
@@ -88,8 +94,10 @@ int run_inference(const Scenario& s, const HardwareDb& db, const SweepOptions& o
   r.top = o.top;
   r.threads = o.threads;
   if (o.progress) r.progress = progress_bar();
-  const ServeResult result = inference_sweep(s, db, r);
-  print(result, predict_rows(s, db, result.best), o.format);
+  const ModelParams p = model_params_of(o.calibration);
+  const InferenceOptions options{.collective = p.collective, .efficiency = p.efficiency};
+  const ServeResult result = inference_sweep(s, db, r, options);
+  print(result, predict_rows(s, db, result.best, options), o.format);
   return 0;
 }
 
@@ -108,13 +116,16 @@ int run(const GlobalOptions& global, const SweepOptions& o) {
   r.threads = o.threads;
   if (!o.shard.empty()) parse_shard(o.shard, r);
   if (o.progress) r.progress = progress_bar();
-  const SweepResult result = sweep(s, db, r);
-  print(result, predict_rows(s, db, result.best), o.format);
+  const ModelParams p = model_params_of(o.calibration);
+  const TrainingOptions options{.collective = p.collective, .efficiency = p.efficiency};
+  const SweepResult result = sweep(s, db, r, options);
+  print(result, predict_rows(s, db, result.best, options), o.format);
   return 0;
 }
 
 struct MergeOptions {
   std::vector<std::string> files;
+  std::string calibration;
   std::string format = "table";
 };
 
@@ -133,7 +144,8 @@ int run_merge(const GlobalOptions& global, const MergeOptions& o) {
   const SweepResult merged = merge_sweeps(shards, o.files);
   HardwareDb db = HardwareDb::load(global.hardware_db);
   const Scenario s = load_scenario(merged.scenario_file, default_workloads_dir(), db);
-  print(merged, predict_rows(s, db, merged.best), o.format);
+  const ModelParams p = model_params_of(o.calibration);
+  print(merged, predict_rows(s, db, merged.best, {.collective = p.collective, .efficiency = p.efficiency}), o.format);
   return 0;
 }
 
@@ -158,6 +170,8 @@ void add_sweep_command(CLI::App& app, const GlobalOptions& options, std::functio
   cmd->add_option("--shard", o->shard, "Evaluate shard i of N (i/N) of the space; merge the JSON outputs with sweep-merge");
   cmd->add_option("--threads", o->threads, "Worker threads (0: every core)")->capture_default_str()->check(CLI::Range(0, 4096));
   cmd->add_flag("!--no-progress", o->progress, "No progress bar, even on a terminal");
+  cmd->add_option("--calibration", o->calibration, "A calibration profile (perfcast calibrate -o) to predict every layout with; "
+                  "shards of one sweep must all use the same one");
   cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "json", "csv"}))->capture_default_str();
   cmd->callback([&action, &options, o] { action = [&options, o] { return run(options, *o); }; });
 }
@@ -166,6 +180,7 @@ void add_sweep_merge_command(CLI::App& app, const GlobalOptions& options, std::f
   auto o = std::make_shared<MergeOptions>();
   CLI::App* cmd = app.add_subcommand("sweep-merge", "Combine the JSON outputs of sweep --shard i/N runs into one result");
   cmd->add_option("files", o->files, "Shard JSON files")->required();
+  cmd->add_option("--calibration", o->calibration, "The calibration profile the shards were swept with");
   cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "json", "csv"}))->capture_default_str();
   cmd->callback([&action, &options, o] { action = [&options, o] { return run_merge(options, *o); }; });
 }

@@ -89,7 +89,12 @@ ServeSpace space_of(const Scenario& s, const ServeRequest& r) {
   return sp;
 }
 
-const InferenceOptions kRanking{.require_fit = false, .extras = false};
+// What ranks a layout: the headline figures, also for a batch the memory model says does not fit.
+InferenceOptions ranking_options(InferenceOptions o) {
+  o.require_fit = false;
+  o.extras = false;
+  return o;
+}
 
 }  // namespace
 
@@ -164,7 +169,8 @@ ServeLayout ServeSpace::layout(std::uint64_t id) const {
   return l;
 }
 
-ServeResult inference_sweep(const Scenario& s, const HardwareDb& db, const ServeRequest& r) {
+ServeResult inference_sweep(const Scenario& s, const HardwareDb& db, const ServeRequest& r, const InferenceOptions& options) {
+  const InferenceOptions rank_options = ranking_options(options);
   const auto start = std::chrono::steady_clock::now();
   if (!s.inference) throw InputError({s.file, 0, 0}, "sweep: not an [inference] scenario");
   if (r.top < 0) throw InputError({}, "--top: must not be negative");
@@ -182,7 +188,7 @@ ServeResult inference_sweep(const Scenario& s, const HardwareDb& db, const Serve
   for (const ServeConstraint& c : out.constraints) out.economics |= needs_money(c.metric);
   for (ServeMetric m : out.pareto) out.economics |= needs_money(m);
 
-  const InferencePrediction own = predict_inference(s, db, kRanking);
+  const InferencePrediction own = predict_inference(s, db, rank_options);
   out.baseline = {0, {s.hardware.count, s.parallelism.tp, s.parallelism.pp, s.parallelism.ep, own.batch,
                       s.inference->weight_dtype.value_or(s.inference->compute_dtype.value_or(Precision::bf16)),
                       s.inference->kv_dtype.value_or(s.inference->compute_dtype.value_or(Precision::bf16))},
@@ -221,7 +227,7 @@ ServeResult inference_sweep(const Scenario& s, const HardwareDb& db, const Serve
         continue;
       }
       ++counts.timed;
-      const ServeRow row{id, l, serve_figures(predict_inference(x, db, kRanking), data_parallel(x.parallelism, l.devices))};
+      const ServeRow row{id, l, serve_figures(predict_inference(x, db, rank_options), data_parallel(x.parallelism, l.devices))};
       if (meets(out.constraints, row.figures, counts)) w.ranking.keep(row);
     }
   });
@@ -234,12 +240,13 @@ ServeResult inference_sweep(const Scenario& s, const HardwareDb& db, const Serve
   return out;
 }
 
-std::vector<InferencePrediction> predict_rows(const Scenario& s, const HardwareDb& db, const std::vector<ServeRow>& rows) {
+std::vector<InferencePrediction> predict_rows(const Scenario& s, const HardwareDb& db, const std::vector<ServeRow>& rows,
+                                              const InferenceOptions& o) {
   std::vector<InferencePrediction> out;
   Scenario x = s;
   for (const ServeRow& row : rows) {
     apply_layout(x, row.layout);
-    out.push_back(predict_inference(x, db));
+    out.push_back(predict_inference(x, db, o));
   }
   return out;
 }

@@ -83,8 +83,10 @@ struct ServeResult {
   int threads = 1;
 };
 
-ServeResult inference_sweep(const Scenario& s, const HardwareDb& db, const ServeRequest& r);
+// `o` gives the model parameters (a calibration profile's); its require_fit and extras are ignored.
+ServeResult inference_sweep(const Scenario& s, const HardwareDb& db, const ServeRequest& r, const InferenceOptions& o = {});
 // The full predictions of `rows` (predict_inference on each layout, extras included).
-std::vector<InferencePrediction> predict_rows(const Scenario& s, const HardwareDb& db, const std::vector<ServeRow>& rows);
+std::vector<InferencePrediction> predict_rows(const Scenario& s, const HardwareDb& db, const std::vector<ServeRow>& rows,
+                                              const InferenceOptions& o = {});
 
 }  // namespace perfcast

@@ -57,6 +57,34 @@ std::string calibration_text(const CalibrationResult& r) {
   return out;
 }
 
+std::string uncertainty_text(const UncertaintyReport& u) {
+  auto show = [](const FigureInterval& f, double v) {
+    if (f.dimension == units::dim::none) return fmt::format("{:.4g}", v);
+    if (f.dimension == units::dim::usd) return fmt::format("${:.4g}", v);
+    if (f.dimension == units::dim::hertz) return fmt::format("{:.4g} tokens/s", v);
+    if (f.dimension == units::dim::kg) return fmt::format("{:.4g} kg", v);
+    return units::format(v, f.dimension);
+  };
+  TextTable t({"figure", "predicted", "P10", "P50", "P90"});
+  for (const FigureInterval& f : u.figures) t.add_row({f.name, show(f, f.point), show(f, f.p10), show(f, f.p50), show(f, f.p90)});
+  return fmt::format("\nUncertainty ({} draws; {})\n{}\n", u.samples, u.basis, t.render());
+}
+
+nlohmann::json uncertainty_json(const UncertaintyReport& u) {
+  nlohmann::json j{{"samples", u.samples}, {"basis", u.basis}};
+  for (const FigureInterval& f : u.figures) j["figures"][f.name] = {{"predicted", f.point}, {"p10", f.p10}, {"p50", f.p50}, {"p90", f.p90}};
+  return j;
+}
+
+std::string profile_assumption(const CalibrationProfile& p, std::string_view accelerator) {
+  std::string devices;
+  for (const std::string& a : p.accelerators) devices += (devices.empty() ? "" : ", ") + a;
+  std::string line = fmt::format("calibration profile {}: fitted on {} case(s) on {}", p.file, p.cases.size(), devices.empty() ? "no named device" : devices);
+  if (!p.fitted_on(accelerator))
+    line += fmt::format("; applied as is to {}, a device it was not fitted on", accelerator);
+  return line;
+}
+
 nlohmann::json calibration_json(const CalibrationResult& r) {
   const CalibrationProfile& p = r.profile;
   nlohmann::json j;

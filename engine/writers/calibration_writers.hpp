@@ -5,6 +5,7 @@
 #include <string>
 
 #include "engine/calibration.hpp"
+#include "engine/uncertainty.hpp"
 
 namespace perfcast {
 
@@ -17,5 +18,13 @@ struct CalibrationErrors {
   bool has_leave_one_out = false;
 };
 CalibrationErrors calibration_errors(const CalibrationResult& r);
+
+// --uncertainty: the point prediction and P10/P50/P90 of each figure.
+std::string uncertainty_text(const UncertaintyReport& u);
+nlohmann::json uncertainty_json(const UncertaintyReport& u);
+
+// The assumption line of a prediction made with a profile, warning when the scenario's device is
+// not one the profile was fitted on.
+std::string profile_assumption(const CalibrationProfile& p, std::string_view accelerator);
 
 }  // namespace perfcast
