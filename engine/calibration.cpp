@@ -227,6 +227,11 @@ CalibrationResult calibrate(const CalibrationRequest& r, const HardwareDb& db) {
   for (const ProfileParam& q : prof.params)
     if (!q.informed) out.notes.push_back(fmt::format("no fitted case depends on '{}': kept at its default {:g}", q.name, q.value));
 
+  for (const CaseScore& s : after)
+    if (std::fabs(log_error(s)) > 3 * s.tolerance)
+      out.notes.push_back(fmt::format("case '{}' is still {:+.0f}% off after the fit, more than 3x its tolerance: check the "
+                                      "measurement and its scenario, or a model gap the parameters cannot absorb",
+                                      s.id, 100 * s.error));
   std::set<std::string> devices;
   for (std::size_t i = 0; i < n; ++i) {
     prof.cases.push_back(set.baseline[i].id);

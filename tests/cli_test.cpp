@@ -476,3 +476,55 @@ TEST_CASE("ingest nccl-tests: cases on stdout or a file that validate scores, an
   CHECK(cut.code == 2);
   CHECK(cut.err.find("all_reduce_perf_cut.txt:18:1: nccl-tests: a result row has 7 columns, the table's header 13") != std::string::npos);
 }
+
+TEST_CASE("calibrate writes a profile that validate, predict and sweep take") {
+  const std::string src = PERFCAST_SOURCE_DIR;
+  const std::string profile =
+      (std::filesystem::temp_directory_path() / ("perfcast-cli-profile-" + std::to_string(getpid()) + ".toml")).string();
+  Run fit = run("calibrate " + src + "/validation/microbenchmarks.toml --source Azure --select 0/3 --threads 1 -o " + profile);
+  REQUIRE(fit.code == 0);
+  CHECK(fit.out.find("leave-one-out") != std::string::npos);
+  CHECK(fit.out.find("profile written to " + profile) != std::string::npos);
+  Run json = run("calibrate " + src + "/validation/microbenchmarks.toml --source Azure --select 0/3 --no-loo --format json");
+  REQUIRE(json.code == 0);
+  const auto j = nlohmann::json::parse(json.out);
+  CHECK(j["parameters"]["gemm_8bit"]["informed"] == true);
+  CHECK(j["parameters"]["nic_efficiency"]["informed"] == false);
+  CHECK_FALSE(j["cases"][0].contains("leave_one_out_error"));
+
+  Run v = run("validate --cases " + src + "/validation/microbenchmarks.toml --calibration " + profile + " --format json");
+  REQUIRE((v.code == 0 || v.code == 4));
+  const auto vj = nlohmann::json::parse(v.out);
+  int fitted = 0;
+  for (const auto& c : vj["cases"])
+    if (c.value("used_for", "") == "calibration") {
+      ++fitted;
+      CHECK(c["held_out"] == false);
+    }
+  CHECK(fitted == vj["calibration"]["fitted_cases_excluded"].get<int>());
+  CHECK(fitted > 0);
+  CHECK(vj["calibration"].contains("summary_before"));
+  Run table = run("validate --cases " + src + "/validation/microbenchmarks.toml --calibration " + profile);
+  CHECK(table.out.find("fitted by the profile, not held-out") != std::string::npos);
+  CHECK(table.out.find("defaults, all:") != std::string::npos);
+
+  Run p = run("predict " + src + "/scenarios/llama3-70b-h100-serving.toml --calibration " + profile + " --format json --uncertainty --samples 20");
+  REQUIRE(p.code == 0);
+  const auto pj = nlohmann::json::parse(p.out);
+  CHECK(pj["uncertainty"]["figures"]["tpot"]["p10"] <= pj["uncertainty"]["figures"]["tpot"]["p90"]);
+  bool noted = false;
+  for (const auto& a : pj["assumptions"]) noted = noted || a.get<std::string>().find("calibration profile " + profile) != std::string::npos;
+  CHECK(noted);
+  Run s = run("sweep " + src + "/scenarios/llama3-70b-h100-serving.toml --calibration " + profile + " --no-progress --top 1 --format json");
+  CHECK(s.code == 0);
+  std::filesystem::remove(profile);
+
+  Run select = run("calibrate " + src + "/validation/microbenchmarks.toml --select 3/3");
+  CHECK(select.code == 2);
+  CHECK(select.err.find("--select '3/3'") != std::string::npos);
+  Run csv = run("predict " + src + "/scenarios/llama3-70b-h100-serving.toml --uncertainty --format csv");
+  CHECK(csv.code == 2);
+  Run missing = run("predict " + src + "/scenarios/llama3-70b-h100-serving.toml --calibration /no/such/profile.toml");
+  CHECK(missing.code == 2);
+  CHECK(missing.err.find("/no/such/profile.toml") != std::string::npos);
+}
