@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "cli/output_file.hpp"
+#include "engine/calibration_profile.hpp"
 #include "engine/errors.hpp"
 #include "engine/hardware_db.hpp"
 #include "engine/roofline_report.hpp"
@@ -18,6 +19,7 @@ struct RooflineOptions {
   std::string scenario, hw, op, workload, phase = "training", precision, format = "table", svg;
   double batch = 1, seq = 2048, context = 2048;
   int tp = 1;
+  std::string calibration;
 };
 
 models::Phase phase_of(const std::string& p) {
@@ -26,16 +28,17 @@ models::Phase phase_of(const std::string& p) {
 
 int run(const GlobalOptions& global, const RooflineOptions& o) {
   HardwareDb db = HardwareDb::load(global.hardware_db);
+  const models::Efficiency e = o.calibration.empty() ? models::default_efficiency() : load_calibration_profile(o.calibration).model_params().efficiency;
   RooflineReport report;
   if (!o.scenario.empty()) {
     if (!o.op.empty() || !o.workload.empty()) throw InputError({}, "give a scenario file or --op/--workload, not both");
     Scenario s = load_scenario(o.scenario, default_workloads_dir(), db);
-    report = roofline_for_scenario(s, db, o.hw);
+    report = roofline_for_scenario(s, db, o.hw, e);
   } else {
     if (o.hw.empty()) throw InputError({}, "--hw <accelerator> is required without a scenario file");
     const AcceleratorSpec& a = db.accelerator(o.hw);
     if (!o.op.empty()) {
-      report = roofline_for_op(o.op, a, db);
+      report = roofline_for_op(o.op, a, db, e);
     } else if (!o.workload.empty()) {
       Workload w = load_preset(default_workloads_dir(), o.workload);
       PresetRun run{.phase = phase_of(o.phase), .batch = o.batch, .seq_len = o.seq, .context_len = o.context, .tp = o.tp};
@@ -44,7 +47,7 @@ int run(const GlobalOptions& global, const RooflineOptions& o) {
         if (!p) throw InputError({}, fmt::format("--precision: unknown format '{}'", o.precision));
         run.precision = p;
       }
-      report = roofline_for_preset(w, a, db, run);
+      report = roofline_for_preset(w, a, db, run, e);
     } else {
       throw InputError({}, "give a scenario file, --op <spec> or --workload <preset>");
     }
@@ -78,6 +81,7 @@ void add_roofline_command(CLI::App& app, const GlobalOptions& options, std::func
   cmd->add_option("--tp", o->tp, "With --workload: tensor-parallel size")->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--precision", o->precision, "With --workload: math format (default: bf16, else fp16, else int8)");
   cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "json", "csv"}))->capture_default_str();
+  cmd->add_option("--calibration", o->calibration, "Time the ops with this calibration profile's efficiencies");
   cmd->add_option("--svg", o->svg, "Also write the roofline chart to this SVG file");
   cmd->callback([&action, &options, o] { action = [&options, o] { return run(options, *o); }; });
 }

@@ -171,9 +171,10 @@ Precision default_precision(const AcceleratorSpec& a) {
   throw InputError({}, fmt::format("{} has no dense peak in bf16, fp16, int8, fp8 or fp32", a.name));
 }
 
-RooflineReport roofline_for_preset(const Workload& w, const AcceleratorSpec& a, const HardwareDb& db, const PresetRun& run) {
+RooflineReport roofline_for_preset(const Workload& w, const AcceleratorSpec& a, const HardwareDb& db, const PresetRun& run,
+                                   const models::Efficiency& e) {
   Precision p = run.precision.value_or(default_precision(a));
-  RooflineReport r = base_report(a, db, p);
+  RooflineReport r = base_report(a, db, p, e);
   r.workload = label_of(w);
   if (w.is_transformer()) {
     const auto& m = w.transformer();
@@ -240,11 +241,12 @@ RooflineReport roofline_for_pass(const Scenario& s, const HardwareDb& db, Phase 
   return r;
 }
 
-RooflineReport roofline_for_scenario(const Scenario& s, const HardwareDb& db, const std::string& accelerator_override) {
+RooflineReport roofline_for_scenario(const Scenario& s, const HardwareDb& db, const std::string& accelerator_override,
+                                     const models::Efficiency& e) {
   const AcceleratorSpec a = accelerator_override.empty() ? device_spec(s, db) : db.accelerator(accelerator_override);
   std::optional<Precision> asked = s.training ? s.training->precision : s.inference->compute_dtype;
   Precision p = asked.value_or(default_precision(a));
-  RooflineReport r = base_report(a, db, p);
+  RooflineReport r = base_report(a, db, p, e);
   r.workload = label_of(s.workload);
   const auto& par = s.parallelism;
   if (!s.workload.is_transformer()) {
@@ -272,7 +274,7 @@ RooflineReport roofline_for_scenario(const Scenario& s, const HardwareDb& db, co
   return r;
 }
 
-RooflineReport roofline_for_op(std::string_view spec, const AcceleratorSpec& a, const HardwareDb& db) {
+RooflineReport roofline_for_op(std::string_view spec, const AcceleratorSpec& a, const HardwareDb& db, const models::Efficiency& eff) {
   auto colon = spec.find(':');
   std::string kind(spec.substr(0, colon));
   if (kind != "gemm" && kind != "memory")
@@ -345,7 +347,7 @@ RooflineReport roofline_for_op(std::string_view spec, const AcceleratorSpec& a, 
     op.precision = p;
   }
   if (!kv.empty()) throw InputError({}, fmt::format("--op '{}': unknown key '{}'", spec, kv.begin()->first));
-  RooflineReport r = base_report(a, db, p);
+  RooflineReport r = base_report(a, db, p, eff);
   r.workload = std::string(spec);
   time_sections(r, {models::OpGroup{"op", 1, {op}}}, "one kernel");
   return r;

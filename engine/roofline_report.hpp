@@ -60,14 +60,18 @@ Precision default_precision(const AcceleratorSpec& a);
 // The op context of one micro-batch on one tp x cp rank of a training scenario.
 models::OpContext training_context(const Scenario& s, const AcceleratorSpec& a);
 
-RooflineReport roofline_for_scenario(const Scenario& s, const HardwareDb& db, const std::string& accelerator_override = {});
-RooflineReport roofline_for_preset(const Workload& w, const AcceleratorSpec& a, const HardwareDb& db, const PresetRun& run);
+// Each takes the efficiencies to time with (a calibration profile's, or the defaults).
+RooflineReport roofline_for_scenario(const Scenario& s, const HardwareDb& db, const std::string& accelerator_override = {},
+                                     const models::Efficiency& e = models::default_efficiency());
+RooflineReport roofline_for_preset(const Workload& w, const AcceleratorSpec& a, const HardwareDb& db, const PresetRun& run,
+                                   const models::Efficiency& e = models::default_efficiency());
 // One pass of an [inference] scenario on one tp rank, all layers: a prefill of `batch` prompts of
 // input_len tokens, or one decode step of `batch` sequences at `context` tokens (vision: one
 // forward pass of `batch` images).
 RooflineReport roofline_for_pass(const Scenario& s, const HardwareDb& db, models::Phase phase, double batch, double context,
                                  const models::Efficiency& e = models::default_efficiency());
 // One op from "gemm:M=8192,N=8192,K=8192,dtype=bf16" or "memory:read=1GB,write=1GB".
-RooflineReport roofline_for_op(std::string_view spec, const AcceleratorSpec& a, const HardwareDb& db);
+RooflineReport roofline_for_op(std::string_view spec, const AcceleratorSpec& a, const HardwareDb& db,
+                               const models::Efficiency& e = models::default_efficiency());
 
 }  // namespace perfcast

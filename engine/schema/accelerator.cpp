@@ -94,7 +94,7 @@ constexpr Field kPowerMode[] = {
     quantity("memory_bandwidth", bytes_per_second, 1e14, "memory bandwidth the mode's EMC clock cap allows"),
 };
 
-constexpr std::string_view kCategories[] = {"datacenter-gpu", "datacenter-accelerator", "edge-gpu", "edge-npu"};
+constexpr std::string_view kCategories[] = {"datacenter-gpu", "datacenter-accelerator", "edge-gpu", "edge-npu", "cpu"};
 
 constexpr Field kAccelerator[] = {
     text("vendor", "manufacturer", true),
