@@ -21,7 +21,7 @@ const BadCase kCases[] = {
     {"accelerators/ambiguous-kilobyte.toml", Kind::accelerator,
      "15:22: memory.capacity: ambiguous unit 'KB': write 'kB' (1000) or 'KiB' (1024)"},
     {"accelerators/bad-choice.toml", Kind::accelerator,
-     "5:12: category: 'datacenter-gpus' is not one of: datacenter-gpu, datacenter-accelerator, edge-gpu, edge-npu (did you mean 'datacenter-gpu'?)"},
+     "5:12: category: 'datacenter-gpus' is not one of: datacenter-gpu, datacenter-accelerator, edge-gpu, edge-npu, cpu (did you mean 'datacenter-gpu'?)"},
     {"accelerators/bad-date.toml", Kind::accelerator,
      "38:8: sources.smi.date: '2024-13' is not a date (write YYYY, YYYY-MM or YYYY-MM-DD)"},
     {"accelerators/bare-number.toml", Kind::accelerator,
