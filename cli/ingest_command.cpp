@@ -10,6 +10,7 @@
 #include "engine/ingest/megatron_log.hpp"
 #include "engine/ingest/mlperf_summary.hpp"
 #include "engine/ingest/nccl_tests.hpp"
+#include "engine/ingest/trtllm_bench.hpp"
 #include "engine/ingest/vllm_bench.hpp"
 #include "engine/input_file.hpp"
 #include "engine/writers/ingest_writers.hpp"
@@ -64,12 +65,24 @@ struct VllmOptions {
   std::string scenario, source, output;
 };
 
-int run_serving_result(const GlobalOptions& global, const VllmOptions& o, bool mlperf) {
+enum class ServingTool { vllm, mlperf, trtllm };
+
+// One case file per result: vLLM serving or throughput JSON (told apart by their keys), an MLPerf
+// summary, or a trtllm-bench report.
+int run_serving_result(const GlobalOptions& global, const VllmOptions& o, ServingTool tool) {
   HardwareDb db = HardwareDb::load(global.hardware_db);
   std::string out;
-  for (const std::string& f : o.files)
-    out += mlperf ? mlperf_case_toml(parse_mlperf_summary(read_input_file(f, "MLPerf summary"), f), o.scenario, db, o.source)
-                  : vllm_cases_toml(parse_vllm_serving(read_input_file(f, "vLLM result"), f), o.scenario, db, o.source);
+  for (const std::string& f : o.files) {
+    if (tool == ServingTool::mlperf) {
+      out += mlperf_case_toml(parse_mlperf_summary(read_input_file(f, "MLPerf summary"), f), o.scenario, db, o.source);
+    } else if (tool == ServingTool::trtllm) {
+      out += trtllm_cases_toml(parse_trtllm_bench(read_input_file(f, "trtllm-bench report"), f), o.scenario, db, o.source);
+    } else {
+      const std::string text = read_input_file(f, "vLLM result");
+      out += is_vllm_throughput(text) ? vllm_throughput_cases_toml(parse_vllm_throughput(text, f), o.scenario, db, o.source)
+                                      : vllm_cases_toml(parse_vllm_serving(text, f), o.scenario, db, o.source);
+    }
+  }
   return emit(out, o.output);
 }
 
@@ -105,19 +118,27 @@ void add_ingest_command(CLI::App& app, const GlobalOptions& options, std::functi
   megatron->add_option("-o,--output", g->output, "Write the cases to this file instead of stdout");
   megatron->callback([&action, &options, g] { action = [&options, g] { return run_megatron(options, *g); }; });
   auto v = std::make_shared<VllmOptions>();
-  CLI::App* vllm = cmd->add_subcommand("vllm", "vLLM benchmark_serving.py --save-result JSON (request_rate inf) as inference cases");
+  CLI::App* vllm = cmd->add_subcommand("vllm", "vLLM benchmark_serving.py --save-result JSON (request_rate inf) or benchmark_throughput.py "
+                                               "--output-json as inference cases");
   vllm->add_option("files", v->files, "Result JSON files")->required();
   vllm->add_option("--scenario", v->scenario, "The serving scenario it ran (model, hardware, tp/pp, dtypes)")->required();
   vllm->add_option("--source", v->source, "Citation for the cases (default: the file)");
   vllm->add_option("-o,--output", v->output, "Write the cases to this file instead of stdout");
-  vllm->callback([&action, &options, v] { action = [&options, v] { return run_serving_result(options, *v, false); }; });
+  vllm->callback([&action, &options, v] { action = [&options, v] { return run_serving_result(options, *v, ServingTool::vllm); }; });
   auto p = std::make_shared<VllmOptions>();
   CLI::App* mlperf = cmd->add_subcommand("mlperf", "MLPerf Inference mlperf_log_summary.txt (valid Offline LLM runs) as inference cases");
   mlperf->add_option("files", p->files, "mlperf_log_summary.txt files")->required();
   mlperf->add_option("--scenario", p->scenario, "The serving scenario standing for the system (model, devices, layout, batch, lengths)")->required();
   mlperf->add_option("--source", p->source, "Citation for the cases (default: the file)");
   mlperf->add_option("-o,--output", p->output, "Write the cases to this file instead of stdout");
-  mlperf->callback([&action, &options, p] { action = [&options, p] { return run_serving_result(options, *p, true); }; });
+  mlperf->callback([&action, &options, p] { action = [&options, p] { return run_serving_result(options, *p, ServingTool::mlperf); }; });
+  auto t = std::make_shared<VllmOptions>();
+  CLI::App* trtllm = cmd->add_subcommand("trtllm-bench", "TensorRT-LLM trtllm-bench throughput reports as inference cases");
+  trtllm->add_option("files", t->files, "Report text files (trtllm-bench's standard output)")->required();
+  trtllm->add_option("--scenario", t->scenario, "The serving scenario it ran (model, hardware, tp/pp, dtypes)")->required();
+  trtllm->add_option("--source", t->source, "Citation for the cases (default: the file)");
+  trtllm->add_option("-o,--output", t->output, "Write the cases to this file instead of stdout");
+  trtllm->callback([&action, &options, t] { action = [&options, t] { return run_serving_result(options, *t, ServingTool::trtllm); }; });
   auto m = std::make_shared<MeasurementsOptions>();
   CLI::App* generic = cmd->add_subcommand("measurements", "The generic format: CSV or JSON rows of scenario, metric, value [, id, source, "
                                                           "notes, tolerance] as training or inference cases");

@@ -470,6 +470,14 @@ TEST_CASE("ingest nccl-tests: cases on stdout or a file that validate scores, an
                    "/scenarios/llama3-70b-h100-serving.toml");
   REQUIRE(mlperf.code == 0);
   CHECK(mlperf.out.find("metric = 'output_tokens_per_s_per_device'") != std::string::npos);
+  Run trtllm = run("ingest trtllm-bench " + data + "trtllm_bench_llama3-70b_tp8.txt --scenario " + std::string(PERFCAST_SOURCE_DIR) +
+                   "/scenarios/llama3-70b-h100-serving.toml");
+  REQUIRE(trtllm.code == 0);
+  CHECK(trtllm.out.find("metric = 'ttft_s'") != std::string::npos);
+  Run throughput = run("ingest vllm " + data + "vllm_throughput_llama3-70b_tp8.json --scenario " + std::string(PERFCAST_SOURCE_DIR) +
+                       "/scenarios/llama3-70b-h100-serving.toml");
+  REQUIRE(throughput.code == 0);
+  CHECK(throughput.out.find("benchmark_throughput") != std::string::npos);
   Run missing = run("ingest measurements " + data + "no-such.csv");
   CHECK(missing.code == 2);
   Run cut = run("ingest nccl-tests " + data + "all_reduce_perf_cut.txt --system dgx-h100");

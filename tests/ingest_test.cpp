@@ -13,6 +13,7 @@
 #include "engine/ingest/mlperf_summary.hpp"
 #include "engine/training_report.hpp"
 #include "engine/ingest/nccl_tests.hpp"
+#include "engine/ingest/trtllm_bench.hpp"
 #include "engine/ingest/vllm_bench.hpp"
 #include "engine/input_file.hpp"
 #include "engine/validation.hpp"
@@ -250,4 +251,65 @@ TEST_CASE("MLPerf summary: fields, an Offline case on the scenario, and what is 
   CHECK_THROWS_WITH_AS(parse_mlperf_summary("Scenario : Offline\n", "s.txt"), doctest::Contains("no 'MLPerf Results Summary' header"), InputError);
   CHECK_THROWS_WITH_AS(parse_mlperf_summary("MLPerf Results Summary\nScenario : Offline\nSamples per second: lots\n", "s.txt"),
                        doctest::Contains("s.txt:3:1: MLPerf summary: 'Samples per second' is 'lots', not a number"), InputError);
+}
+
+TEST_CASE("trtllm-bench: the report's request, world and performance blocks become inference cases") {
+  const std::string file = sample("trtllm_bench_llama3-70b_tp8.txt");
+  const TrtllmBenchRun r = parse_trtllm_bench(read_input_file(file, "report"), file);
+  CHECK(r.model == "meta-llama/Llama-3.1-70B");
+  CHECK(r.version == "1.1.0");
+  CHECK(r.requests == 1024);
+  CHECK(r.concurrency == doctest::Approx(31.8723));
+  CHECK(r.input_len == 2048);
+  CHECK(r.output_len == 256);
+  CHECK(r.tp == 8);
+  CHECK(r.pp == 1);
+  CHECK(r.per_gpu_output_tokens_per_s == doctest::Approx(139.2384));
+  CHECK(r.avg_request_latency_s == doctest::Approx(7.3124410));
+  REQUIRE(r.avg_ttft_s);
+  CHECK(*r.avg_ttft_s == doctest::Approx(1.6042217));
+  const std::string scenario = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-h100-serving.toml";
+  const std::vector<CaseScore> scores = score_case_text(trtllm_cases_toml(r, scenario, shipped_db(), ""), "perfcast-trtllm");
+  REQUIRE(scores.size() == 3);
+  CHECK(scores[0].measured == doctest::Approx(139.2384));
+  CHECK(scores[1].measured == doctest::Approx(7.3124410));
+  CHECK(scores[2].measured == doctest::Approx(1.6042217));
+  for (const CaseScore& s : scores) CHECK(s.scored);
+  CHECK(scores[0].detail.find("batch 32") != std::string::npos);  // mean concurrency 31.87 rounds to 32
+
+  // Without --streaming there is no TTFT line: two cases.
+  const std::string text = read_input_file(file, "report");
+  std::string plain;
+  for (std::size_t pos = 0; pos < text.size();) {
+    const std::size_t end = text.find('\n', pos);
+    const std::string line = text.substr(pos, end - pos);
+    if (line.find("time-to-first-token") == std::string::npos) plain += line + "\n";
+    pos = end == std::string::npos ? text.size() : end + 1;
+  }
+  CHECK_FALSE(parse_trtllm_bench(plain, "plain.txt").avg_ttft_s);
+}
+
+TEST_CASE("trtllm-bench: a missing line or a bad number is named, with the line") {
+  CHECK_THROWS_WITH_AS(parse_trtllm_bench("Number of requests: 10\n", "r.txt"),
+                       doctest::Contains("no 'Number of concurrent requests' line"), InputError);
+  const std::string bad = "Number of requests: 10\nNumber of concurrent requests: lots\n";
+  CHECK_THROWS_WITH_AS(parse_trtllm_bench(bad, "r.txt"), doctest::Contains("r.txt:2:1: trtllm-bench: 'Number of concurrent requests': 'lots'"),
+                       InputError);
+}
+
+TEST_CASE("vLLM benchmark_throughput JSON: told apart from serving results, lengths checked against the scenario") {
+  const std::string file = sample("vllm_throughput_llama3-70b_tp8.json");
+  const std::string text = read_input_file(file, "result");
+  CHECK(is_vllm_throughput(text));
+  CHECK_FALSE(is_vllm_throughput(read_input_file(sample("vllm_serving_llama3-70b_tp8.json"), "result")));
+  const VllmThroughputRun r = parse_vllm_throughput(text, file);
+  CHECK(r.requests == 1000);
+  const std::string scenario = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-h100-serving.toml";
+  const std::vector<CaseScore> scores = score_case_text(vllm_throughput_cases_toml(r, scenario, shipped_db(), ""), "perfcast-vllm-tp");
+  REQUIRE(scores.size() == 1);
+  // 1,000 x 256 output tokens in 241.72 s over the replica's 8 GPUs.
+  CHECK(scores[0].measured == doctest::Approx(1000.0 * 256 / 241.72 / 8));
+  const std::string fp8 = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-8b-l4.toml";  // 1,024 + 256 tokens
+  CHECK_THROWS_WITH_AS(vllm_throughput_cases_toml(r, fp8, shipped_db(), ""), doctest::Contains("set the scenario's lengths"), InputError);
+  CHECK_THROWS_WITH_AS(parse_vllm_throughput("{\"elapsed_time\": 3}", "x.json"), doctest::Contains("no number 'num_requests'"), InputError);
 }

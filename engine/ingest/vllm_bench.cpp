@@ -44,4 +44,31 @@ VllmServingRun parse_vllm_serving(std::string_view text, const std::string& file
   return r;
 }
 
+bool is_vllm_throughput(std::string_view text) {
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  return j.is_object() && j.contains("elapsed_time") && !j.contains("completed");
+}
+
+VllmThroughputRun parse_vllm_throughput(std::string_view text, const std::string& file) {
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (!j.is_object()) throw InputError({file, 0, 0}, "vLLM throughput benchmark: not a JSON object");
+  auto number = [&](const char* key, bool required) -> std::optional<double> {
+    if (!j.contains(key) || !j[key].is_number()) {
+      if (required) throw InputError({file, 0, 0}, fmt::format("vLLM throughput benchmark: no number '{}'", key));
+      return std::nullopt;
+    }
+    return j[key].get<double>();
+  };
+  VllmThroughputRun r;
+  r.file = file;
+  r.elapsed_s = *number("elapsed_time", true);
+  r.requests = *number("num_requests", true);
+  r.total_tokens = *number("total_num_tokens", true);
+  r.tokens_per_s = *number("tokens_per_second", true);
+  r.total_output_tokens = number("total_output_tokens", false);
+  if (r.elapsed_s <= 0 || r.requests <= 0 || r.total_tokens <= 0 || r.tokens_per_s <= 0)
+    throw InputError({file, 0, 0}, "vLLM throughput benchmark: elapsed_time, num_requests, total_num_tokens and tokens_per_second must be positive");
+  return r;
+}
+
 }  // namespace perfcast

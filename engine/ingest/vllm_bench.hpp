@@ -22,4 +22,16 @@ struct VllmServingRun {
 
 VllmServingRun parse_vllm_serving(std::string_view text, const std::string& file);
 
+// vLLM `benchmarks/benchmark_throughput.py --output-json` (also `vllm bench throughput`): offline,
+// every request queued at once. It records the totals, not the lengths, which come from the scenario.
+struct VllmThroughputRun {
+  std::string file;
+  double elapsed_s = 0, requests = 0, total_tokens = 0, tokens_per_s = 0;  // prompt + output tokens
+  std::optional<double> total_output_tokens;                               // newer versions only
+};
+
+// Whether a JSON text is a benchmark_throughput result (elapsed_time, no 'completed').
+bool is_vllm_throughput(std::string_view text);
+VllmThroughputRun parse_vllm_throughput(std::string_view text, const std::string& file);
+
 }  // namespace perfcast

@@ -167,6 +167,67 @@ std::string mlperf_case_toml(const MlperfSummary& run, const std::string& scenar
   return case_file("inference", std::move(cases), "the MLPerf summary " + run.file);
 }
 
+std::string vllm_throughput_cases_toml(const VllmThroughputRun& run, const std::string& scenario_file, const HardwareDb& db,
+                                       const std::string& source) {
+  ScenarioFile read = read_serving_scenario(scenario_file, db, "vLLM throughput benchmark");
+  const Scenario& s = read.scenario;
+  const double in = s.inference->input_len, out = s.inference->output_len;
+  const double expected = run.requests * (in + out);
+  if (std::fabs(run.total_tokens / expected - 1) > 0.01)
+    throw InputError({run.file, 0, 0}, fmt::format("vLLM throughput benchmark: total_num_tokens {:g} is not num_requests {:g} x ({:g} input + "
+                                                   "{:g} output) of {}: set the scenario's lengths to the run's --input-len/--output-len",
+                                                   run.total_tokens, run.requests, in, out, scenario_file));
+  const double output_tokens = run.total_output_tokens.value_or(run.requests * out);
+  const int replica_devices = s.parallelism.tp * s.parallelism.pp;
+  toml::table c;
+  c.insert("id", fmt::format("{}-output_tokens_per_s_per_device", slug(std::filesystem::path(run.file).stem().string())));
+  c.insert("source", source.empty() ? fmt::format("vLLM benchmark_throughput result {}", run.file) : source);
+  c.insert("metric", "output_tokens_per_s_per_device");
+  c.insert("measured", output_tokens / run.elapsed_s / replica_devices);
+  c.insert("notes", fmt::format("offline vLLM run: {:g} requests queued at once, {:g} s; output tokens {} / elapsed / the replica's {} devices; "
+                                "continuous batching up to max_num_seqs compared with static batches of the scenario's {:g}",
+                                run.requests, run.elapsed_s, run.total_output_tokens ? "as recorded" : "= requests x output_len",
+                                replica_devices, s.inference->batch.value_or(1)));
+  c.insert("scenario", read.table);
+  toml::array cases;
+  cases.push_back(std::move(c));
+  return case_file("inference", std::move(cases), "the vLLM result " + run.file);
+}
+
+std::string trtllm_cases_toml(const TrtllmBenchRun& run, const std::string& scenario_file, const HardwareDb& db, const std::string& source) {
+  ScenarioFile read = read_serving_scenario(scenario_file, db, "trtllm-bench");
+  const Scenario& s = read.scenario;
+  if (s.parallelism.tp != run.tp || s.parallelism.pp != run.pp)
+    throw InputError({run.file, 0, 0}, fmt::format("trtllm-bench: the run used TP {} PP {}, the scenario {} has tp {} pp {}", run.tp, run.pp,
+                                                   scenario_file, s.parallelism.tp, s.parallelism.pp));
+  toml::table& inference = *read.table["inference"].as_table();
+  const double batch = std::max(1.0, std::round(run.concurrency));
+  inference.insert_or_assign("batch", static_cast<std::int64_t>(batch));
+  inference.insert_or_assign("input_len", static_cast<std::int64_t>(std::round(run.input_len)));
+  inference.insert_or_assign("output_len", static_cast<std::int64_t>(std::round(run.output_len)));
+  const std::string stem = slug(std::filesystem::path(run.file).stem().string());
+  const std::string notes =
+      fmt::format("trtllm-bench throughput{}{}: {:g} requests, {:.4g} concurrent on average (the batch), mean {:.4g} input and {:.4g} output "
+                  "tokens; in-flight batching compared with static batches",
+                  run.model.empty() ? "" : " of " + run.model, run.version.empty() ? "" : ", TensorRT-LLM " + run.version, run.requests,
+                  run.concurrency, run.input_len, run.output_len);
+  toml::array cases;
+  auto add = [&](const char* metric, double value, const char* what) {
+    toml::table c;
+    c.insert("id", fmt::format("{}-{}", stem, metric));
+    c.insert("source", source.empty() ? fmt::format("trtllm-bench report {}", run.file) : source);
+    c.insert("metric", metric);
+    c.insert("measured", value);
+    c.insert("notes", fmt::format("{} ({})", notes, what));
+    c.insert("scenario", read.table);
+    cases.push_back(std::move(c));
+  };
+  add("output_tokens_per_s_per_device", run.per_gpu_output_tokens_per_s, "Per GPU Output Throughput (tps/gpu)");
+  add("latency_s", run.avg_request_latency_s, "Average request latency (ms)");
+  if (run.avg_ttft_s) add("ttft_s", *run.avg_ttft_s, "Average time-to-first-token [TTFT] (ms)");
+  return case_file("inference", std::move(cases), "the trtllm-bench report " + run.file);
+}
+
 std::string vllm_cases_toml(const VllmServingRun& run, const std::string& scenario_file, const HardwareDb& db, const std::string& source) {
   if (!run.all_at_once)
     throw InputError({run.file, 0, 0}, "vLLM benchmark: a finite request_rate is a queueing run, not a static batch; score it with "

@@ -10,6 +10,7 @@
 #include "engine/ingest/megatron_log.hpp"
 #include "engine/ingest/mlperf_summary.hpp"
 #include "engine/ingest/nccl_tests.hpp"
+#include "engine/ingest/trtllm_bench.hpp"
 #include "engine/ingest/vllm_bench.hpp"
 
 namespace perfcast {
@@ -34,6 +35,13 @@ std::string megatron_case_toml(const MegatronRun& run, const std::string& system
 // input and output tokens; cases output_tokens_per_s_per_device (server throughput over the
 // replica's tp x pp devices), ttft_s and, when recorded, latency_s (means). InputError for runs
 // with a finite request rate (not a static batch).
+// Offline vLLM throughput: one case, output tokens/s per device of the replica, on the scenario
+// (its input_len/output_len must be the run's: checked against the token total).
+std::string vllm_throughput_cases_toml(const VllmThroughputRun& run, const std::string& scenario_file, const HardwareDb& db,
+                                       const std::string& source);
+// trtllm-bench throughput: per-GPU output throughput, mean request latency, and mean TTFT when
+// streamed, on the scenario with the run's mean lengths and mean concurrency as its batch.
+std::string trtllm_cases_toml(const TrtllmBenchRun& run, const std::string& scenario_file, const HardwareDb& db, const std::string& source);
 std::string vllm_cases_toml(const VllmServingRun& run, const std::string& scenario_file, const HardwareDb& db, const std::string& source);
 
 // A valid MLPerf Inference Offline LLM result as one inference case on `scenario_file` (the

@@ -1,0 +1,78 @@
+#include "engine/ingest/trtllm_bench.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <map>
+
+#include "engine/errors.hpp"
+#include "engine/ingest/text_fields.hpp"
+
+namespace perfcast {
+namespace {
+
+// The labels read, as reporting.py prints them.
+constexpr std::string_view kLabels[] = {
+    "Number of requests",   "Number of concurrent requests", "Average Input Length (tokens)", "Average Output Length (tokens)",
+    "TP Size",              "PP Size",                       "EP Size",
+    "Per GPU Output Throughput (tps/gpu)", "Average request latency (ms)", "Average time-to-first-token [TTFT] (ms)",
+    "Model",                "TensorRT LLM Version",          "TensorRT-LLM Version",          "Dtype"};
+
+struct Field {
+  std::string value;
+  int line = 0;
+};
+
+}  // namespace
+
+TrtllmBenchRun parse_trtllm_bench(std::string_view text, const std::string& file) {
+  std::map<std::string_view, Field> fields;
+  int line_no = 0;
+  for (std::size_t pos = 0; pos <= text.size();) {
+    const std::size_t end = std::min(text.find('\n', pos), text.size());
+    const std::string_view line = text.substr(pos, end - pos);
+    ++line_no;
+    pos = end + 1;
+    for (std::string_view label : kLabels) {
+      const std::size_t at = line.find(label);
+      if (at == std::string_view::npos) continue;
+      std::string_view rest = line.substr(at + label.size());
+      if (rest.empty() || rest.front() != ':') continue;
+      if (!fields.count(label)) fields[label] = {std::string(trim(rest.substr(1))), line_no};
+    }
+    if (end == text.size()) break;
+  }
+  auto number = [&](std::string_view label, bool required) -> std::optional<double> {
+    auto it = fields.find(label);
+    if (it == fields.end()) {
+      if (required)
+        throw InputError({file, 0, 0}, fmt::format("trtllm-bench: no '{}' line (is this the report of trtllm-bench throughput?)", label));
+      return std::nullopt;
+    }
+    const std::optional<double> v = parse_number(it->second.value);
+    if (!v || !std::isfinite(*v) || *v < 0)
+      throw InputError({file, it->second.line, 1}, fmt::format("trtllm-bench: '{}': '{}' is not a non-negative number", label, it->second.value));
+    return v;
+  };
+  auto text_of = [&](std::string_view label) { return fields.count(label) ? fields[label].value : std::string(); };
+  TrtllmBenchRun r;
+  r.file = file;
+  r.model = text_of("Model");
+  r.version = text_of("TensorRT LLM Version").empty() ? text_of("TensorRT-LLM Version") : text_of("TensorRT LLM Version");
+  r.dtype = text_of("Dtype");
+  r.requests = *number("Number of requests", true);
+  r.concurrency = *number("Number of concurrent requests", true);
+  r.input_len = *number("Average Input Length (tokens)", true);
+  r.output_len = *number("Average Output Length (tokens)", true);
+  r.tp = int(number("TP Size", false).value_or(1));
+  r.pp = int(number("PP Size", false).value_or(1));
+  r.ep = int(number("EP Size", false).value_or(1));
+  r.per_gpu_output_tokens_per_s = *number("Per GPU Output Throughput (tps/gpu)", true);
+  r.avg_request_latency_s = *number("Average request latency (ms)", true) / 1e3;
+  if (auto t = number("Average time-to-first-token [TTFT] (ms)", false)) r.avg_ttft_s = *t / 1e3;
+  if (r.requests <= 0 || r.concurrency <= 0 || r.input_len <= 0 || r.output_len <= 0 || r.per_gpu_output_tokens_per_s <= 0)
+    throw InputError({file, 0, 0}, "trtllm-bench: requests, concurrency, lengths and per-GPU throughput must be positive");
+  if (r.tp < 1 || r.pp < 1 || r.ep < 1) throw InputError({file, 0, 0}, "trtllm-bench: TP/PP/EP sizes must be at least 1");
+  return r;
+}
+
+}  // namespace perfcast
