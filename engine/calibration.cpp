@@ -147,12 +147,18 @@ CalibrationResult calibrate(const CalibrationRequest& r, const HardwareDb& db) {
     }
   if (excluded_device)
     out.notes.push_back(fmt::format("{} case(s) ran on another device than {}'s {}: left out", excluded_device, *r.system, *accelerator));
-  for (std::size_t f = 0; f < r.files.size(); ++f) {
-    if (chosen[f].empty()) continue;
-    set.scorers.push_back(case_scorer(r.files[f], db, [&ids = chosen[f]](std::string_view id) { return ids.count(std::string(id)) > 0; }));
-    out.profile.case_files.push_back(r.files[f].string());
-  }
-  set.baseline = set.score(ModelParams{});
+  // One scorer per file restricted to its chosen cases, and their scores with the defaults.
+  auto load_chosen = [&] {
+    set.scorers.clear();
+    out.profile.case_files.clear();
+    for (std::size_t f = 0; f < r.files.size(); ++f) {
+      if (chosen[f].empty()) continue;
+      set.scorers.push_back(case_scorer(r.files[f], db, [&ids = chosen[f]](std::string_view id) { return ids.count(std::string(id)) > 0; }));
+      out.profile.case_files.push_back(r.files[f].string());
+    }
+    set.baseline = set.score(ModelParams{});
+  };
+  load_chosen();
 
   // Which parameters the cases depend on: a step of 5 % in each, at the defaults.
   Active all{{}, ModelParams{}};
@@ -171,14 +177,7 @@ CalibrationResult calibrate(const CalibrationRequest& r, const HardwareDb& db) {
     std::set<std::string> ids;
     for (std::size_t i : keep_cases) ids.insert(set.baseline[i].id);
     for (auto& c : chosen) std::erase_if(c, [&](const std::string& id) { return !ids.count(id); });
-    set.scorers.clear();
-    out.profile.case_files.clear();
-    for (std::size_t f = 0; f < r.files.size(); ++f) {
-      if (chosen[f].empty()) continue;
-      set.scorers.push_back(case_scorer(r.files[f], db, [&ids = chosen[f]](std::string_view id) { return ids.count(std::string(id)) > 0; }));
-      out.profile.case_files.push_back(r.files[f].string());
-    }
-    set.baseline = set.score(ModelParams{});
+    load_chosen();
   }
   Active active{{}, ModelParams{}};
   for (std::size_t j = 0; j < all.params.size(); ++j) {

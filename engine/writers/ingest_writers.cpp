@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
+#include <optional>
 #include <sstream>
 #include <toml++/toml.h>
 
@@ -61,6 +62,20 @@ ScenarioFile read_serving_scenario(const std::string& file, const HardwareDb& db
   return f;
 }
 
+// One [[case]] of a training or inference case file: what every writer here puts in it.
+toml::table scenario_case(std::string id, std::string source, std::string_view metric, double measured, std::string notes,
+                          toml::table scenario, std::optional<double> tolerance = std::nullopt) {
+  toml::table c;
+  c.insert("id", std::move(id));
+  c.insert("source", std::move(source));
+  c.insert("metric", metric);
+  c.insert("measured", measured);
+  if (tolerance) c.insert("tolerance", *tolerance);
+  if (!notes.empty()) c.insert("notes", std::move(notes));
+  c.insert("scenario", std::move(scenario));
+  return c;
+}
+
 }  // namespace
 
 std::string collective_cases_toml(const NcclTestsRun& run, const std::string& system, const std::string& source) {
@@ -107,15 +122,9 @@ std::string scenario_cases_toml(const std::vector<Measurement>& rows, const std:
       for (std::string_view n : names) list += (list.empty() ? "" : ", ") + std::string(n);
       throw InputError(where, fmt::format("measurements: '{}' is not a {} metric (one of: {})", m.metric, phase, list));
     }
-    toml::table c;
-    c.insert("id", m.id.empty() ? fmt::format("{}-{}", slug(std::filesystem::path(file).stem().string()), m.line) : m.id);
-    c.insert("source", m.source.empty() ? fmt::format("measured: {}", file) : m.source);
-    c.insert("metric", m.metric);
-    c.insert("measured", m.value);
-    if (m.tolerance) c.insert("tolerance", *m.tolerance);
-    if (!m.notes.empty()) c.insert("notes", m.notes);
-    c.insert("scenario", std::move(read.table));
-    cases.push_back(std::move(c));
+    cases.push_back(scenario_case(m.id.empty() ? fmt::format("{}-{}", slug(std::filesystem::path(file).stem().string()), m.line) : m.id,
+                                  m.source.empty() ? fmt::format("measured: {}", file) : m.source, m.metric, m.value, m.notes,
+                                  std::move(read.table), m.tolerance));
   }
   return case_file(suite, std::move(cases), file);
 }
@@ -131,18 +140,15 @@ std::string megatron_case_toml(const MegatronRun& run, const std::string& system
   for (std::size_t i = run.iterations.size() > 1 ? 1 : 0; i < run.iterations.size(); ++i)
     if (run.iterations[i].tflops_per_gpu) tflops.push_back(*run.iterations[i].tflops_per_gpu);
   std::sort(tflops.begin(), tflops.end());
-  toml::table c;
-  c.insert("id", slug(std::filesystem::path(run.file).stem().string()));
-  c.insert("source", source.empty() ? fmt::format("Megatron-LM log {}", run.file) : source);
-  c.insert("metric", "step_time_s");
-  c.insert("measured", run.median_step_s);
-  c.insert("notes", fmt::format("median 'elapsed time per iteration' of {} logged intervals after the first (warm-up){}", run.iterations_used,
-                                tflops.empty() ? std::string()
-                                               : fmt::format("; Megatron's own throughput per GPU {:.4g} TFLOP/s (its FLOP formula, not scored)",
-                                                             tflops[tflops.size() / 2])));
-  c.insert("scenario", std::move(scenario));
   toml::array cases;
-  cases.push_back(std::move(c));
+  cases.push_back(scenario_case(
+      slug(std::filesystem::path(run.file).stem().string()), source.empty() ? fmt::format("Megatron-LM log {}", run.file) : source,
+      "step_time_s", run.median_step_s,
+      fmt::format("median 'elapsed time per iteration' of {} logged intervals after the first (warm-up){}", run.iterations_used,
+                  tflops.empty() ? std::string()
+                                 : fmt::format("; Megatron's own throughput per GPU {:.4g} TFLOP/s (its FLOP formula, not scored)",
+                                               tflops[tflops.size() / 2])),
+      std::move(scenario)));
   return case_file("training", std::move(cases), "the Megatron-LM log " + run.file);
 }
 
@@ -154,16 +160,14 @@ std::string mlperf_case_toml(const MlperfSummary& run, const std::string& scenar
   if (!run.tokens_per_s) throw InputError({run.file, 0, 0}, "MLPerf summary: no tokens per second (not an LLM benchmark?)");
   ScenarioFile read = read_serving_scenario(scenario_file, db, "MLPerf summary");
   const Scenario& s = read.scenario;
-  toml::table c;
-  c.insert("id", slug(run.sut.empty() ? std::filesystem::path(run.file).stem().string() : run.sut));
-  c.insert("source", source.empty() ? fmt::format("MLPerf Inference summary {}", run.file) : source);
-  c.insert("metric", "output_tokens_per_s_per_device");
-  c.insert("measured", *run.tokens_per_s / s.hardware.count);
-  c.insert("notes", fmt::format("{} Offline, {} mode: {:.6g} tokens/s over the scenario's {} devices; the scenario's batch and lengths stand "
-                                "for the run's mix", run.sut, run.mode, *run.tokens_per_s, s.hardware.count));
-  c.insert("scenario", std::move(read.table));
   toml::array cases;
-  cases.push_back(std::move(c));
+  cases.push_back(scenario_case(slug(run.sut.empty() ? std::filesystem::path(run.file).stem().string() : run.sut),
+                                source.empty() ? fmt::format("MLPerf Inference summary {}", run.file) : source,
+                                "output_tokens_per_s_per_device", *run.tokens_per_s / s.hardware.count,
+                                fmt::format("{} Offline, {} mode: {:.6g} tokens/s over the scenario's {} devices; the scenario's batch and "
+                                            "lengths stand for the run's mix",
+                                            run.sut, run.mode, *run.tokens_per_s, s.hardware.count),
+                                std::move(read.table)));
   return case_file("inference", std::move(cases), "the MLPerf summary " + run.file);
 }
 
@@ -179,18 +183,16 @@ std::string vllm_throughput_cases_toml(const VllmThroughputRun& run, const std::
                                                    run.total_tokens, run.requests, in, out, scenario_file));
   const double output_tokens = run.total_output_tokens.value_or(run.requests * out);
   const int replica_devices = s.parallelism.tp * s.parallelism.pp;
-  toml::table c;
-  c.insert("id", fmt::format("{}-output_tokens_per_s_per_device", slug(std::filesystem::path(run.file).stem().string())));
-  c.insert("source", source.empty() ? fmt::format("vLLM benchmark_throughput result {}", run.file) : source);
-  c.insert("metric", "output_tokens_per_s_per_device");
-  c.insert("measured", output_tokens / run.elapsed_s / replica_devices);
-  c.insert("notes", fmt::format("offline vLLM run: {:g} requests queued at once, {:g} s; output tokens {} / elapsed / the replica's {} devices; "
-                                "continuous batching up to max_num_seqs compared with static batches of the scenario's {:g}",
-                                run.requests, run.elapsed_s, run.total_output_tokens ? "as recorded" : "= requests x output_len",
-                                replica_devices, s.inference->batch.value_or(1)));
-  c.insert("scenario", read.table);
   toml::array cases;
-  cases.push_back(std::move(c));
+  cases.push_back(scenario_case(
+      fmt::format("{}-output_tokens_per_s_per_device", slug(std::filesystem::path(run.file).stem().string())),
+      source.empty() ? fmt::format("vLLM benchmark_throughput result {}", run.file) : source, "output_tokens_per_s_per_device",
+      output_tokens / run.elapsed_s / replica_devices,
+      fmt::format("offline vLLM run: {:g} requests queued at once, {:g} s; output tokens {} / elapsed / the replica's {} devices; continuous "
+                  "batching up to max_num_seqs compared with static batches of the scenario's {:g}",
+                  run.requests, run.elapsed_s, run.total_output_tokens ? "as recorded" : "= requests x output_len", replica_devices,
+                  s.inference->batch.value_or(1)),
+      std::move(read.table)));
   return case_file("inference", std::move(cases), "the vLLM result " + run.file);
 }
 
@@ -213,14 +215,9 @@ std::string trtllm_cases_toml(const TrtllmBenchRun& run, const std::string& scen
                   run.concurrency, run.input_len, run.output_len);
   toml::array cases;
   auto add = [&](const char* metric, double value, const char* what) {
-    toml::table c;
-    c.insert("id", fmt::format("{}-{}", stem, metric));
-    c.insert("source", source.empty() ? fmt::format("trtllm-bench report {}", run.file) : source);
-    c.insert("metric", metric);
-    c.insert("measured", value);
-    c.insert("notes", fmt::format("{} ({})", notes, what));
-    c.insert("scenario", read.table);
-    cases.push_back(std::move(c));
+    cases.push_back(scenario_case(fmt::format("{}-{}", stem, metric),
+                                  source.empty() ? fmt::format("trtllm-bench report {}", run.file) : source, metric, value,
+                                  fmt::format("{} ({})", notes, what), read.table));
   };
   add("output_tokens_per_s_per_device", run.per_gpu_output_tokens_per_s, "Per GPU Output Throughput (tps/gpu)");
   add("latency_s", run.avg_request_latency_s, "Average request latency (ms)");
@@ -250,14 +247,9 @@ std::string vllm_cases_toml(const VllmServingRun& run, const std::string& scenar
                                         run.completed, batch, input_len, output_len);
   toml::array cases;
   auto add = [&](const char* metric, double value, const char* what) {
-    toml::table c;
-    c.insert("id", fmt::format("{}-{}", stem, metric));
-    c.insert("source", source.empty() ? fmt::format("vLLM benchmark_serving result {}", run.file) : source);
-    c.insert("metric", metric);
-    c.insert("measured", value);
-    c.insert("notes", fmt::format("{} ({})", notes, what));
-    c.insert("scenario", scenario);
-    cases.push_back(std::move(c));
+    cases.push_back(scenario_case(fmt::format("{}-{}", stem, metric),
+                                  source.empty() ? fmt::format("vLLM benchmark_serving result {}", run.file) : source, metric, value,
+                                  fmt::format("{} ({})", notes, what), scenario));
   };
   add("output_tokens_per_s_per_device", run.output_throughput / replica_devices,
       fmt::format("output_throughput / the replica's {} devices", replica_devices).c_str());
