@@ -6,7 +6,9 @@
 # 2. perfcast calibrate fits the efficiencies on a third of the cases (--select 0/3);
 # 3. perfcast roofline --calibration predicts a GEMM shape that was not measured;
 # 4. perfcast validate --calibration scores the other two thirds, with the defaults' errors beside.
-# Fails (non-zero) when a step fails, or when calibrating makes the held-out cases worse.
+# Fails (non-zero) when a step fails, or when calibrating leaves the held-out cases worse than the
+# defaults did and above 10 % median error (a machine the defaults already fit well may move a
+# little either way with timing noise).
 set -euo pipefail
 perfcast=$1 bench=$2 work=$3
 shift 3
@@ -35,4 +37,4 @@ after=$(median all)
 before=$(median "defaults, all")
 [ -n "$after" ] && [ -n "$before" ] || { echo "loop: no summary in validate's output"; exit 1; }
 echo "loop: held-out median |error| ${before}% with the defaults, ${after}% calibrated on a third of the cases"
-awk -v a="$after" -v b="$before" 'BEGIN { exit !(a <= b) }' || { echo "loop: calibration made the held-out cases worse"; exit 1; }
+awk -v a="$after" -v b="$before" 'BEGIN { exit !(a <= b || a <= 10) }' || { echo "loop: calibration made the held-out cases worse"; exit 1; }
