@@ -37,7 +37,7 @@ int run(const GlobalOptions& global, const PredictOptions& o) {
   const CalibrationProfile profile = o.calibration.empty() ? prior_profile() : load_calibration_profile(o.calibration);
   const ModelParams params = profile.model_params();
   if (s.inference) {
-    const InferenceOptions options{.collective = params.collective, .efficiency = params.efficiency};
+    const InferenceOptions options = with_params(InferenceOptions{}, params);
     InferencePrediction p = predict_inference(s, db, options);
     if (!o.calibration.empty()) p.assumptions.push_back(profile_assumption(profile, s.hardware.accelerator));
     std::optional<UncertaintyReport> u;
@@ -53,7 +53,7 @@ int run(const GlobalOptions& global, const PredictOptions& o) {
     }
     return 0;
   }
-  TrainingOptions options{.order = *order, .collective = params.collective, .efficiency = params.efficiency};
+  const TrainingOptions options = with_params(TrainingOptions{.order = *order}, params);
   TrainingPrediction p = predict_training(s, db, options);
   if (!o.calibration.empty()) p.assumptions.push_back(profile_assumption(profile, s.hardware.accelerator));
   std::optional<UncertaintyReport> u;

@@ -28,7 +28,7 @@ models::Phase phase_of(const std::string& p) {
 
 int run(const GlobalOptions& global, const RooflineOptions& o) {
   HardwareDb db = HardwareDb::load(global.hardware_db);
-  const models::Efficiency e = o.calibration.empty() ? models::default_efficiency() : load_calibration_profile(o.calibration).model_params().efficiency;
+  const models::Efficiency e = profile_params(o.calibration).efficiency;
   RooflineReport report;
   if (!o.scenario.empty()) {
     if (!o.op.empty() || !o.workload.empty()) throw InputError({}, "give a scenario file or --op/--workload, not both");

@@ -76,11 +76,6 @@ void print(const Result& r, const Predictions& best, const std::string& format) 
   else fmt::print("{}", sweep_to_table(r, best));
 }
 
-// The parameters of a calibration profile, or the defaults.
-ModelParams model_params_of(const std::string& profile) {
-  return profile.empty() ? ModelParams{} : load_calibration_profile(profile).model_params();
-}
-
 // An [inference] scenario: serving layouts, each a full predict.
 int run_inference(const Scenario& s, const HardwareDb& db, const SweepOptions& o) {
   if (!o.shard.empty()) throw InputError({}, "--shard: an inference space (thousands of layouts) is swept in one run");
@@ -94,8 +89,7 @@ int run_inference(const Scenario& s, const HardwareDb& db, const SweepOptions& o
   r.top = o.top;
   r.threads = o.threads;
   if (o.progress) r.progress = progress_bar();
-  const ModelParams p = model_params_of(o.calibration);
-  const InferenceOptions options{.collective = p.collective, .efficiency = p.efficiency};
+  const InferenceOptions options = with_params(InferenceOptions{}, profile_params(o.calibration));
   const ServeResult result = inference_sweep(s, db, r, options);
   print(result, predict_rows(s, db, result.best, options), o.format);
   return 0;
@@ -116,8 +110,7 @@ int run(const GlobalOptions& global, const SweepOptions& o) {
   r.threads = o.threads;
   if (!o.shard.empty()) parse_shard(o.shard, r);
   if (o.progress) r.progress = progress_bar();
-  const ModelParams p = model_params_of(o.calibration);
-  const TrainingOptions options{.collective = p.collective, .efficiency = p.efficiency};
+  const TrainingOptions options = with_params(TrainingOptions{}, profile_params(o.calibration));
   const SweepResult result = sweep(s, db, r, options);
   print(result, predict_rows(s, db, result.best, options), o.format);
   return 0;
@@ -144,8 +137,7 @@ int run_merge(const GlobalOptions& global, const MergeOptions& o) {
   const SweepResult merged = merge_sweeps(shards, o.files);
   HardwareDb db = HardwareDb::load(global.hardware_db);
   const Scenario s = load_scenario(merged.scenario_file, default_workloads_dir(), db);
-  const ModelParams p = model_params_of(o.calibration);
-  print(merged, predict_rows(s, db, merged.best, {.collective = p.collective, .efficiency = p.efficiency}), o.format);
+  print(merged, predict_rows(s, db, merged.best, with_params(TrainingOptions{}, profile_params(o.calibration))), o.format);
   return 0;
 }
 

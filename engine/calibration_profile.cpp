@@ -185,6 +185,10 @@ CalibrationProfile load_calibration_profile(const std::filesystem::path& file) {
   return out;
 }
 
+ModelParams profile_params(const std::string& file) {
+  return file.empty() ? ModelParams{} : load_calibration_profile(file).model_params();
+}
+
 std::string profile_toml(const CalibrationProfile& p) {
   toml::table root;
   root.insert("schema_version", 1);

@@ -62,6 +62,8 @@ CalibrationProfile prior_profile();
 // Reads and checks a profile: known parameters, each within its bounds, a symmetric covariance
 // with a positive diagonal. Errors name the file and key.
 CalibrationProfile load_calibration_profile(const std::filesystem::path& file);
+// The parameters of the profile in `file`, or the defaults when `file` is empty (--calibration).
+ModelParams profile_params(const std::string& file);
 std::string profile_toml(const CalibrationProfile& p);
 
 // Parameter samples for --uncertainty: `n` draws of ln(value) from N(ln value, covariance),

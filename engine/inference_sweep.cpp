@@ -242,13 +242,7 @@ ServeResult inference_sweep(const Scenario& s, const HardwareDb& db, const Serve
 
 std::vector<InferencePrediction> predict_rows(const Scenario& s, const HardwareDb& db, const std::vector<ServeRow>& rows,
                                               const InferenceOptions& o) {
-  std::vector<InferencePrediction> out;
-  Scenario x = s;
-  for (const ServeRow& row : rows) {
-    apply_layout(x, row.layout);
-    out.push_back(predict_inference(x, db, o));
-  }
-  return out;
+  return predict_layouts(s, rows, [&](const Scenario& x) { return predict_inference(x, db, o); });
 }
 
 }  // namespace perfcast

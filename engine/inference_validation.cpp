@@ -40,8 +40,7 @@ std::vector<CaseScore> score_inference_cases(const std::vector<InferenceCase>& c
       s.subject = fmt::format("{} on {} × {}", c.scenario->workload.name, c.scenario->hardware.count, c.scenario->hardware.accelerator);
       s.accelerator = c.scenario->hardware.accelerator;
       if (c.skip.empty()) {
-        InferenceOptions o{.collective = mp.collective, .efficiency = mp.efficiency};
-        o.require_fit = false;
+        const InferenceOptions o = with_params(InferenceOptions{.require_fit = false}, mp);
         const InferencePrediction p = predict_inference(*c.scenario, db, o);
         s.set_prediction(predicted_value(InferenceMetric(c.metric), p));
         s.detail += fmt::format(" · {} · batch {:g}{}", p.layout, p.batch, p.memory.fits ? "" : " · does not fit in the memory model");

@@ -12,4 +12,12 @@ struct ModelParams {
   models::CollectiveParams collective = models::default_collective_params();
 };
 
+// `o` (TrainingOptions, InferenceOptions) with the parameters of `p`, everything else kept.
+template <class Options>
+Options with_params(Options o, const ModelParams& p) {
+  o.efficiency = p.efficiency;
+  o.collective = p.collective;
+  return o;
+}
+
 }  // namespace perfcast

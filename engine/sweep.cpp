@@ -440,13 +440,7 @@ SweepFigures sweep_figures(const Scenario& s, const HardwareDb& db, const SweepL
 
 std::vector<TrainingPrediction> predict_rows(const Scenario& s, const HardwareDb& db, const std::vector<SweepRow>& rows,
                                              const TrainingOptions& o) {
-  std::vector<TrainingPrediction> out;
-  Scenario x = s;
-  for (const SweepRow& row : rows) {
-    apply_layout(x, row.layout);
-    out.push_back(predict_training(x, db, o));
-  }
-  return out;
+  return predict_layouts(s, rows, [&](const Scenario& x) { return predict_training(x, db, o); });
 }
 
 SweepResult merge_sweeps(const std::vector<SweepResult>& shards, const std::vector<std::string>& files) {

@@ -174,6 +174,18 @@ SweepResult sweep(const Scenario& s, const HardwareDb& db, const SweepRequest& r
 // sweep would rank it by. The tests hold it equal to predict_training.
 SweepFigures sweep_figures(const Scenario& s, const HardwareDb& db, const SweepLayout& l, bool economics, const TrainingOptions& o = {});
 
+// `predict(scenario)` on `s` with each row's layout applied (apply_layout), in the rows' order.
+template <class Row, class Predict>
+auto predict_layouts(const Scenario& s, const std::vector<Row>& rows, Predict predict) {
+  std::vector<decltype(predict(s))> out;
+  Scenario x = s;
+  for (const Row& row : rows) {
+    apply_layout(x, row.layout);
+    out.push_back(predict(x));
+  }
+  return out;
+}
+
 // The full predictions of `rows` (predict_training on each layout).
 std::vector<TrainingPrediction> predict_rows(const Scenario& s, const HardwareDb& db, const std::vector<SweepRow>& rows,
                                              const TrainingOptions& o = {});

@@ -53,7 +53,7 @@ std::vector<CaseScore> score_training_cases(const std::vector<TrainingCase>& cas
       s.subject = fmt::format("{} on {} × {}", c.scenario->workload.name, c.scenario->hardware.count, c.scenario->hardware.accelerator);
       s.accelerator = c.scenario->hardware.accelerator;
       if (c.skip.empty()) {
-        const TrainingPrediction p = predict_training(*c.scenario, db, {.collective = mp.collective, .efficiency = mp.efficiency});
+        const TrainingPrediction p = predict_training(*c.scenario, db, with_params(TrainingOptions{}, mp));
         s.set_prediction(predicted_value(TrainingMetric(c.metric), p) * scale);
         s.detail += fmt::format(" · {} · {}", p.layout, p.bottleneck.substr(0, p.bottleneck.find(':')));
       }

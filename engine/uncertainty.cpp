@@ -36,9 +36,6 @@ UncertaintyReport spread(const CalibrationProfile& p, int samples, const Predict
   return out;
 }
 
-template <class P>
-std::optional<double> usd_of(const P& x) { return x.economics ? x.economics->usd : std::nullopt; }
-
 }  // namespace
 
 double quantile(std::vector<double> values, double q) {
@@ -53,18 +50,13 @@ UncertaintyReport training_uncertainty(const Scenario& s, const HardwareDb& db, 
                                        int samples) {
   using P = TrainingPrediction;
   const P point = predict_training(s, db, o);
-  auto predict = [&](const ModelParams& m) {
-    TrainingOptions x = o;
-    x.efficiency = m.efficiency;
-    x.collective = m.collective;
-    return predict_training(s, db, x);
-  };
+  auto predict = [&](const ModelParams& m) { return predict_training(s, db, with_params(o, m)); };
   return spread<P>(p, samples, point, predict,
                    {{"step_time", units::dim::seconds, [](const P& x) -> std::optional<double> { return x.step_time_s; }},
                     {"tokens_per_s", units::dim::hertz, [](const P& x) -> std::optional<double> { return x.tokens_per_s; }},
                     {"mfu", units::dim::none, [](const P& x) -> std::optional<double> { return x.mfu; }},
                     {"time_to_train", units::dim::seconds, [](const P& x) { return x.expected_wall_s ? x.expected_wall_s : x.time_to_train_s; }},
-                    {"usd", units::dim::usd, [](const P& x) { return usd_of(x); }},
+                    {"usd", units::dim::usd, [](const P& x) { return x.economics ? x.economics->usd : std::nullopt; }},
                     {"co2e", units::dim::kg, [](const P& x) { return x.economics ? x.economics->co2e_kg : std::nullopt; }}});
 }
 
@@ -75,12 +67,7 @@ UncertaintyReport inference_uncertainty(const Scenario& s, const HardwareDb& db,
   InferenceOptions headline = o;
   headline.extras = false;  // the intervals are of the headline figures
   headline.require_fit = false;
-  auto predict = [&](const ModelParams& m) {
-    InferenceOptions x = headline;
-    x.efficiency = m.efficiency;
-    x.collective = m.collective;
-    return predict_inference(s, db, x);
-  };
+  auto predict = [&](const ModelParams& m) { return predict_inference(s, db, with_params(headline, m)); };
   return spread<P>(p, samples, point, predict,
                    {{"ttft", units::dim::seconds, [](const P& x) -> std::optional<double> { return x.ttft_s; }},
                     {"tpot", units::dim::seconds, [](const P& x) -> std::optional<double> { return x.tpot_s; }},

@@ -9,13 +9,6 @@
 namespace perfcast {
 namespace {
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 std::string percent(double e) { return fmt::format("{:+.1f}%", 100 * e); }
 
 std::string value_text(double v) { return fmt::format("{:.4g}", v); }
@@ -29,7 +22,7 @@ CalibrationErrors calibration_errors(const CalibrationResult& r) {
     after.push_back(std::fabs(c.after.error));
     if (c.leave_one_out) loo.push_back(std::fabs(c.loo_error()));
   }
-  return {median(before), median(after), median(loo), !loo.empty()};
+  return {quantile(before, 0.5), quantile(after, 0.5), quantile(loo, 0.5), !loo.empty()};
 }
 
 std::string calibration_text(const CalibrationResult& r) {

@@ -278,6 +278,29 @@ json serve_row_json(const ServeRow& x, bool economics) {
 
 }  // namespace
 
+// The keys both sweeps' JSON share: what was swept and ranked, the counts, the best rows and the
+// front, and how long it took.
+template <class Result>
+json shared_sweep_json(const Result& r, json best, json front) {
+  const SweepCounts& c = r.counts;
+  return {{"scenario", r.scenario},
+          {"workload", r.workload},
+          {"accelerator", r.accelerator},
+          {"objective", name_of(r.objective)},
+          {"higher_is_better", higher_is_better(r.objective)},
+          {"constraints", constraints_json(r)},
+          {"pareto_metrics", pareto_metrics_json(r)},
+          {"top", r.top},
+          {"capacity_B", r.capacity_B},
+          {"counts",
+           {{"combinations", c.combinations}, {"dropped_by_rule", rule_drops_json(c)}, {"dropped_by_memory", c.memory}, {"timed", c.timed},
+            {"feasible", c.feasible}, {"better_than_baseline", c.better_than_baseline}}},
+          {"best", std::move(best)},
+          {"pareto_front", std::move(front)},
+          {"seconds", r.seconds},
+          {"threads", r.threads}};
+}
+
 std::string sweep_to_table(const ServeResult& r, const std::vector<InferencePrediction>& best) {
   const SweepCounts& c = r.counts;
   std::string out = fmt::format("Inference sweep of {} on {} ({}): objective {} ({} is better)\n", r.workload, r.accelerator, r.scenario,
@@ -296,32 +319,15 @@ std::string sweep_to_table(const ServeResult& r, const std::vector<InferencePred
 }
 
 json sweep_to_json(const ServeResult& r, const std::vector<InferencePrediction>& best) {
-  const SweepCounts& c = r.counts;
   const json rows = best_json(r.best, best, [&](const ServeRow& x) { return serve_row_json(x, r.economics); }, inference_to_json);
   json front = json::array();
   for (const ServeRow& x : r.front) front.push_back(serve_row_json(x, r.economics));
   json baseline = serve_row_json(r.baseline, r.economics);
   baseline.erase("id");
   baseline["fits"] = r.baseline_fits;
-  return {{"sweep",
-           {{"kind", "inference"},
-            {"scenario", r.scenario},
-            {"workload", r.workload},
-            {"accelerator", r.accelerator},
-            {"objective", name_of(r.objective)},
-            {"higher_is_better", higher_is_better(r.objective)},
-            {"constraints", constraints_json(r)},
-            {"pareto_metrics", pareto_metrics_json(r)},
-            {"top", r.top},
-            {"capacity_B", r.capacity_B},
-            {"counts",
-             {{"combinations", c.combinations}, {"dropped_by_rule", rule_drops_json(c)}, {"dropped_by_memory", c.memory}, {"timed", c.timed},
-              {"feasible", c.feasible}, {"better_than_baseline", c.better_than_baseline}}},
-            {"best", rows},
-            {"pareto_front", front},
-            {"baseline", baseline},
-            {"seconds", r.seconds},
-            {"threads", r.threads}}}};
+  json sweep = shared_sweep_json(r, rows, front);
+  sweep.update({{"kind", "inference"}, {"baseline", baseline}});
+  return {{"sweep", sweep}};
 }
 
 std::string sweep_to_csv(const ServeResult& r) {
@@ -371,16 +377,9 @@ json sweep_to_json(const SweepResult& r, const std::vector<TrainingPrediction>& 
   for (models::Recompute x : r.space.recompute) recompute.emplace_back(kRecompute[int(x)]);
   for (const PipelineChoice& x : r.space.pipeline) pipeline.push_back({{"schedule", kSchedule[int(x.schedule)]}, {"vp", x.vp}});
   std::vector<bool> sp(r.space.sequence_parallel.begin(), r.space.sequence_parallel.end());
-  return {{"sweep",
-           {{"scenario_file", r.scenario_file},
-            {"scenario", r.scenario},
-            {"workload", r.workload},
-            {"accelerator", r.accelerator},
-            {"objective", name_of(r.objective)},
-            {"higher_is_better", higher_is_better(r.objective)},
-            {"constraints", constraints_json(r)},
-            {"pareto_metrics", pareto_metrics_json(r)},
-            {"top", r.top},
+  json sweep = shared_sweep_json(r, rows, front);
+  sweep["counts"]["repeats"] = c.repeats;
+  sweep.update({{"scenario_file", r.scenario_file},
             {"shard", r.shard},
             {"shards", r.shards},
             {"job", r.job},
@@ -390,16 +389,9 @@ json sweep_to_json(const SweepResult& r, const std::vector<TrainingPrediction>& 
               {"ep", list(r.space.ep)}, {"micro_batch", list(r.space.micro_batch)}, {"recompute", recompute},
               {"sequence_parallel", sp}, {"zero", list(r.space.zero)}, {"pipeline", pipeline},
               {"combinations", r.space.size()}}},
-            {"capacity_B", r.capacity_B},
-            {"counts",
-             {{"combinations", c.combinations}, {"repeats", c.repeats}, {"dropped_by_rule", rule_drops_json(c)}, {"dropped_by_memory", c.memory},
-              {"timed", c.timed}, {"feasible", c.feasible}, {"better_than_baseline", c.better_than_baseline}}},
-            {"best", rows},
-            {"pareto_front", front},
             {"baseline", {{"layout", layout_json(r.baseline.layout)}, {"figures", figures_json(r, r.baseline.figures)}, {"fits", r.baseline_fits}}},
-            {"seconds", r.seconds},
-            {"threads", r.threads},
-            {"layouts_per_s", r.seconds > 0 ? double(c.combinations) / r.seconds : 0.0}}}};
+            {"layouts_per_s", r.seconds > 0 ? double(c.combinations) / r.seconds : 0.0}});
+  return {{"sweep", sweep}};
 }
 
 std::string sweep_to_csv(const SweepResult& r) {
