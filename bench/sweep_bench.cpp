@@ -8,9 +8,9 @@
 #include <filesystem>
 #include <thread>
 
-#include "engine/hardware_db.hpp"
-#include "engine/scenario.hpp"
-#include "engine/sweep.hpp"
+#include "engine/data/hardware_db.hpp"
+#include "engine/data/scenario_reader.hpp"
+#include "engine/sweep/training_sweep.hpp"
 
 namespace {
 
@@ -33,7 +33,7 @@ void run_space(benchmark::State& state, const char* file, std::vector<int> devic
   r.top = 20;
   SweepCounts total;
   for (auto _ : state) {
-    const SweepResult result = sweep(s, db(), r);
+    const SweepResult result = sweep(s, r);
     benchmark::DoNotOptimize(result.best.data());
     total.add(result.counts);
   }

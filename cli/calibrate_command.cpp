@@ -4,9 +4,9 @@
 #include <memory>
 
 #include "cli/output_file.hpp"
-#include "engine/calibration.hpp"
-#include "engine/errors.hpp"
-#include "engine/hardware_db.hpp"
+#include "engine/calibrate/calibration.hpp"
+#include "engine/core/errors.hpp"
+#include "engine/data/hardware_db.hpp"
 #include "engine/writers/calibration_writers.hpp"
 
 namespace perfcast::cli {

@@ -4,11 +4,11 @@
 #include <fmt/format.h>
 #include <memory>
 
-#include "engine/capacity_report.hpp"
-#include "engine/errors.hpp"
-#include "engine/hardware_db.hpp"
-#include "engine/scenario.hpp"
-#include "engine/units.hpp"
+#include "engine/predict/capacity.hpp"
+#include "engine/core/errors.hpp"
+#include "engine/data/hardware_db.hpp"
+#include "engine/data/scenario_reader.hpp"
+#include "engine/core/units.hpp"
 #include "engine/writers/capacity_writers.hpp"
 
 namespace perfcast::cli {
@@ -42,7 +42,7 @@ int run(const GlobalOptions& global, const CapacityOptions& o) {
   request.percentile = o.percentile;
   HardwareDb db = HardwareDb::load(global.hardware_db);
   Scenario s = load_scenario(o.scenario, default_workloads_dir(), db);
-  CapacityReport c = capacity_for_scenario(s, db, request);
+  CapacityReport c = capacity_for_scenario(s, request);
   if (o.format == "json") fmt::print("{}\n", capacity_to_json(c).dump(2));
   else if (o.format == "csv") fmt::print("{}", capacity_to_csv(c));
   else fmt::print("{}", capacity_to_table(c, o.detail));

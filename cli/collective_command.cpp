@@ -3,9 +3,9 @@
 #include <fmt/format.h>
 #include <memory>
 
-#include "engine/collective_report.hpp"
-#include "engine/errors.hpp"
-#include "engine/hardware_db.hpp"
+#include "engine/predict/collective.hpp"
+#include "engine/core/errors.hpp"
+#include "engine/data/hardware_resolution.hpp"
 #include "engine/writers/collective_writers.hpp"
 
 namespace perfcast::cli {
@@ -26,7 +26,8 @@ int run(const GlobalOptions& global, const CollectiveOptions& o) {
   if (o.algo != "auto") r.algorithm = models::algorithm_from(o.algo);
   r.sizes_B = parse_size_range(o.sizes);
   r.oversubscription = o.oversubscription;
-  CollectiveSweep s = collective_sweep(db, r);
+  r.hardware = resolve_system(db, o.system);
+  CollectiveSweep s = collective_sweep(r);
   if (o.format == "json") fmt::print("{}\n", collective_to_json(s).dump(2));
   else if (o.format == "csv") fmt::print("{}", collective_to_csv(s));
   else fmt::print("{}", collective_to_table(s));

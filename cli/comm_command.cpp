@@ -3,10 +3,10 @@
 #include <fmt/format.h>
 #include <memory>
 
-#include "engine/communication_report.hpp"
-#include "engine/errors.hpp"
-#include "engine/hardware_db.hpp"
-#include "engine/scenario.hpp"
+#include "engine/predict/communication.hpp"
+#include "engine/core/errors.hpp"
+#include "engine/data/hardware_db.hpp"
+#include "engine/data/scenario_reader.hpp"
 #include "engine/writers/communication_writers.hpp"
 
 namespace perfcast::cli {
@@ -23,7 +23,7 @@ int run(const GlobalOptions& global, const CommOptions& o) {
                                      "(default {})", o.order, default_order()));
   HardwareDb db = HardwareDb::load(global.hardware_db);
   Scenario s = load_scenario(o.scenario, default_workloads_dir(), db);
-  CommunicationReport r = communication_for_scenario(s, db, *order, models::default_collective_params());
+  CommunicationReport r = communication_for_scenario(s, *order, models::default_collective_params());
   if (o.format == "json") fmt::print("{}\n", communication_to_json(r).dump(2));
   else if (o.format == "csv") fmt::print("{}", communication_to_csv(r));
   else fmt::print("{}", communication_to_table(r));

@@ -3,10 +3,10 @@
 #include <fmt/format.h>
 #include <memory>
 
-#include "engine/compare_report.hpp"
-#include "engine/errors.hpp"
-#include "engine/hardware_db.hpp"
-#include "engine/units.hpp"
+#include "engine/sweep/compare.hpp"
+#include "engine/core/errors.hpp"
+#include "engine/data/scenario_variants.hpp"
+#include "engine/core/units.hpp"
 #include "engine/writers/compare_writers.hpp"
 
 namespace perfcast::cli {
@@ -30,7 +30,7 @@ int run(const GlobalOptions& global, CompareOptions o) {
     o.request.deadline_s = q.value;
   }
   HardwareDb db = HardwareDb::load(global.hardware_db);
-  const CompareReport r = compare(o.request, db);
+  const CompareReport r = compare(scenario_variants(o.request, db), o.request.scenario_file, o.request.deadline_s);
   if (o.format == "json") fmt::print("{}\n", compare_to_json(r).dump(2));
   else if (o.format == "csv") fmt::print("{}", compare_to_csv(r));
   else fmt::print("{}", compare_to_table(r));

@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <memory>
 
-#include "engine/hardware_db.hpp"
-#include "engine/record_loader.hpp"
+#include "engine/data/hardware_db.hpp"
+#include "engine/data/record_loader.hpp"
 #include "engine/writers/record_writers.hpp"
 
 namespace perfcast::cli {

@@ -4,16 +4,16 @@
 #include <memory>
 
 #include "cli/output_file.hpp"
-#include "engine/errors.hpp"
-#include "engine/hardware_db.hpp"
+#include "engine/core/errors.hpp"
+#include "engine/data/hardware_db.hpp"
 #include "engine/ingest/measurements.hpp"
 #include "engine/ingest/megatron_log.hpp"
 #include "engine/ingest/mlperf_summary.hpp"
 #include "engine/ingest/nccl_tests.hpp"
 #include "engine/ingest/trtllm_bench.hpp"
 #include "engine/ingest/vllm_bench.hpp"
-#include "engine/input_file.hpp"
-#include "engine/writers/ingest_writers.hpp"
+#include "engine/core/input_file.hpp"
+#include "engine/ingest/case_writers.hpp"
 
 namespace perfcast::cli {
 namespace {

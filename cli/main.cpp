@@ -17,7 +17,7 @@
 #include "cli/roofline_command.hpp"
 #include "cli/sweep_command.hpp"
 #include "cli/validate_command.hpp"
-#include "engine/errors.hpp"
+#include "engine/core/errors.hpp"
 #include "perfcast/version.hpp"
 
 int main(int argc, char** argv) {

@@ -4,9 +4,9 @@
 #include <memory>
 
 #include "cli/output_file.hpp"
-#include "engine/hardware_db.hpp"
-#include "engine/memory_report.hpp"
-#include "engine/scenario.hpp"
+#include "engine/data/hardware_db.hpp"
+#include "engine/predict/memory.hpp"
+#include "engine/data/scenario_reader.hpp"
 #include "engine/writers/memory_writers.hpp"
 
 namespace perfcast::cli {
@@ -20,7 +20,7 @@ struct MemoryOptions {
 int run(const GlobalOptions& global, const MemoryOptions& o) {
   HardwareDb db = HardwareDb::load(global.hardware_db);
   Scenario s = load_scenario(o.scenario, default_workloads_dir(), db);
-  MemoryReport r = memory_for_scenario(s, db);
+  MemoryReport r = memory_for_scenario(s);
   if (!o.svg.empty()) write_output_file(o.svg, memory_to_svg(r), "SVG file");
   if (o.format == "json") fmt::print("{}\n", memory_to_json(r).dump(2));
   else if (o.format == "csv") fmt::print("{}", memory_to_csv(r));

@@ -4,14 +4,14 @@
 #include <memory>
 #include <sstream>
 
-#include "engine/calibration_profile.hpp"
-#include "engine/errors.hpp"
-#include "engine/hardware_db.hpp"
-#include "engine/inference_report.hpp"
-#include "engine/scaling_report.hpp"
-#include "engine/scenario.hpp"
-#include "engine/training_report.hpp"
-#include "engine/uncertainty.hpp"
+#include "engine/data/calibration_profile.hpp"
+#include "engine/core/errors.hpp"
+#include "engine/data/hardware_db.hpp"
+#include "engine/predict/inference.hpp"
+#include "engine/sweep/scaling.hpp"
+#include "engine/data/scenario_reader.hpp"
+#include "engine/predict/training.hpp"
+#include "engine/calibrate/uncertainty.hpp"
 #include "engine/writers/calibration_writers.hpp"
 #include "engine/writers/inference_writers.hpp"
 #include "engine/writers/training_writers.hpp"
@@ -38,10 +38,10 @@ int run(const GlobalOptions& global, const PredictOptions& o) {
   const ModelParams params = profile.model_params();
   if (s.inference) {
     const InferenceOptions options = with_params(InferenceOptions{}, params);
-    InferencePrediction p = predict_inference(s, db, options);
+    InferencePrediction p = predict_inference(s, options);
     if (!o.calibration.empty()) p.assumptions.push_back(profile_assumption(profile, s.hardware.accelerator));
     std::optional<UncertaintyReport> u;
-    if (o.uncertainty) u = inference_uncertainty(s, db, options, profile, o.samples);
+    if (o.uncertainty) u = inference_uncertainty(s, options, profile, o.samples);
     if (o.format == "json") {
       nlohmann::json j = inference_to_json(p);
       if (u) j["uncertainty"] = uncertainty_json(*u);
@@ -54,10 +54,10 @@ int run(const GlobalOptions& global, const PredictOptions& o) {
     return 0;
   }
   const TrainingOptions options = with_params(TrainingOptions{.order = *order}, params);
-  TrainingPrediction p = predict_training(s, db, options);
+  TrainingPrediction p = predict_training(s, options);
   if (!o.calibration.empty()) p.assumptions.push_back(profile_assumption(profile, s.hardware.accelerator));
   std::optional<UncertaintyReport> u;
-  if (o.uncertainty) u = training_uncertainty(s, db, options, profile, o.samples);
+  if (o.uncertainty) u = training_uncertainty(s, options, profile, o.samples);
   if (o.format == "json") {
     nlohmann::json j = training_to_json(p);
     if (u) j["uncertainty"] = uncertainty_json(*u);
@@ -78,7 +78,7 @@ int run_scaling(const GlobalOptions& global, const ScalingOptions& o) {
   const std::vector<int> counts = parse_device_counts(o.devices);
   HardwareDb db = HardwareDb::load(global.hardware_db);
   Scenario s = load_scenario(o.scenario, default_workloads_dir(), db);
-  ScalingReport r = scaling_for_scenario(s, db, counts);
+  ScalingReport r = scaling_for_scenario(s, counts);
   if (o.format == "json") fmt::print("{}\n", scaling_to_json(r).dump(2));
   else if (o.format == "csv") fmt::print("{}", scaling_to_csv(r));
   else fmt::print("{}", scaling_to_table(r));

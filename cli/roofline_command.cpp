@@ -4,12 +4,12 @@
 #include <memory>
 
 #include "cli/output_file.hpp"
-#include "engine/calibration_profile.hpp"
-#include "engine/errors.hpp"
-#include "engine/hardware_db.hpp"
-#include "engine/roofline_report.hpp"
-#include "engine/scenario.hpp"
-#include "engine/workload.hpp"
+#include "engine/data/calibration_profile.hpp"
+#include "engine/core/errors.hpp"
+#include "engine/data/hardware_resolution.hpp"
+#include "engine/predict/roofline.hpp"
+#include "engine/data/scenario_reader.hpp"
+#include "engine/data/workload_reader.hpp"
 #include "engine/writers/roofline_writers.hpp"
 
 namespace perfcast::cli {
@@ -33,12 +33,14 @@ int run(const GlobalOptions& global, const RooflineOptions& o) {
   if (!o.scenario.empty()) {
     if (!o.op.empty() || !o.workload.empty()) throw InputError({}, "give a scenario file or --op/--workload, not both");
     Scenario s = load_scenario(o.scenario, default_workloads_dir(), db);
-    report = roofline_for_scenario(s, db, o.hw, e);
+    std::optional<ResolvedHardware> other;
+    if (!o.hw.empty()) other = resolve_accelerator(db, o.hw);
+    report = roofline_for_scenario(s, other ? &*other : nullptr, e);
   } else {
     if (o.hw.empty()) throw InputError({}, "--hw <accelerator> is required without a scenario file");
-    const AcceleratorSpec& a = db.accelerator(o.hw);
+    const ResolvedHardware a = resolve_accelerator(db, o.hw);
     if (!o.op.empty()) {
-      report = roofline_for_op(o.op, a, db, e);
+      report = roofline_for_op(o.op, a, e);
     } else if (!o.workload.empty()) {
       Workload w = load_preset(default_workloads_dir(), o.workload);
       PresetRun run{.phase = phase_of(o.phase), .batch = o.batch, .seq_len = o.seq, .context_len = o.context, .tp = o.tp};
@@ -47,7 +49,7 @@ int run(const GlobalOptions& global, const RooflineOptions& o) {
         if (!p) throw InputError({}, fmt::format("--precision: unknown format '{}'", o.precision));
         run.precision = p;
       }
-      report = roofline_for_preset(w, a, db, run, e);
+      report = roofline_for_preset(w, a, run, e);
     } else {
       throw InputError({}, "give a scenario file, --op <spec> or --workload <preset>");
     }

@@ -6,13 +6,13 @@
 #include <memory>
 #include <unistd.h>
 
-#include "engine/calibration_profile.hpp"
-#include "engine/errors.hpp"
-#include "engine/hardware_db.hpp"
-#include "engine/inference_sweep.hpp"
-#include "engine/input_file.hpp"
-#include "engine/scaling_report.hpp"
-#include "engine/sweep.hpp"
+#include "engine/data/calibration_profile.hpp"
+#include "engine/core/errors.hpp"
+#include "engine/data/scenario_reader.hpp"
+#include "engine/sweep/inference_sweep.hpp"
+#include "engine/core/input_file.hpp"
+#include "engine/sweep/scaling.hpp"
+#include "engine/sweep/training_sweep.hpp"
 #include "engine/writers/sweep_writers.hpp"
 
 namespace perfcast::cli {
@@ -90,8 +90,8 @@ int run_inference(const Scenario& s, const HardwareDb& db, const SweepOptions& o
   r.threads = o.threads;
   if (o.progress) r.progress = progress_bar();
   const InferenceOptions options = with_params(InferenceOptions{}, profile_params(o.calibration));
-  const ServeResult result = inference_sweep(s, db, r, options);
-  print(result, predict_rows(s, db, result.best, options), o.format);
+  const ServeResult result = inference_sweep(s, r, options);
+  print(result, predict_rows(s, result.best, options), o.format);
   return 0;
 }
 
@@ -111,8 +111,8 @@ int run(const GlobalOptions& global, const SweepOptions& o) {
   if (!o.shard.empty()) parse_shard(o.shard, r);
   if (o.progress) r.progress = progress_bar();
   const TrainingOptions options = with_params(TrainingOptions{}, profile_params(o.calibration));
-  const SweepResult result = sweep(s, db, r, options);
-  print(result, predict_rows(s, db, result.best, options), o.format);
+  const SweepResult result = sweep(s, r, options);
+  print(result, predict_rows(s, result.best, options), o.format);
   return 0;
 }
 
@@ -137,7 +137,7 @@ int run_merge(const GlobalOptions& global, const MergeOptions& o) {
   const SweepResult merged = merge_sweeps(shards, o.files);
   HardwareDb db = HardwareDb::load(global.hardware_db);
   const Scenario s = load_scenario(merged.scenario_file, default_workloads_dir(), db);
-  print(merged, predict_rows(s, db, merged.best, with_params(TrainingOptions{}, profile_params(o.calibration))), o.format);
+  print(merged, predict_rows(s, merged.best, with_params(TrainingOptions{}, profile_params(o.calibration))), o.format);
   return 0;
 }
 

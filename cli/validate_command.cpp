@@ -4,10 +4,10 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "engine/calibration.hpp"
-#include "engine/hardware_db.hpp"
-#include "engine/units.hpp"
-#include "engine/validation.hpp"
+#include "engine/calibrate/calibration.hpp"
+#include "engine/data/hardware_db.hpp"
+#include "engine/core/units.hpp"
+#include "engine/validate/validation.hpp"
 #include "engine/writers/text_table.hpp"
 
 namespace perfcast::cli {

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/precision.hpp"
+#include "models/precision.hpp"
 #include "models/pipeline.hpp"
 #include "models/transformer.hpp"
 #include "models/transformer_ops.hpp"

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/precision.hpp"
+#include "models/precision.hpp"
 
 namespace perfcast::models {
 

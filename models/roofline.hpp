@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/precision.hpp"
+#include "models/precision.hpp"
 #include "models/op.hpp"
 
 namespace perfcast::models {

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "engine/record_loader.hpp"
+#include "engine/data/record_loader.hpp"
 
 namespace {
 

@@ -9,11 +9,11 @@
 #include <fstream>
 #include <unistd.h>
 
-#include "engine/calibration.hpp"
-#include "engine/errors.hpp"
-#include "engine/scenario.hpp"
-#include "engine/uncertainty.hpp"
-#include "engine/workload.hpp"
+#include "engine/calibrate/calibration.hpp"
+#include "engine/core/errors.hpp"
+#include "engine/data/scenario_reader.hpp"
+#include "engine/calibrate/uncertainty.hpp"
+#include "engine/data/workload_reader.hpp"
 #include "tests/shipped_db.hpp"
 
 using namespace perfcast;
@@ -43,6 +43,7 @@ std::string synthetic_cases(const ModelParams& truth, double tolerance) {
     MicrobenchCase c;
     c.id = fmt::format("gemm-{}x{}x{}", s.m, s.n, s.k);
     c.accelerator = "h100-sxm";
+    c.hardware = resolve_accelerator(shipped_db(), c.accelerator);
     c.kind = MicrobenchKind::gemm;
     c.m = s.m, c.n = s.n, c.k = s.k;
     cases.push_back(c);
@@ -51,12 +52,13 @@ std::string synthetic_cases(const ModelParams& truth, double tolerance) {
     MicrobenchCase c;
     c.id = fmt::format("copy-{}GB", gb);
     c.accelerator = "h100-sxm";
+    c.hardware = resolve_accelerator(shipped_db(), c.accelerator);
     c.kind = MicrobenchKind::memory;
     c.read_B = c.write_B = gb * 1e9;
     cases.push_back(c);
   }
   for (MicrobenchCase& c : cases) c.measured = 1;
-  const std::vector<CaseScore> truth_scores = score_microbenchmarks(cases, shipped_db(), truth.efficiency);
+  const std::vector<CaseScore> truth_scores = score_microbenchmarks(cases, truth.efficiency);
   std::string text = "schema_version = 1\nsuite = \"microbenchmark\"\n";
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const MicrobenchCase& c = cases[i];
@@ -277,7 +279,7 @@ TEST_CASE("parameter draws are reproducible, within bounds, and spread as the co
 TEST_CASE("uncertainty: the intervals are ordered, and collapse to the point with a near-exact profile") {
   const Scenario s = load_scenario(std::filesystem::path(PERFCAST_SOURCE_DIR) / "scenarios" / "llama3-70b-15t-pretrain.toml",
                                    default_workloads_dir(), shipped_db());
-  const UncertaintyReport wide = training_uncertainty(s, shipped_db(), {}, prior_profile(), 100);
+  const UncertaintyReport wide = training_uncertainty(s, {}, prior_profile(), 100);
   REQUIRE(wide.figures.size() == 6);  // step, tokens/s, MFU, time to train, usd, CO2e
   for (const FigureInterval& f : wide.figures) {
     CHECK(f.p10 <= f.p50);
@@ -287,7 +289,7 @@ TEST_CASE("uncertainty: the intervals are ordered, and collapse to the point wit
   CalibrationProfile exact = prior_profile();
   for (auto& row : exact.covariance)
     for (double& v : row) v = v > 0 ? 1e-14 : 0;
-  const UncertaintyReport narrow = training_uncertainty(s, shipped_db(), {}, exact, 20);
+  const UncertaintyReport narrow = training_uncertainty(s, {}, exact, 20);
   for (const FigureInterval& f : narrow.figures) {
     CHECK(f.p10 == doctest::Approx(f.point).epsilon(1e-5));
     CHECK(f.p90 == doctest::Approx(f.point).epsilon(1e-5));

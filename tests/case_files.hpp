@@ -7,8 +7,8 @@
 #include <unistd.h>
 #include <vector>
 
-#include "engine/errors.hpp"
-#include "engine/validation.hpp"
+#include "engine/core/errors.hpp"
+#include "engine/validate/validation.hpp"
 #include "tests/shipped_db.hpp"
 
 inline std::vector<perfcast::CaseScore> score_case_text(const std::string& text, const std::string& name) {

@@ -8,9 +8,9 @@
 #include <fstream>
 #include <vector>
 
-#include "engine/errors.hpp"
-#include "engine/topology.hpp"
-#include "engine/validation.hpp"
+#include "engine/core/errors.hpp"
+#include "engine/layout/topology.hpp"
+#include "engine/validate/validation.hpp"
 #include "models/collective.hpp"
 #include "tests/case_files.hpp"
 #include "tests/shipped_db.hpp"
@@ -21,7 +21,7 @@ using namespace perfcast::models;
 namespace {
 
 Fabric nvlink8() {
-  return fabric_for_first(topology_of_system(shipped_db(), "dgx-h100"), 8);
+  return fabric_for_first(system_topology("dgx-h100"), 8);
 }
 
 double median(std::vector<double> v) {
@@ -69,7 +69,7 @@ TEST_CASE("large messages approach the link figures they come from") {
   auto ag = best_collective_time(Collective::all_gather, big, nvlink8(), p, CollectiveAlgorithm::ring);
   CHECK(ag->busbw_Bps == doctest::Approx(370e9).epsilon(0.01));
   // Two DGX A100 nodes, ring: the 8 HDR NICs bind, min(NVLink ring, 8 x 25 x 0.94) = 188 GB/s (F-COLL-5).
-  Fabric a100 = fabric_for_first(topology_of_system(shipped_db(), "dgx-a100-80gb"), 16);
+  Fabric a100 = fabric_for_first(system_topology("dgx-a100-80gb"), 16);
   CHECK(a100.domains == 2);
   auto ring = best_collective_time(Collective::all_reduce, big, a100, p, CollectiveAlgorithm::ring);
   CHECK(ring->busbw_Bps == doctest::Approx(188e9).epsilon(0.01));
@@ -78,7 +78,7 @@ TEST_CASE("large messages approach the link figures they come from") {
   CHECK(nvls->algbw_Bps == doctest::Approx(275e9).epsilon(0.01));
   // NVLS needs NVLink SHARP: not on A100's NVSwitch, not across domains.
   CHECK_FALSE(best_collective_time(Collective::all_reduce, big, a100, p, CollectiveAlgorithm::nvls));
-  Fabric a100_one = fabric_for_first(topology_of_system(shipped_db(), "dgx-a100-80gb"), 8);
+  Fabric a100_one = fabric_for_first(system_topology("dgx-a100-80gb"), 8);
   CHECK_FALSE(best_collective_time(Collective::all_reduce, big, a100_one, p, CollectiveAlgorithm::nvls));
   // Tree and NVLS are all-reduce only; direct is for all-to-all and send/recv.
   CHECK_FALSE(best_collective_time(Collective::all_gather, big, nvlink8(), p, CollectiveAlgorithm::tree));
@@ -94,7 +94,7 @@ TEST_CASE("small messages are latency-bound: time nearly flat, busbw proportiona
   CHECK(at(1024).protocol != Protocol::simple);
   CHECK(at(1 << 30).protocol == Protocol::simple);
   // With one rank there is nothing to move.
-  Fabric one = fabric_for_first(topology_of_system(shipped_db(), "dgx-h100"), 1);
+  Fabric one = fabric_for_first(system_topology("dgx-h100"), 1);
   CHECK(best_collective_time(Collective::all_reduce, 1e9, one, p)->time_s == 0);
 }
 
@@ -132,7 +132,7 @@ TEST_CASE("validation: Azure ND H100 v5 all_reduce_perf and maintainer figures (
 TEST_CASE("every shipped system answers every collective, inside a node and across two") {
   const CollectiveParams p = default_collective_params();
   for (const Record* r : shipped_db().records_of(schema::Kind::system)) {
-    Topology t = topology_of_system(shipped_db(), r->name);
+    Topology t = system_topology(r->name);
     std::vector<int> counts{2, t.devices_per_node};
     if (!t.scale_out.empty()) counts.push_back(2 * t.devices_per_node);
     for (int gpus : counts) {

@@ -6,13 +6,14 @@
 #include <filesystem>
 #include <fmt/format.h>
 
-#include "engine/compare_report.hpp"
-#include "engine/cost_report.hpp"
-#include "engine/errors.hpp"
-#include "engine/inference_report.hpp"
-#include "engine/scenario.hpp"
-#include "engine/training_report.hpp"
-#include "engine/validation.hpp"
+#include "engine/data/scenario_variants.hpp"
+#include "engine/sweep/compare.hpp"
+#include "engine/predict/economics.hpp"
+#include "engine/core/errors.hpp"
+#include "engine/predict/inference.hpp"
+#include "engine/data/scenario_reader.hpp"
+#include "engine/predict/training.hpp"
+#include "engine/validate/validation.hpp"
 #include "models/cost.hpp"
 #include "models/energy.hpp"
 #include "tests/shipped_db.hpp"
@@ -48,7 +49,7 @@ Scenario training_with(const std::string& extra) {
 std::string error_of(const std::string& extra) {
   try {
     const Scenario s = training_with(extra);
-    predict_training(s, shipped_db());
+    predict_training(s);
   } catch (const InputError& e) {
     return e.message();
   }
@@ -102,7 +103,7 @@ TEST_CASE("Patterson et al. Table 4, GPT-3 from its published device-hours: ener
 
 TEST_CASE("A training prediction's cost and energy follow from its own times") {
   const Scenario s = training_with("[cost]\noffer = \"aws-p5.48xlarge\"\n[region]\nname = \"us-virginia\"\npue = 1.2\n");
-  const TrainingPrediction p = predict_training(s, shipped_db());
+  const TrainingPrediction p = predict_training(s);
   REQUIRE(p.economics);
   const Economics& e = *p.economics;
   const double wall = *p.expected_wall_s;
@@ -127,8 +128,8 @@ TEST_CASE("Spot stretches the job by 1/u and bills the spot rate, reserved disco
   const Scenario spot = training_with("[cost]\noffer = \"gcp-a3-highgpu-8g\"\nspot = true\nspot_preemptions_per_day = 4\n"
                                       "[region]\nname = \"us-virginia\"\n");
   const Scenario reserved = training_with("[cost]\noffer = \"gcp-a3-highgpu-8g\"\nreserved_discount = 0.4\n[region]\nname = \"us-virginia\"\n");
-  const TrainingPrediction a = predict_training(od, shipped_db()), b = predict_training(spot, shipped_db()),
-                           c = predict_training(reserved, shipped_db());
+  const TrainingPrediction a = predict_training(od), b = predict_training(spot),
+                           c = predict_training(reserved);
   const double u = 1 - 4.0 / 86400 * (a.checkpoint_interval_s / 2 + a.restart_s);
   CHECK(*b.economics->spot_useful_fraction == doctest::Approx(u));
   CHECK(*b.economics->job_wall_s == doctest::Approx(*a.expected_wall_s / u));
@@ -139,7 +140,7 @@ TEST_CASE("Spot stretches the job by 1/u and bills the spot rate, reserved disco
 TEST_CASE("On-prem: TCO share of the job, and the break-even allocation against the cheapest cloud offer") {
   const Scenario s = training_with("[cost]\npurchase = true\nutilisation = 0.8\nmaintenance_fraction = 0.08\n"
                                    "[region]\nname = \"us-iowa\"\npue = 1.3\n");
-  const TrainingPrediction p = predict_training(s, shipped_db());
+  const TrainingPrediction p = predict_training(s);
   const Economics& e = *p.economics;
   CHECK(*e.capex_usd == doctest::Approx(16 * 270'000));
   const double per_device_s = e.tco_year->total() / (128 * models::kSecondsPerYear * 0.8);
@@ -182,7 +183,7 @@ offer = "aws-p5.48xlarge"
 name = "us-oregon"
 )",
                                     "serve.toml", PERFCAST_DEFAULT_WORKLOADS, shipped_db());
-  const InferencePrediction p = predict_inference(s, shipped_db());
+  const InferencePrediction p = predict_inference(s);
   REQUIRE(p.economics);
   const Economics& e = *p.economics;
   CHECK(e.tokens_per_s == doctest::Approx(2 * p.output_tokens_per_s));  // dp 2
@@ -217,7 +218,7 @@ TEST_CASE("compare: every combination, rows a rule rejects say why, and a row eq
                    .cost = {"aws-p5.48xlarge", "purchase"},
                    .region = {"us-virginia", "us-oregon"},
                    .deadline_s = 90 * 86400.0};
-  const CompareReport c = compare(r, shipped_db());
+  const CompareReport c = compare(scenario_variants(r, shipped_db()), r.scenario_file, r.deadline_s);
   REQUIRE(c.rows.size() == 8);
   CHECK(c.training);
   // AWS p5 rents H100s: the B200 rows with it are rejected with the reason.
@@ -228,14 +229,14 @@ TEST_CASE("compare: every combination, rows a rule rejects say why, and a row eq
   CHECK(*c.rows[1].kwh == doctest::Approx(*c.rows[0].kwh));
   // The first row is the scenario itself: identical to predict.
   const Scenario s = load_scenario(r.scenario_file, PERFCAST_DEFAULT_WORKLOADS, shipped_db());
-  const TrainingPrediction p = predict_training(s, shipped_db());
+  const TrainingPrediction p = predict_training(s);
   CHECK(*c.rows[0].usd == doctest::Approx(*p.economics->usd));
   CHECK(*c.rows[0].co2e_kg == doctest::Approx(*p.economics->co2e_kg + *p.economics->embodied_kg));
   for (const CompareBest& b : c.best) {
     REQUIRE(b.row >= 0);
     CHECK(c.rows[b.row].error.empty());
   }
-  CHECK_THROWS_AS(compare({.scenario_file = r.scenario_file, .hardware = {"system=dgx-h100,,nodes=1"}}, shipped_db()), InputError);
+  CHECK_THROWS_AS(scenario_variants({.scenario_file = r.scenario_file, .hardware = {"system=dgx-h100,,nodes=1"}}, shipped_db()), InputError);
 }
 
 TEST_CASE("carbon suite: every published-hours case within its 5 % band, predicted cases scored and finite") {

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/edit_distance.hpp"
+#include "engine/core/edit_distance.hpp"
 
 TEST_CASE("edit distance counts insertions, deletions and substitutions") {
   CHECK(perfcast::edit_distance("bandwith", "bandwidth") == 1);

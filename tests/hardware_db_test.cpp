@@ -8,7 +8,7 @@
 #include <string>
 #include <unistd.h>
 
-#include "engine/hardware_db.hpp"
+#include "engine/data/hardware_db.hpp"
 #include "tests/shipped_db.hpp"
 
 using perfcast::HardwareDb;

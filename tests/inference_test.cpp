@@ -8,10 +8,10 @@
 #include <unistd.h>
 #include <fmt/format.h>
 
-#include "engine/errors.hpp"
-#include "engine/inference_report.hpp"
-#include "engine/scenario.hpp"
-#include "engine/validation.hpp"
+#include "engine/core/errors.hpp"
+#include "engine/predict/inference.hpp"
+#include "engine/data/scenario_reader.hpp"
+#include "engine/validate/validation.hpp"
 #include "models/roofline.hpp"
 #include "tests/case_files.hpp"
 #include "tests/shipped_db.hpp"
@@ -57,7 +57,7 @@ target_fps = 30
 
 std::string error_of(const std::string& text) {
   try {
-    predict_inference(scenario(text), shipped_db());
+    predict_inference(scenario(text));
   } catch (const InputError& e) {
     return e.what();
   }
@@ -67,7 +67,7 @@ std::string error_of(const std::string& text) {
 }  // namespace
 
 TEST_CASE("a static batch: E2E = TTFT + (n_out - 1) TPOT, throughput = batch x n_out / E2E, the curve rises") {
-  const InferencePrediction p = predict_inference(scenario(llama70b()), shipped_db());
+  const InferencePrediction p = predict_inference(scenario(llama70b()));
   CHECK(p.e2e_s == doctest::Approx(p.ttft_s + 255 * p.tpot_s));
   CHECK(p.output_tokens_per_s == doctest::Approx(32 * 256 / p.e2e_s));
   CHECK(p.output_tokens_per_s_per_device == doctest::Approx(p.output_tokens_per_s / 8));
@@ -88,7 +88,7 @@ TEST_CASE("a static batch: E2E = TTFT + (n_out - 1) TPOT, throughput = batch x n
 
 TEST_CASE("E11: speculative decoding, alpha 0.8, gamma 4, c 0.05") {
   const InferencePrediction p =
-      predict_inference(scenario(llama70b("speculative_alpha = 0.8\ndraft_length = 4\ndraft_cost_ratio = 0.05")), shipped_db());
+      predict_inference(scenario(llama70b("speculative_alpha = 0.8\ndraft_length = 4\ndraft_cost_ratio = 0.05")));
   REQUIRE(p.speculative);
   CHECK(p.speculative->tokens_per_target_step == doctest::Approx(3.3616).epsilon(1e-9));
   CHECK(p.speculative->speedup == doctest::Approx(2.80133).epsilon(1e-5));
@@ -96,16 +96,16 @@ TEST_CASE("E11: speculative decoding, alpha 0.8, gamma 4, c 0.05") {
 }
 
 TEST_CASE("the best batch within a TPOT bound is the edge of the bound") {
-  const InferencePrediction p = predict_inference(scenario(llama70b("", "[serving]\ntpot_slo_s = 0.03\n")), shipped_db());
+  const InferencePrediction p = predict_inference(scenario(llama70b("", "[serving]\ntpot_slo_s = 0.03\n")));
   REQUIRE(p.best_within_tpot);
   const double b = p.best_within_tpot->batch;
   CHECK(p.best_within_tpot->step_s <= 0.03);
-  CHECK(decode_step_seconds(scenario(llama70b()), shipped_db(), b + 1, 2048 + 128) > 0.03);
+  CHECK(decode_step_seconds(scenario(llama70b()), b + 1, 2048 + 128) > 0.03);
 }
 
 TEST_CASE("edge: latency, FPS, energy and the frame-budget verdict") {
   const Scenario s = coral_usb_at_30_fps("mobilenet-v2");
-  const InferencePrediction p = predict_inference(s, shipped_db());
+  const InferencePrediction p = predict_inference(s);
   REQUIRE(p.edge);
   CHECK(p.edge->fps == doctest::Approx(1 / p.edge->latency_s));
   CHECK(p.edge->energy_per_inference_J == doctest::Approx(p.edge->power_W * p.edge->latency_s));
@@ -129,7 +129,7 @@ TEST_CASE("E18: parameters beyond the Edge TPU's SRAM stream every inference, a 
   const Scenario s = coral_usb_at_30_fps("vgg16");
   InferenceOptions o;
   o.require_fit = false;
-  const InferencePrediction p = predict_inference(s, shipped_db(), o);
+  const InferencePrediction p = predict_inference(s, o);
   REQUIRE(p.edge);
   const double weights_B = s.workload.vision().parameters();  // one byte each (INT8)
   CHECK(p.edge->streamed_B == doctest::Approx(weights_B - 8e6).epsilon(0.01));
@@ -152,13 +152,13 @@ compute_dtype = "{}"
 weight_dtype = "int8"
 )";
   const Scenario dla = scenario(fmt::format(fmt::runtime(orin), "dla", "int8"));
-  const AcceleratorSpec a = device_spec(dla, shipped_db());
+  const AcceleratorSpec a = dla.hw.device;
   CHECK(*a.peak(Precision::int8) == doctest::Approx(10e12));  // 20 TOP/s dense over 2 cores
   CHECK_FALSE(a.peak(Precision::fp16));
-  const InferencePrediction p = predict_inference(dla, shipped_db());
+  const InferencePrediction p = predict_inference(dla);
   REQUIRE(p.edge);
   CHECK(p.edge->latency_s >= 2 * 4.09e9 / 10e12);  // ResNet-50's 4.09 G multiply-adds at peak
-  const InferencePrediction gpu = predict_inference(scenario(fmt::format(fmt::runtime(orin), "gpu", "int8")), shipped_db());
+  const InferencePrediction gpu = predict_inference(scenario(fmt::format(fmt::runtime(orin), "gpu", "int8")));
   CHECK(gpu.edge->latency_s != doctest::Approx(p.edge->latency_s));
   CHECK(error_of(fmt::format(fmt::runtime(orin), "dla", "fp16")).find("compute_dtype: jetson-orin-nx-16gb's DLA has no fp16 math (it has: int8)") !=
         std::string::npos);
@@ -189,12 +189,12 @@ compute_dtype = "int8"
 )", mode));
   };
   const AcceleratorSpec full = shipped_db().accelerator("jetson-orin-nx-16gb");
-  const AcceleratorSpec ten = device_spec(orin("power_mode = \"10W\""), shipped_db());
+  const AcceleratorSpec ten = orin("power_mode = \"10W\"").hw.device;
   CHECK(*ten.peak(Precision::int8) == doctest::Approx(*full.peak(Precision::int8) * 612.0 / 918 * 2 / 4));
   CHECK(*ten.memory_bandwidth_Bps == doctest::Approx(68.3e9));
-  CHECK(predict_inference(orin("power_mode = \"10W\""), shipped_db()).edge->power_W == 10);
-  CHECK(predict_inference(orin("power_mode = \"10W\""), shipped_db()).edge->latency_s >
-        predict_inference(orin("power_mode = \"25W\""), shipped_db()).edge->latency_s);
+  CHECK(predict_inference(orin("power_mode = \"10W\"")).edge->power_W == 10);
+  CHECK(predict_inference(orin("power_mode = \"10W\"")).edge->latency_s >
+        predict_inference(orin("power_mode = \"25W\"")).edge->latency_s);
 }
 
 TEST_CASE("inference bad input: dtype the device lacks, context too long, batch too large, unknown power mode") {
@@ -237,7 +237,7 @@ TEST_CASE("every shipped inference scenario predicts finite figures") {
     const Scenario s = load_scenario(f.path(), PERFCAST_DEFAULT_WORKLOADS, shipped_db());
     if (!s.inference) continue;
     CAPTURE(f.path().string());
-    const InferencePrediction p = predict_inference(s, shipped_db());
+    const InferencePrediction p = predict_inference(s);
     CHECK(std::isfinite(p.e2e_s));
     CHECK(p.e2e_s > 0);
     ++n;

@@ -7,17 +7,18 @@
 #include <fstream>
 #include <unistd.h>
 
-#include "engine/errors.hpp"
+#include "engine/core/errors.hpp"
 #include "engine/ingest/measurements.hpp"
 #include "engine/ingest/megatron_log.hpp"
 #include "engine/ingest/mlperf_summary.hpp"
-#include "engine/training_report.hpp"
+#include "engine/predict/training.hpp"
 #include "engine/ingest/nccl_tests.hpp"
 #include "engine/ingest/trtllm_bench.hpp"
 #include "engine/ingest/vllm_bench.hpp"
-#include "engine/input_file.hpp"
-#include "engine/validation.hpp"
-#include "engine/writers/ingest_writers.hpp"
+#include "engine/core/input_file.hpp"
+#include "engine/validate/validation.hpp"
+#include "engine/ingest/case_writers.hpp"
+#include "engine/data/scenario_reader.hpp"
 #include "tests/case_files.hpp"
 #include "tests/shipped_db.hpp"
 
@@ -168,7 +169,7 @@ TEST_CASE("Megatron-LM log: arguments and iteration times, mapped to the same sc
   // shipped scenario's.
   const Scenario shipped = load_scenario(std::string(PERFCAST_SOURCE_DIR) + "/scenarios/gpt3-175b-64xa100-korthikanti.toml",
                                          PERFCAST_DEFAULT_WORKLOADS, shipped_db());
-  CHECK(scores[0].predicted == doctest::Approx(predict_training(shipped, shipped_db()).step_time_s).epsilon(1e-9));
+  CHECK(scores[0].predicted == doctest::Approx(predict_training(shipped).step_time_s).epsilon(1e-9));
 }
 
 TEST_CASE("Megatron-LM log: what cannot be read or mapped is named") {

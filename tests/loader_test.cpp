@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "engine/record_loader.hpp"
+#include "engine/data/record_loader.hpp"
 
 using perfcast::parse_record;
 using perfcast::Record;

@@ -5,9 +5,10 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "engine/errors.hpp"
-#include "engine/memory_report.hpp"
-#include "engine/scenario.hpp"
+#include "engine/core/errors.hpp"
+#include "engine/predict/memory.hpp"
+#include "engine/data/scenario_reader.hpp"
+#include "engine/layout/rules.hpp"
 #include "tests/shipped_db.hpp"
 
 using namespace perfcast;
@@ -42,7 +43,7 @@ TEST_CASE("memory is reported for every shipped preset, training and inference")
     texts.push_back(head + "[inference]\ninput_len = 512\noutput_len = 128\n");
     if (w.is_transformer()) texts.push_back(head + "[training]\nseq_len = 2048\nglobal_batch = 64\n[parallelism]\ntp = 8\nzero = 1\n");
     for (const std::string& text : texts) {
-      MemoryReport r = memory_for_scenario(scenario(text), shipped_db());
+      MemoryReport r = memory_for_scenario(scenario(text));
       CHECK(std::isfinite(r.per_device_B));
       CHECK(r.per_device_B > 0);
       CHECK(r.capacity_B > 0);
@@ -62,7 +63,7 @@ TEST_CASE("memory is reported for every shipped preset, training and inference")
 TEST_CASE("GPT-3 175B on 1024 A100 (Narayanan Table 2 layout): the first stage binds") {
   Scenario s = load_scenario(std::string(PERFCAST_SOURCE_DIR) + "/scenarios/gpt3-175b-a100-training.toml", PERFCAST_DEFAULT_WORKLOADS,
                              shipped_db());
-  MemoryReport r = memory_for_scenario(s, shipped_db());
+  MemoryReport r = memory_for_scenario(s);
   CHECK(r.stage == "first of 8");
   // 1F1B: 8 micro-batches in flight x 12 layers x 2sbh (full recompute keeps the layer input).
   CHECK(component(r, "activations") == 8.0 * 12 * 2 * 2048 * 12288);
@@ -80,14 +81,14 @@ TEST_CASE("GPT-3 175B on 1024 A100 (Narayanan Table 2 layout): the first stage b
 TEST_CASE("inference: the largest batch that fits is the edge of fitting") {
   Scenario s = load_scenario(std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-h100-serving.toml", PERFCAST_DEFAULT_WORKLOADS,
                              shipped_db());
-  MemoryReport r = memory_for_scenario(s, shipped_db());
+  MemoryReport r = memory_for_scenario(s);
   REQUIRE(r.max_batch);
   CHECK(*r.kv_bytes_per_token == 40'960);
   CHECK(component(r, "kv_cache") == 32.0 * 2304 * 40'960);
   s.inference->batch = *r.max_batch;
-  CHECK(memory_for_scenario(s, shipped_db()).fits);
+  CHECK(memory_for_scenario(s).fits);
   s.inference->batch = *r.max_batch + 1;
-  MemoryReport over = memory_for_scenario(s, shipped_db());
+  MemoryReport over = memory_for_scenario(s);
   CHECK_FALSE(over.fits);
   CHECK(over.binding == "kv_cache");
   REQUIRE_FALSE(over.fixes.empty());
@@ -100,7 +101,7 @@ TEST_CASE("a layout that does not fit names the binding part and single changes 
       "[model]\npreset = \"llama3-8b\"\n[hardware]\nsystem = \"dgx-h100\"\nnodes = 1\n"
       "[training]\nseq_len = 8192\nglobal_batch = 64\nprecision = \"bf16\"\n[parallelism]\ntp = 1\n";
   Scenario s = scenario(text);
-  MemoryReport r = memory_for_scenario(s, shipped_db());
+  MemoryReport r = memory_for_scenario(s);
   CHECK_FALSE(r.fits);
   CHECK(r.verdict.starts_with("needs "));
   CHECK(r.verdict.find("> 79.6 GiB usable device memory") != std::string::npos);
@@ -111,7 +112,7 @@ TEST_CASE("a layout that does not fit names the binding part and single changes 
   for (const std::string& f : r.fixes) zero |= f == "ZeRO-1";
   if (zero) {
     s.parallelism.zero = 1;
-    CHECK(memory_for_scenario(s, shipped_db()).fits);
+    CHECK(memory_for_scenario(s).fits);
   }
 }
 
@@ -119,8 +120,8 @@ TEST_CASE("MoE: routed experts are sharded by EP and their states by expert-DP")
   const std::string text =
       "[model]\npreset = \"mixtral-8x7b\"\n[hardware]\nsystem = \"dgx-h100\"\nnodes = 1\n"
       "[training]\nseq_len = 4096\nglobal_batch = 64\n[parallelism]\ntp = 1\nep = 8\nzero = 1\n";
-  MemoryReport ep8 = memory_for_scenario(scenario(text), shipped_db());
-  MemoryReport ep1 = memory_for_scenario(scenario(text.substr(0, text.find("ep = 8")) + "zero = 1\n"), shipped_db());
+  MemoryReport ep8 = memory_for_scenario(scenario(text));
+  MemoryReport ep1 = memory_for_scenario(scenario(text.substr(0, text.find("ep = 8")) + "zero = 1\n"));
   CHECK(component(ep8, "weights") < component(ep1, "weights") / 3);
   CHECK(expert_tensor_parallel(ParallelismSettings{.tp = 8, .ep = 8}, 1) == 1);  // EP carved out of TP
   CHECK(expert_tensor_parallel(ParallelismSettings{.tp = 2, .ep = 4}, 4) == 2);  // Megatron default: expert-TP = tp
@@ -129,7 +130,7 @@ TEST_CASE("MoE: routed experts are sharded by EP and their states by expert-DP")
 TEST_CASE("vision on an Edge TPU is held against its on-chip SRAM") {
   Scenario s = load_scenario(std::string(PERFCAST_SOURCE_DIR) + "/scenarios/mobilenet-v2-coral-usb.toml", PERFCAST_DEFAULT_WORKLOADS,
                              shipped_db());
-  MemoryReport r = memory_for_scenario(s, shipped_db());
+  MemoryReport r = memory_for_scenario(s);
   CHECK(r.capacity_label == "on-chip SRAM");
   CHECK(component(r, "weights") == 3'504'872);  // int8, one byte per parameter
   CHECK(component(r, "cuda_context") < 0);      // no CUDA on a Coral

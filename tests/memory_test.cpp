@@ -2,7 +2,7 @@
 // formulas' own cross-checks, exactly or to the last byte.
 #include <doctest/doctest.h>
 
-#include "engine/workload.hpp"
+#include "engine/data/workload_reader.hpp"
 #include "models/memory.hpp"
 
 using namespace perfcast;

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "engine/workload.hpp"
+#include "engine/data/workload_reader.hpp"
 #include "models/flops.hpp"
 #include "models/roofline.hpp"
 #include "models/transformer_ops.hpp"

@@ -6,10 +6,10 @@
 #include <filesystem>
 #include <fmt/format.h>
 
-#include "engine/capacity_report.hpp"
-#include "engine/errors.hpp"
-#include "engine/inference_report.hpp"
-#include "engine/scenario.hpp"
+#include "engine/predict/capacity.hpp"
+#include "engine/core/errors.hpp"
+#include "engine/predict/inference.hpp"
+#include "engine/data/scenario_reader.hpp"
 #include "models/queueing.hpp"
 #include "models/serving.hpp"
 #include "tests/shipped_db.hpp"
@@ -149,7 +149,7 @@ dp = 2
 
 std::string capacity_error(const Scenario& s, const CapacityRequest& r = {}) {
   try {
-    capacity_for_scenario(s, shipped_db(), r);
+    capacity_for_scenario(s, r);
   } catch (const InputError& e) {
     return e.what();
   }
@@ -162,7 +162,7 @@ TEST_CASE("capacity: replicas for a rate meet the SLO, and one fewer would not, 
   const Scenario s = scenario("arrival_rate = 8\nttft_slo_s = 1.0\ntpot_slo_s = 0.05");
   CapacityRequest req;
   req.rate = 200;
-  const CapacityReport c = capacity_for_scenario(s, shipped_db(), req);
+  const CapacityReport c = capacity_for_scenario(s, req);
   REQUIRE(c.slo_rate);
   REQUIRE(c.replicas);
   CHECK(c.devices_per_replica == 4);
@@ -175,11 +175,11 @@ TEST_CASE("capacity: replicas for a rate meet the SLO, and one fewer would not, 
   CHECK(c.curve.size() == 10);
   CHECK(c.curve.front().meets_slo);
   // The replica's decode steps are predict's.
-  CHECK(c.replica.decode.front().step_s == doctest::Approx(decode_step_seconds(s, shipped_db(), 1, 2048 + 256)));
-  CHECK(c.replica.prefill_s == doctest::Approx(prefill_seconds(s, shipped_db(), 1)));
+  CHECK(c.replica.decode.front().step_s == doctest::Approx(decode_step_seconds(s, 1, 2048 + 256)));
+  CHECK(c.replica.prefill_s == doctest::Approx(prefill_seconds(s, 1)));
 
   // predict at [serving] arrival_rate = 8 over dp = 2 is capacity's steady state at 4/s.
-  const InferencePrediction p = predict_inference(s, shipped_db());
+  const InferencePrediction p = predict_inference(s);
   REQUIRE(p.serving);
   const ServingPoint at4 = serve(c.replica, 4, 0.99);
   CHECK(p.serving->rate == doctest::Approx(4));
@@ -187,21 +187,21 @@ TEST_CASE("capacity: replicas for a rate meet the SLO, and one fewer would not, 
   CHECK(p.serving->tpot_mean_s == doctest::Approx(at4.tpot_mean_s));
 
   // max_concurrency caps the slots, and so the saturation rate.
-  const CapacityReport capped = capacity_for_scenario(scenario("ttft_slo_s = 1.0\nmax_concurrency = 16"), shipped_db(), {});
+  const CapacityReport capped = capacity_for_scenario(scenario("ttft_slo_s = 1.0\nmax_concurrency = 16"), {});
   CHECK(capped.replica.max_concurrency == 16);
   CHECK(capped.saturation_rate < c.saturation_rate);
   CHECK_FALSE(capped.replicas);  // no target rate
 }
 
 TEST_CASE("predict past saturation says the replica is overloaded") {
-  const InferencePrediction p = predict_inference(scenario("arrival_rate = 1000"), shipped_db());
+  const InferencePrediction p = predict_inference(scenario("arrival_rate = 1000"));
   CHECK_FALSE(p.serving);
   CHECK(p.bottleneck.find("overloaded") != std::string::npos);
 }
 
 TEST_CASE("capacity bad input and unmeetable SLOs") {
   CHECK(capacity_error(scenario("arrival_rate = 8")).find("no SLO") != std::string::npos);
-  const CapacityReport c = capacity_for_scenario(scenario("ttft_slo_s = 0.001"), shipped_db(), {});
+  const CapacityReport c = capacity_for_scenario(scenario("ttft_slo_s = 0.001"), {});
   CHECK_FALSE(c.slo_rate);
   CHECK(c.slo_verdict.find("TTFT SLO") != std::string::npos);
   CHECK(c.slo_verdict.find("2048-token prompt") != std::string::npos);
@@ -230,7 +230,7 @@ TEST_CASE("every shipped LLM inference scenario gets a capacity answer") {
     req.rate = 10;
     req.ttft_slo_s = 5;
     req.tpot_slo_s = 0.2;
-    const CapacityReport c = capacity_for_scenario(s, shipped_db(), req);
+    const CapacityReport c = capacity_for_scenario(s, req);
     CHECK(c.saturation_rate > 0);
     CHECK(std::isfinite(c.saturation_rate));
     if (c.slo_rate) CHECK(c.replicas);

@@ -1,8 +1,18 @@
 #pragma once
 // The shipped hardware database, loaded once per test process.
-#include "engine/hardware_db.hpp"
+#include <string_view>
+
+#include "engine/data/hardware_db.hpp"
+#include "engine/data/hardware_resolution.hpp"
+#include "engine/layout/topology.hpp"
 
 inline const perfcast::HardwareDb& shipped_db() {
   static const perfcast::HardwareDb loaded = perfcast::HardwareDb::load(PERFCAST_DEFAULT_HARDWARE_DB);
   return loaded;
+}
+
+// The topology of one shipped system, resolved in the shipped database.
+inline perfcast::Topology system_topology(std::string_view name) {
+  const perfcast::ResolvedHardware hw = perfcast::resolve_system(shipped_db(), name);
+  return perfcast::topology_of(hw, 0, hw.system->devices_per_node);
 }

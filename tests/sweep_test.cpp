@@ -8,12 +8,12 @@
 #include <filesystem>
 #include <fmt/format.h>
 
-#include "engine/errors.hpp"
-#include "engine/inference_sweep.hpp"
-#include "engine/scaling_report.hpp"
-#include "engine/scenario.hpp"
-#include "engine/sweep.hpp"
-#include "engine/training_report.hpp"
+#include "engine/core/errors.hpp"
+#include "engine/sweep/inference_sweep.hpp"
+#include "engine/sweep/scaling.hpp"
+#include "engine/data/scenario_reader.hpp"
+#include "engine/sweep/training_sweep.hpp"
+#include "engine/predict/training.hpp"
 #include "engine/writers/sweep_writers.hpp"
 #include "tests/shipped_db.hpp"
 
@@ -83,19 +83,19 @@ TEST_CASE("Sweep and predict give identical numbers for every feasible layout of
   r.objective = "cost";
   r.top = 100000;
   r.threads = 2;
-  const SweepResult result = sweep(s, shipped_db(), r);
+  const SweepResult result = sweep(s, r);
   REQUIRE(result.counts.feasible > 50);
   REQUIRE(result.best.size() == result.counts.feasible);
   check_counts_add_up(result);
-  const std::vector<TrainingPrediction> predicted = predict_rows(s, shipped_db(), result.best);
+  const std::vector<TrainingPrediction> predicted = predict_rows(s, result.best);
   for (std::size_t i = 0; i < result.best.size(); ++i) {
     CAPTURE(layout_label(result.best[i].layout));
     check_same(result.best[i].figures, predicted[i]);
     CHECK(predicted[i].memory.fits);
   }
   // The single-layout entry point agrees too, and so does the scenario's own layout.
-  check_same(sweep_figures(s, shipped_db(), result.best.back().layout, true), predicted.back());
-  check_same(result.baseline.figures, predict_training(s, shipped_db()));
+  check_same(sweep_figures(s, result.best.back().layout, true), predicted.back());
+  check_same(result.baseline.figures, predict_training(s));
 }
 
 TEST_CASE("Every kept layout fits and meets the constraints, and the drops are counted by reason") {
@@ -103,7 +103,7 @@ TEST_CASE("Every kept layout fits and meets the constraints, and the drops are c
   SweepRequest r;
   r.top = 50;
   r.constraints = {"memory<=70GiB", "mfu>=0.5"};
-  const SweepResult result = sweep(s, shipped_db(), r);
+  const SweepResult result = sweep(s, r);
   check_counts_add_up(result);
   REQUIRE(!result.best.empty());
   for (const SweepRow& row : result.best) {
@@ -123,9 +123,9 @@ TEST_CASE("Korthikanti et al.'s GPT-3 175B layout is no faster in our model than
   SweepRequest r;
   r.objective = "step_time";
   r.top = 5;
-  const SweepResult result = sweep(s, shipped_db(), r);
+  const SweepResult result = sweep(s, r);
   REQUIRE(!result.best.empty());
-  const TrainingPrediction published = predict_training(s, shipped_db());
+  const TrainingPrediction published = predict_training(s);
   CHECK(result.best.front().figures.step_s <= published.step_time_s);
   CHECK(result.baseline.figures.step_s == published.step_time_s);
   // The published layout is itself in the space, so the sweep timed it exactly as predict does.
@@ -139,9 +139,9 @@ TEST_CASE("Shards merge into the single run, also through their JSON, and thread
   r.pareto = {"time", "cost"};
   r.top = 15;
   r.threads = 1;
-  const SweepResult one = sweep(s, shipped_db(), r);
+  const SweepResult one = sweep(s, r);
   r.threads = 2;
-  const SweepResult two = sweep(s, shipped_db(), r);
+  const SweepResult two = sweep(s, r);
   CHECK(same_rows(one.best, two.best));
   CHECK(same_rows(one.front, two.front));
 
@@ -149,7 +149,7 @@ TEST_CASE("Shards merge into the single run, also through their JSON, and thread
   std::vector<std::string> files;
   for (int i = 0; i < 3; ++i) {
     r.shard = i, r.shards = 3;
-    const SweepResult part = sweep(s, shipped_db(), r);
+    const SweepResult part = sweep(s, r);
     shards.push_back(sweep_from_json(nlohmann::json::parse(sweep_to_json(part, {}).dump()), fmt::format("shard{}.json", i)));
     files.push_back(fmt::format("shard{}.json", i));
   }
@@ -179,7 +179,7 @@ TEST_CASE("The Pareto front holds no dominated layout") {
   SweepRequest r;
   r.pareto = {"time", "cost"};
   r.top = 0;
-  const SweepResult result = sweep(s, shipped_db(), r);
+  const SweepResult result = sweep(s, r);
   REQUIRE(result.front.size() >= 1);
   for (const SweepRow& a : result.front)
     for (const SweepRow& b : result.front) {
@@ -194,7 +194,7 @@ TEST_CASE("Bad sweep requests name the problem") {
   const Scenario s = shipped("gpt3-175b-64xa100-korthikanti.toml");
   auto fails = [&](SweepRequest r, const std::string& text) {
     CAPTURE(text);
-    CHECK_THROWS_WITH_AS(sweep(s, shipped_db(), r), doctest::Contains(text.c_str()), InputError);
+    CHECK_THROWS_WITH_AS(sweep(s, r), doctest::Contains(text.c_str()), InputError);
   };
   SweepRequest r;
   r.objective = "cost";
@@ -235,7 +235,7 @@ TEST_CASE("Inference sweep: rows equal predict, constraints hold, and the scenar
   r.weight_dtypes = {"bf16", "fp8"};
   r.kv_dtypes = {"bf16", "fp8"};
   r.pareto = {"tokens_per_s", "ttft"};
-  const ServeResult result = inference_sweep(s, shipped_db(), r);
+  const ServeResult result = inference_sweep(s, r);
   const SweepCounts& c = result.counts;
   std::uint64_t dropped = c.memory;
   for (std::uint64_t n : c.rule) dropped += n;
@@ -244,7 +244,7 @@ TEST_CASE("Inference sweep: rows equal predict, constraints hold, and the scenar
   CHECK(c.timed == c.feasible + c.constraint[0] + c.constraint[1]);
   REQUIRE(result.best.size() == c.feasible);
   REQUIRE(c.feasible > 20);
-  const std::vector<InferencePrediction> full = predict_rows(s, shipped_db(), result.best);
+  const std::vector<InferencePrediction> full = predict_rows(s, result.best);
   for (std::size_t i = 0; i < result.best.size(); ++i) {
     const ServeRow& row = result.best[i];
     CAPTURE(layout_label(row.layout));
@@ -265,16 +265,16 @@ TEST_CASE("Inference sweep: bad requests name the problem") {
   const Scenario s = shipped("llama3-70b-h100-serving.toml");
   ServeRequest r;
   r.weight_dtypes = {"fp32"};
-  CHECK_THROWS_WITH_AS(inference_sweep(s, shipped_db(), r), doctest::Contains("--weight-dtypes 'fp32': not a storage dtype"), InputError);
+  CHECK_THROWS_WITH_AS(inference_sweep(s, r), doctest::Contains("--weight-dtypes 'fp32': not a storage dtype"), InputError);
   r = {};
   r.objective = "cost";
-  CHECK_THROWS_WITH_AS(inference_sweep(s, shipped_db(), r), doctest::Contains("usd_per_mtok needs a [cost] table"), InputError);
+  CHECK_THROWS_WITH_AS(inference_sweep(s, r), doctest::Contains("usd_per_mtok needs a [cost] table"), InputError);
   r = {};
   r.constraints = {"ttft<=2GB"};
-  CHECK_THROWS_WITH_AS(inference_sweep(s, shipped_db(), r), doctest::Contains("ttft is in a time (s), not a size (B)"), InputError);
+  CHECK_THROWS_WITH_AS(inference_sweep(s, r), doctest::Contains("ttft is in a time (s), not a size (B)"), InputError);
   r = {};
   r.objective = "mfu";
-  CHECK_THROWS_WITH_AS(inference_sweep(s, shipped_db(), r), doctest::Contains("--objective 'mfu': not an inference metric"), InputError);
+  CHECK_THROWS_WITH_AS(inference_sweep(s, r), doctest::Contains("--objective 'mfu': not an inference metric"), InputError);
 }
 
 TEST_CASE("Device counts for --devices: one count, a doubling range, a factor, a list") {

@@ -3,10 +3,10 @@
 
 #include <algorithm>
 
-#include "engine/communication_report.hpp"
-#include "engine/scenario.hpp"
-#include "engine/topology.hpp"
-#include "engine/workload.hpp"
+#include "engine/predict/communication.hpp"
+#include "engine/data/scenario_reader.hpp"
+#include "engine/layout/topology.hpp"
+#include "engine/data/workload_reader.hpp"
 #include "models/traffic.hpp"
 #include "tests/shipped_db.hpp"
 
@@ -34,7 +34,7 @@ TransformerSpec llama70b() { return load_preset(PERFCAST_DEFAULT_WORKLOADS, "lla
 }  // namespace
 
 TEST_CASE("groups are laid out TP innermost, then CP, EP, DP, PP, and the order is an option") {
-  Topology t = topology_of_system(shipped_db(), "dgx-h100");
+  Topology t = system_topology("dgx-h100");
   ParallelismSettings p;
   p.tp = 8;
   p.pp = 2;
@@ -60,7 +60,7 @@ TEST_CASE("groups are laid out TP innermost, then CP, EP, DP, PP, and the order 
 }
 
 TEST_CASE("EP folds into DP when it divides it, expert-DP is what is left") {
-  Topology t = topology_of_system(shipped_db(), "dgx-h100");
+  Topology t = system_topology("dgx-h100");
   ParallelismSettings p;
   p.tp = 2;
   p.ep = 4;
@@ -74,7 +74,7 @@ TEST_CASE("EP folds into DP when it divides it, expert-DP is what is left") {
 }
 
 TEST_CASE("NIC sharing: fewer NICs than GPUs split the NIC bandwidth") {
-  Topology t = topology_of_system(shipped_db(), "dgx-h100");
+  Topology t = system_topology("dgx-h100");
   t.nics_per_node = 4;
   CHECK(t.ranks_per_nic() == 2);
   CHECK(t.nic_share_Bps() == doctest::Approx(25e9));
@@ -167,7 +167,7 @@ TEST_CASE("PP sends once per micro-batch each way, vp times when interleaved") {
 TEST_CASE("a scenario's communication by group: GPT-3 175B on 1024 A100 (Narayanan Table 2 layout)") {
   Scenario s = load_scenario(std::filesystem::path(PERFCAST_SOURCE_DIR) / "scenarios/gpt3-175b-a100-training.toml",
                              PERFCAST_DEFAULT_WORKLOADS, shipped_db());
-  CommunicationReport r = communication_for_scenario(s, shipped_db(), *parse_order(default_order()), default_collective_params());
+  CommunicationReport r = communication_for_scenario(s, *parse_order(default_order()), default_collective_params());
   REQUIRE(r.phases.size() == 1);
   const CommunicationPhase& ph = r.phases.front();
   auto by = [&](std::string_view g) {

@@ -5,13 +5,13 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "engine/errors.hpp"
-#include "engine/memory_report.hpp"
-#include "engine/partition.hpp"
-#include "engine/scaling_report.hpp"
-#include "engine/scenario.hpp"
-#include "engine/training_report.hpp"
-#include "engine/training_validation.hpp"
+#include "engine/core/errors.hpp"
+#include "engine/predict/memory.hpp"
+#include "engine/layout/partition.hpp"
+#include "engine/sweep/scaling.hpp"
+#include "engine/data/scenario_reader.hpp"
+#include "engine/predict/training.hpp"
+#include "engine/validate/training_cases.hpp"
 #include "models/pipeline.hpp"
 #include "models/reliability.hpp"
 #include "models/scaling.hpp"
@@ -134,7 +134,7 @@ TEST_CASE("E14: Amdahl, Gustafson, scaling efficiency and the fits recover their
 
 TEST_CASE("a training prediction: the breakdown sums to the step, conventions follow their formulas") {
   const Scenario s = scenario(gpt3_64("tp = 8\npp = 8\nvp = 3\nsequence_parallel = true", "tokens = 3e11"));
-  const TrainingPrediction p = predict_training(s, shipped_db());
+  const TrainingPrediction p = predict_training(s);
   double sum = 0;
   for (const BreakdownItem& b : p.breakdown) {
     CHECK(std::isfinite(b.seconds));
@@ -163,7 +163,7 @@ TEST_CASE("a training prediction: the breakdown sums to the step, conventions fo
 }
 
 TEST_CASE("schedules and recomputation move the step the way their formulas say") {
-  auto step = [](const std::string& par, const std::string& extra = "") { return predict_training(scenario(gpt3_64(par, extra)), shipped_db()); };
+  auto step = [](const std::string& par, const std::string& extra = "") { return predict_training(scenario(gpt3_64(par, extra))); };
   const TrainingPrediction one = step("tp = 8\npp = 8");
   const TrainingPrediction inter = step("tp = 8\npp = 8\nvp = 3");
   const TrainingPrediction gpipe = step("tp = 8\npp = 8\nschedule = \"gpipe\"");
@@ -176,7 +176,7 @@ TEST_CASE("schedules and recomputation move the step the way their formulas say"
   CHECK(breakdown(zb2, "bubble") == 0);
   CHECK(breakdown(one, "bubble") / (one.microbatches * one.ranks[one.slowest_rank].total_per_microbatch_s) ==
         doctest::Approx(7.0 / 64).epsilon(0.02));
-  const TrainingPrediction full = predict_training(scenario(gpt3_64("tp = 8\npp = 8", "", "full")), shipped_db());
+  const TrainingPrediction full = predict_training(scenario(gpt3_64("tp = 8\npp = 8", "", "full")));
   CHECK(breakdown(full, "recompute") > 0.2 * full.step_time_s);
   CHECK(full.step_time_s > one.step_time_s);
 }
@@ -186,7 +186,7 @@ TEST_CASE("Korthikanti Table 4: recomputation changes one layer's time by the pu
   auto cases = load_training_cases(f, shipped_db());
   auto layer = [&](std::string_view id) {
     for (const TrainingCase& c : cases)
-      if (c.id == id) return predict_training(*c.scenario, shipped_db()).layer_time_s;
+      if (c.id == id) return predict_training(*c.scenario).layer_time_s;
     FAIL("no case ", id);
     return 0.0;
   };
@@ -195,7 +195,7 @@ TEST_CASE("Korthikanti Table 4: recomputation changes one layer's time by the pu
   CHECK(layer("korthikanti2022-t4-22b-layer-baseline-full-recompute") / none == doctest::Approx(27.2 / 19.6).epsilon(0.05));
   CHECK(layer("korthikanti2022-t4-22b-layer-selective-recompute") / none == doctest::Approx(20.9 / 19.6).epsilon(0.05));
   // Every scored case gives a finite positive prediction; skipped cases say why.
-  for (const CaseScore& s : score_training_cases(cases, shipped_db())) {
+  for (const CaseScore& s : score_training_cases(cases)) {
     if (s.scored) {
       CHECK(std::isfinite(s.predicted));
       CHECK(s.predicted > 0);
@@ -207,7 +207,7 @@ TEST_CASE("Korthikanti Table 4: recomputation changes one layer's time by the pu
 
 TEST_CASE("scaling: strong and weak efficiencies against the smallest valid count, invalid counts skipped") {
   const Scenario s = scenario(gpt3_64("tp = 8\npp = 8"));
-  ScalingReport r = scaling_for_scenario(s, shipped_db(), device_counts(32, 8192, 2));
+  ScalingReport r = scaling_for_scenario(s, device_counts(32, 8192, 2));
   REQUIRE(r.rows.size() == 9);
   CHECK(!r.rows[0].skipped.empty());  // 32 devices cannot hold tp 8 x pp 8
   CHECK(r.rows[1].devices == 64);
@@ -266,13 +266,13 @@ TEST_CASE("uneven pipeline splits: Megatron's first/last stage layer counts, the
     total += here;
   }
   CHECK(total == 126);
-  const TrainingPrediction p = predict_training(s, shipped_db(), {});
+  const TrainingPrediction p = predict_training(s, {});
   CHECK(p.ranks.front().layers == 7);
   CHECK(p.ranks[1].layers == 8);
   CHECK(p.slowest_rank > 0);  // a middle stage: 8 layers outweigh 7 plus the embedding or the LM head
   CHECK(p.slowest_rank < 15);
   // Activation memory peaks on the second stage: 15 micro-batches x 8 layers beat 16 x 7.
-  CHECK(memory_for_scenario(s, shipped_db()).stage == "2 of 16");
+  CHECK(memory_for_scenario(s).stage == "2 of 16");
 
   // Only one end given: the other stages share the rest.
   const Scenario last_only = scenario(llama405("last_stage_layers = 6"));
@@ -281,15 +281,15 @@ TEST_CASE("uneven pipeline splits: Megatron's first/last stage layer counts, the
 }
 
 TEST_CASE("an uneven split that happens to be even predicts exactly what the even split does") {
-  const TrainingPrediction even = predict_training(scenario(gpt3_64("tp = 8\npp = 8\nvp = 2")), shipped_db(), {});
+  const TrainingPrediction even = predict_training(scenario(gpt3_64("tp = 8\npp = 8\nvp = 2")), {});
   const TrainingPrediction given =
-      predict_training(scenario(gpt3_64("tp = 8\npp = 8\nvp = 2\nfirst_stage_layers = 12\nlast_stage_layers = 12")), shipped_db(), {});
+      predict_training(scenario(gpt3_64("tp = 8\npp = 8\nvp = 2\nfirst_stage_layers = 12\nlast_stage_layers = 12")), {});
   CHECK(given.step_time_s == doctest::Approx(even.step_time_s).epsilon(1e-12));
   CHECK(given.memory.per_device_B == doctest::Approx(even.memory.per_device_B).epsilon(1e-12));
   // Moving four layers off the first stage onto the others makes the slowest stage slower.
   const TrainingPrediction lighter =
-      predict_training(scenario(gpt3_64("tp = 8\npp = 8\nfirst_stage_layers = 8\nlast_stage_layers = 4")), shipped_db(), {});
-  CHECK(lighter.step_time_s > predict_training(scenario(gpt3_64("tp = 8\npp = 8")), shipped_db(), {}).step_time_s);
+      predict_training(scenario(gpt3_64("tp = 8\npp = 8\nfirst_stage_layers = 8\nlast_stage_layers = 4")), {});
+  CHECK(lighter.step_time_s > predict_training(scenario(gpt3_64("tp = 8\npp = 8")), {}).step_time_s);
 }
 
 TEST_CASE("uneven split rules are one-line errors naming the key") {
@@ -307,4 +307,30 @@ TEST_CASE("uneven split rules are one-line errors naming the key") {
   CHECK(error_of(llama405("first_stage_layers = 0\nlast_stage_layers = 7")).find("parallelism.first_stage_layers") != std::string::npos);
   CHECK(error_of(gpt3_64("tp = 8\npp = 1\nfirst_stage_layers = 4")).find(
             "parallelism.first_stage_layers: an uneven pipeline split needs pp > 1") != std::string::npos);
+}
+
+TEST_CASE("training honours [hardware] power_mode: Orin NX at 10W is slower than at 25W, MFU against the derated peak") {
+  auto orin = [](const std::string& mode) {
+    return predict_training(scenario(fmt::format(R"(
+[model]
+preset = "gpt-j-6b"
+layers = 4
+[hardware]
+accelerator = "jetson-orin-nx-16gb"
+power_mode = "{}"
+[training]
+seq_len = 512
+global_batch = 1
+precision = "fp16"
+)", mode)));
+  };
+  const TrainingPrediction ten = orin("10W"), twenty_five = orin("25W");
+  const double datasheet = *shipped_db().accelerator("jetson-orin-nx-16gb").peak(Precision::fp16);
+  // nvpmodel: 10W caps the GPU at 612 MHz with 2 of 4 TPCs, 25W at 408 MHz with all 4; boost 918 MHz.
+  CHECK(ten.peak_ops_per_s == doctest::Approx(datasheet * 612.0 / 918.0 * 2.0 / 4.0));
+  CHECK(twenty_five.peak_ops_per_s == doctest::Approx(datasheet * 408.0 / 918.0));
+  CHECK(ten.step_time_s > 1.3 * twenty_five.step_time_s);
+  // MFU counts the model's FLOPs against the mode's own peak, so it stays a fraction of what the mode allows.
+  CHECK(ten.mfu == doctest::Approx(ten.model_flops_per_step / ten.devices / ten.step_time_s / ten.peak_ops_per_s).epsilon(1e-9));
+  CHECK(ten.mfu < 1);
 }

@@ -1,8 +1,8 @@
 // Unit parsing: conversions pinned to hand-computed values (tolerance: exact or 1e-12 relative).
 #include <doctest/doctest.h>
 
-#include "engine/errors.hpp"
-#include "engine/units.hpp"
+#include "engine/core/errors.hpp"
+#include "engine/core/units.hpp"
 
 using namespace perfcast::units;
 

@@ -5,16 +5,16 @@
 #include <cmath>
 #include <fstream>
 
-#include "engine/roofline_report.hpp"
-#include "engine/validation.hpp"
-#include "engine/workload.hpp"
+#include "engine/predict/roofline.hpp"
+#include "engine/validate/validation.hpp"
+#include "engine/data/workload_reader.hpp"
 #include "tests/shipped_db.hpp"
 
 using namespace perfcast;
 
 TEST_CASE("microbenchmarks: held-out median |error| <= 10 %") {
   auto cases = load_microbenchmarks(std::filesystem::path(PERFCAST_DEFAULT_VALIDATION) / "microbenchmarks.toml", shipped_db());
-  auto scores = score_microbenchmarks(cases, shipped_db(), models::default_efficiency());
+  auto scores = score_microbenchmarks(cases, models::default_efficiency());
   ValidationSummary v = summarise(scores);
   CHECK(v.cases == 35);
   CHECK(v.held_out >= 25);
@@ -54,11 +54,11 @@ TEST_CASE("perfcast roofline works for every shipped preset on every accelerator
     for (const Record* r : db.records_of(schema::Kind::accelerator)) {
       CAPTURE(name);
       CAPTURE(r->name);
-      const AcceleratorSpec& a = db.accelerator(r->name);
+      const ResolvedHardware a = resolve_accelerator(db, r->name);
       PresetRun run;
       run.phase = w.is_transformer() ? models::Phase::decode : models::Phase::prefill;
       run.context_len = 2048;
-      RooflineReport report = roofline_for_preset(w, a, db, run);
+      RooflineReport report = roofline_for_preset(w, a, run);
       REQUIRE_FALSE(report.sections.empty());
       for (const RooflineSection& s : report.sections) {
         CHECK(std::isfinite(s.time_s));

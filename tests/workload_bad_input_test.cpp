@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "engine/scenario.hpp"
-#include "engine/workload.hpp"
+#include "engine/data/scenario_reader.hpp"
+#include "engine/data/workload_reader.hpp"
 #include "tests/shipped_db.hpp"
 
 using namespace perfcast;

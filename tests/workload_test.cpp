@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "engine/workload.hpp"
+#include "engine/data/workload_reader.hpp"
 #include "models/flops.hpp"
 #include "models/transformer.hpp"
 

@@ -1,7 +1,7 @@
 // Table, JSON and CSV writers over the same record.
 #include <doctest/doctest.h>
 
-#include "engine/hardware_db.hpp"
+#include "engine/data/hardware_db.hpp"
 #include "tests/shipped_db.hpp"
 #include "engine/writers/record_writers.hpp"
 #include "engine/writers/text_table.hpp"

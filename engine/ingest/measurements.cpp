@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "engine/errors.hpp"
+#include "engine/core/errors.hpp"
 #include "engine/ingest/text_fields.hpp"
 
 namespace perfcast {

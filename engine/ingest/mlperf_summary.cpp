@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <sstream>
 
-#include "engine/errors.hpp"
+#include "engine/core/errors.hpp"
 #include "engine/ingest/text_fields.hpp"
 
 namespace perfcast {

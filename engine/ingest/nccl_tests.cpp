@@ -5,7 +5,7 @@
 #include <set>
 #include <sstream>
 
-#include "engine/errors.hpp"
+#include "engine/core/errors.hpp"
 #include "engine/ingest/text_fields.hpp"
 
 namespace perfcast {

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "engine/errors.hpp"
+#include "engine/core/errors.hpp"
 
 namespace perfcast {
 

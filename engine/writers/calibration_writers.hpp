@@ -4,8 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "engine/calibration.hpp"
-#include "engine/uncertainty.hpp"
+#include "engine/calibrate/calibration.hpp"
+#include "engine/calibrate/uncertainty.hpp"
 
 namespace perfcast {
 

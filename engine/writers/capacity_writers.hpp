@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "engine/capacity_report.hpp"
+#include "engine/predict/capacity.hpp"
 #include "models/serving.hpp"
 
 namespace perfcast {

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "engine/units.hpp"
+#include "engine/core/units.hpp"
 
 namespace perfcast {
 namespace {

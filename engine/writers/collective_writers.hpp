@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "engine/collective_report.hpp"
+#include "engine/predict/collective.hpp"
 
 namespace perfcast {
 

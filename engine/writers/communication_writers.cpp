@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "engine/units.hpp"
+#include "engine/core/units.hpp"
 #include "engine/writers/text_table.hpp"
 
 namespace perfcast {

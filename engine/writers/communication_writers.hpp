@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "engine/communication_report.hpp"
+#include "engine/predict/communication.hpp"
 
 namespace perfcast {
 

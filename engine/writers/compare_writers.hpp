@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "engine/compare_report.hpp"
+#include "engine/sweep/compare.hpp"
 
 namespace perfcast {
 

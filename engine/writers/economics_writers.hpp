@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/cost_report.hpp"
+#include "engine/predict/economics.hpp"
 
 namespace perfcast {
 

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "engine/units.hpp"
+#include "engine/core/units.hpp"
 #include "engine/writers/capacity_writers.hpp"
 #include "engine/writers/memory_writers.hpp"
 #include "engine/writers/economics_writers.hpp"

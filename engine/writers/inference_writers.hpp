@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "engine/inference_report.hpp"
+#include "engine/predict/inference.hpp"
 
 namespace perfcast {
 

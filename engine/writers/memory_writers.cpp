@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 
-#include "engine/units.hpp"
+#include "engine/core/units.hpp"
 #include "engine/writers/text_table.hpp"
 
 namespace perfcast {

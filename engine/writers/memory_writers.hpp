@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "engine/memory_report.hpp"
+#include "engine/predict/memory.hpp"
 
 namespace perfcast {
 

@@ -5,7 +5,7 @@
 #include <span>
 #include <string>
 
-#include "engine/record.hpp"
+#include "engine/data/record.hpp"
 
 namespace perfcast {
 

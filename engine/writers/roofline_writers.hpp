@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "engine/roofline_report.hpp"
+#include "engine/predict/roofline.hpp"
 
 namespace perfcast {
 

@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "engine/errors.hpp"
-#include "engine/units.hpp"
+#include "engine/core/errors.hpp"
+#include "engine/core/units.hpp"
 #include "engine/writers/text_table.hpp"
 #include "engine/writers/inference_writers.hpp"
 #include "engine/writers/training_writers.hpp"

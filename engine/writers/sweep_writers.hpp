@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/inference_sweep.hpp"
-#include "engine/sweep.hpp"
+#include "engine/sweep/inference_sweep.hpp"
+#include "engine/sweep/training_sweep.hpp"
 
 namespace perfcast {
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "engine/units.hpp"
+#include "engine/core/units.hpp"
 #include "engine/writers/economics_writers.hpp"
 #include "engine/writers/memory_writers.hpp"
 #include "engine/writers/text_table.hpp"

@@ -3,8 +3,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "engine/scaling_report.hpp"
-#include "engine/training_report.hpp"
+#include "engine/sweep/scaling.hpp"
+#include "engine/predict/training.hpp"
 
 namespace perfcast {
 

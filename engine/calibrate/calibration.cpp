@@ -1,0 +1,279 @@
+#include "engine/calibrate/calibration.hpp"
+
+#include <algorithm>
+#include <boost/math/distributions/students_t.hpp>
+#include <cmath>
+#include <fmt/format.h>
+#include <set>
+
+#include <Eigen/Core>
+#include <Eigen/LU>
+#include <unsupported/Eigen/NonLinearOptimization>
+#include <unsupported/Eigen/NumericalDiff>
+
+#include "engine/core/errors.hpp"
+#include "engine/core/parallel.hpp"
+
+namespace perfcast {
+namespace {
+
+// The fitted cases: one restricted scorer per file, the cases in the order the scorers give them.
+struct CaseSet {
+  std::vector<CaseScorer> scorers;
+  std::vector<CaseScore> baseline;   // with the defaults
+
+  std::vector<CaseScore> score(const ModelParams& p) const {
+    std::vector<CaseScore> out;
+    for (const CaseScorer& s : scorers)
+      for (CaseScore& c : s(p)) out.push_back(std::move(c));
+    return out;
+  }
+};
+
+double log_error(const CaseScore& s) { return std::log(s.predicted / s.measured); }
+
+// What the fit varies: the parameters some case depends on.
+struct Active {
+  std::vector<const CalibrationParam*> params;
+  ModelParams base;                  // every other parameter's value
+  ModelParams at(const Eigen::VectorXd& u) const {
+    ModelParams m = base;
+    for (std::size_t j = 0; j < params.size(); ++j) params[j]->set(m, value_of(*params[j], u(Eigen::Index(j))));
+    return m;
+  }
+  static double value_of(const CalibrationParam& c, double u) { return c.low + (c.high - c.low) / (1 + std::exp(-u)); }
+  static double u_of(const CalibrationParam& c, double v) {
+    // Start a hair inside the bounds: a default on a bound (overlap_window = 1) has no finite u.
+    const double span = c.high - c.low;
+    const double f = std::clamp((v - c.low) / span, 1e-4, 1 - 1e-4);
+    return std::log(f / (1 - f));
+  }
+};
+
+// The residuals of the fit for Eigen's Levenberg-Marquardt: the cases (all but `skip`), then one
+// prior per fitted parameter.
+struct Residuals {
+  using Scalar = double;
+  using InputType = Eigen::VectorXd;
+  using ValueType = Eigen::VectorXd;
+  using JacobianType = Eigen::MatrixXd;
+  enum { InputsAtCompileTime = Eigen::Dynamic, ValuesAtCompileTime = Eigen::Dynamic };
+
+  const CaseSet* set;
+  const Active* active;
+  std::optional<std::size_t> skip;
+  int* evaluations;
+
+  int inputs() const { return int(active->params.size()); }
+  int values() const { return int(set->baseline.size() - (skip ? 1 : 0) + active->params.size()); }
+
+  int operator()(const Eigen::VectorXd& u, Eigen::VectorXd& r) const {
+    ++*evaluations;
+    const std::vector<CaseScore> scores = set->score(active->at(u));
+    Eigen::Index k = 0;
+    for (std::size_t i = 0; i < scores.size(); ++i) {
+      if (skip && i == *skip) continue;
+      const double e = log_error(scores[i]);
+      r(k++) = std::isfinite(e) ? e / scores[i].tolerance : 1e3;  // a case the model cannot predict pushes away
+    }
+    for (std::size_t j = 0; j < active->params.size(); ++j) {
+      const CalibrationParam& c = *active->params[j];
+      r(k++) = std::log(Active::value_of(c, u(Eigen::Index(j))) / c.default_value()) / c.prior_sd;
+    }
+    return 0;
+  }
+};
+
+Eigen::VectorXd fit(const CaseSet& set, const Active& active, std::optional<std::size_t> skip, Eigen::VectorXd u, int& evaluations) {
+  Residuals f{&set, &active, skip, &evaluations};
+  Eigen::NumericalDiff<Residuals> diff(f);
+  Eigen::LevenbergMarquardt<Eigen::NumericalDiff<Residuals>> lm(diff);
+  lm.parameters.maxfev = 60 * (int(u.size()) + 1);
+  lm.parameters.xtol = 1e-8;
+  lm.parameters.ftol = 1e-10;
+  lm.minimize(u);
+  return u;
+}
+
+// d(residual)/d(ln value) by central differences of `h` in ln(value), kept inside the bounds.
+Eigen::MatrixXd log_jacobian(const CaseSet& set, const Active& active, const ModelParams& at, double h, int& evaluations) {
+  const std::size_t n = set.baseline.size(), p = active.params.size();
+  Eigen::MatrixXd j = Eigen::MatrixXd::Zero(Eigen::Index(n + p), Eigen::Index(p));
+  for (std::size_t c = 0; c < p; ++c) {
+    const CalibrationParam& q = *active.params[c];
+    const double v = q.get(at);
+    const double up = std::min(v * std::exp(h), q.high), down = std::max(v * std::exp(-h), q.low);
+    const double step = std::log(up / down);
+    if (step <= 0) continue;
+    ModelParams a = at, b = at;
+    q.set(a, up), q.set(b, down);
+    const std::vector<CaseScore> sa = set.score(a), sb = set.score(b);
+    evaluations += 2;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double d = (log_error(sa[i]) - log_error(sb[i])) / step / sa[i].tolerance;
+      j(Eigen::Index(i), Eigen::Index(c)) = std::isfinite(d) ? d : 0;
+    }
+    j(Eigen::Index(n + c), Eigen::Index(c)) = 1 / q.prior_sd;
+  }
+  return j;
+}
+
+bool selected(const CaseScore& s, const CalibrationRequest& r, const std::optional<std::string>& accelerator) {
+  if (!s.scored || !(s.measured > 0) || !(s.tolerance > 0)) return false;
+  if (!r.kind.empty() && s.kind != r.kind) return false;
+  if (!r.source.empty() && s.source.find(r.source) == std::string::npos) return false;
+  return !accelerator || s.accelerator == *accelerator;
+}
+
+}  // namespace
+
+CalibrationResult calibrate(const CalibrationRequest& r, const HardwareDb& db) {
+  if (r.files.empty()) throw InputError({}, "calibrate: give at least one file of measured cases");
+  if (r.select_of < 1 || r.select_index < 0 || r.select_index >= r.select_of)
+    throw InputError({}, fmt::format("--select {}/{}: want i/N with 0 <= i < N", r.select_index, r.select_of));
+  std::optional<std::string> accelerator;
+  if (r.system) accelerator = db.system(*r.system).accelerator;
+
+  CalibrationResult out;
+  // Choose the cases by what the defaults score, then load each file again restricted to them.
+  CaseSet set;
+  std::vector<std::set<std::string>> chosen(r.files.size());
+  int position = 0, excluded_device = 0;
+  for (std::size_t f = 0; f < r.files.size(); ++f)
+    for (const CaseScore& s : score_file(r.files[f], db)) {
+      if (accelerator && s.scored && s.accelerator != *accelerator) ++excluded_device;
+      if (!selected(s, r, accelerator)) continue;
+      if (position++ % r.select_of == r.select_index) chosen[f].insert(s.id);
+    }
+  if (excluded_device)
+    out.notes.push_back(fmt::format("{} case(s) ran on another device than {}'s {}: left out", excluded_device, *r.system, *accelerator));
+  // One scorer per file restricted to its chosen cases, and their scores with the defaults.
+  auto load_chosen = [&] {
+    set.scorers.clear();
+    out.profile.case_files.clear();
+    for (std::size_t f = 0; f < r.files.size(); ++f) {
+      if (chosen[f].empty()) continue;
+      set.scorers.push_back(case_scorer(r.files[f], db, [&ids = chosen[f]](std::string_view id) { return ids.count(std::string(id)) > 0; }));
+      out.profile.case_files.push_back(r.files[f].string());
+    }
+    set.baseline = set.score(ModelParams{});
+  };
+  load_chosen();
+
+  // Which parameters the cases depend on: a step of 5 % in each, at the defaults.
+  Active all{{}, ModelParams{}};
+  for (const CalibrationParam& c : calibration_params()) all.params.push_back(&c);
+  const Eigen::MatrixXd sense = log_jacobian(set, all, all.base, std::log(1.05), out.evaluations);
+  std::vector<std::size_t> keep_cases;
+  for (std::size_t i = 0; i < set.baseline.size(); ++i) {
+    if (sense.row(Eigen::Index(i)).cwiseAbs().maxCoeff() > 1e-9) {
+      keep_cases.push_back(i);
+    } else {
+      out.notes.push_back(fmt::format("case '{}' ({}) depends on no calibration parameter: left out", set.baseline[i].id, set.baseline[i].kind));
+    }
+  }
+  if (keep_cases.empty()) throw InputError({}, "calibrate: no selected case depends on a calibration parameter (nothing to fit)");
+  if (keep_cases.size() < set.baseline.size()) {
+    std::set<std::string> ids;
+    for (std::size_t i : keep_cases) ids.insert(set.baseline[i].id);
+    for (auto& c : chosen) std::erase_if(c, [&](const std::string& id) { return !ids.count(id); });
+    load_chosen();
+  }
+  Active active{{}, ModelParams{}};
+  for (std::size_t j = 0; j < all.params.size(); ++j) {
+    bool informs = false;
+    for (std::size_t i : keep_cases) informs = informs || std::fabs(sense(Eigen::Index(i), Eigen::Index(j))) > 1e-9;
+    if (informs) active.params.push_back(all.params[j]);
+  }
+
+  Eigen::VectorXd u0(Eigen::Index(active.params.size()));
+  for (std::size_t j = 0; j < active.params.size(); ++j)
+    u0(Eigen::Index(j)) = Active::u_of(*active.params[j], active.params[j]->default_value());
+  const Eigen::VectorXd u = fit(set, active, std::nullopt, u0, out.evaluations);
+  const ModelParams fitted = active.at(u);
+  const std::vector<CaseScore> after = set.score(fitted);
+
+  // Covariance of ln(value) over the fitted parameters.
+  const std::size_t n = set.baseline.size(), p = active.params.size();
+  double chi2 = 0;
+  for (const CaseScore& s : after) chi2 += std::pow(log_error(s) / s.tolerance, 2);
+  const int dof = std::max<int>(1, int(n) - int(p));
+  const double scale2 = std::max(1.0, chi2 / dof);
+  const Eigen::MatrixXd j = log_jacobian(set, active, fitted, 1e-3, out.evaluations);
+  const Eigen::MatrixXd cov = scale2 * (j.transpose() * j).inverse();
+  const double t = boost::math::quantile(boost::math::students_t(dof), (1 + r.confidence) / 2);
+
+  CalibrationProfile& prof = out.profile;
+  prof.system = r.system;
+  prof.confidence = r.confidence;
+  prof.degrees_of_freedom = dof;
+  prof.residual_scale = std::sqrt(chi2 / double(n));
+  const CalibrationProfile prior = prior_profile();
+  prof.params = prior.params;
+  prof.covariance = prior.covariance;
+  for (std::size_t a = 0; a < p; ++a) {
+    const CalibrationParam& c = *active.params[a];
+    const std::size_t i = std::size_t(&c - calibration_params().data());
+    ProfileParam& q = prof.params[i];
+    q.value = c.get(fitted);
+    q.sd_log = std::sqrt(cov(Eigen::Index(a), Eigen::Index(a)));
+    q.low = std::max(c.low, q.value * std::exp(-t * q.sd_log));
+    q.high = std::min(c.high, q.value * std::exp(t * q.sd_log));
+    q.informed = true;
+    for (std::size_t b = 0; b < p; ++b)
+      prof.covariance[i][std::size_t(active.params[b] - calibration_params().data())] = cov(Eigen::Index(a), Eigen::Index(b));
+  }
+  for (const ProfileParam& q : prof.params)
+    if (!q.informed) out.notes.push_back(fmt::format("no fitted case depends on '{}': kept at its default {:g}", q.name, q.value));
+
+  for (const CaseScore& s : after)
+    if (std::fabs(log_error(s)) > 3 * s.tolerance)
+      out.notes.push_back(fmt::format("case '{}' is still {:+.0f}% off after the fit, more than 3x its tolerance: check the "
+                                      "measurement and its scenario, or a model gap the parameters cannot absorb",
+                                      s.id, 100 * s.error));
+  std::set<std::string> devices;
+  for (std::size_t i = 0; i < n; ++i) {
+    prof.cases.push_back(set.baseline[i].id);
+    if (!set.baseline[i].accelerator.empty()) devices.insert(set.baseline[i].accelerator);
+    out.cases.push_back({set.baseline[i], after[i], std::nullopt});
+  }
+  prof.accelerators.assign(devices.begin(), devices.end());
+
+  if (r.leave_one_out && n > 1) {
+    std::vector<int> evaluations(std::size_t(thread_count(r.threads, n)), 0);
+    for_each_item(int(evaluations.size()), n, {}, [&](int thread, std::uint64_t i) {
+      const Eigen::VectorXd ui = fit(set, active, std::size_t(i), u, evaluations[std::size_t(thread)]);
+      out.cases[i].leave_one_out = set.score(active.at(ui))[i].predicted;
+      ++evaluations[std::size_t(thread)];
+    });
+    for (int e : evaluations) out.evaluations += e;
+  }
+  return out;
+}
+
+CalibratedScores score_with_profile(const std::vector<std::filesystem::path>& files, const HardwareDb& db, const CalibrationProfile& p) {
+  CalibratedScores out;
+  const ModelParams calibrated = p.model_params();
+  for (const auto& file : files) {
+    const CaseScorer scorer = case_scorer(file, db);
+    std::vector<CaseScore> before = scorer(ModelParams{}), after = scorer(calibrated);
+    for (std::size_t i = 0; i < before.size(); ++i) {
+      CaseScore& a = after[i];
+      if (p.used_for_fit(a.id)) {
+        ++out.fitted;
+        a.used_for = "calibration";
+        a.held_out = false;
+        before[i].used_for = "calibration";
+        before[i].held_out = false;
+      } else if (a.scored && !a.accelerator.empty() && !p.fitted_on(a.accelerator)) {
+        ++out.other_device;
+        a = before[i];
+      }
+    }
+    for (CaseScore& s : before) out.before.push_back(std::move(s));
+    for (CaseScore& s : after) out.after.push_back(std::move(s));
+  }
+  return out;
+}
+
+}  // namespace perfcast

@@ -1,0 +1,61 @@
+#pragma once
+// Calibration: fit the models' named parameters (calibration_params()) to measured cases by
+// maximum a posteriori least squares, and score predictions with a profile honestly.
+//
+// Residuals, in log space so that a case 10 % slow weighs as much as one 10 % fast:
+//   case i:       ln(predicted_i / measured_i) / tolerance_i     (a case's tolerance is its stated error)
+//   parameter j:  ln(value_j / default_j) / prior_sd_j          (the prior at the sourced default)
+// minimised with Eigen's Levenberg-Marquardt over value_j = low + (high - low) * logistic(u_j), so
+// no step leaves the bounds. Only parameters some case depends on are fitted; the rest keep their
+// defaults. The covariance of ln(value) is s^2 (J^T J)^-1 at the optimum (J: the residuals'
+// Jacobian in ln(value), priors included; s^2 = max(1, case chi^2 / dof)), and the interval is
+// value * exp(+-t * sd) with Student's t on dof = max(1, cases - fitted parameters) (Boost.Math).
+// Leave-one-out refits without each case in turn and predicts it.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/data/calibration_profile.hpp"
+#include "engine/data/hardware_db.hpp"
+#include "engine/validate/validation.hpp"
+
+namespace perfcast {
+
+struct CalibrationRequest {
+  std::vector<std::filesystem::path> files;  // case files (validate's format; `perfcast ingest` writes them)
+  std::optional<std::string> system;         // only cases on this system's accelerator
+  std::string kind, source;                  // only cases of this kind / whose source contains this
+  int select_index = 0, select_of = 1;       // of those, the ones at positions i, i + N, i + 2N, ...
+  double confidence = 0.90;
+  bool leave_one_out = true;
+  int threads = 0;                           // leave-one-out refits in parallel; 0 = every core
+};
+
+struct CalibrationCase {
+  CaseScore before, after;                   // with the defaults and with the fitted parameters
+  std::optional<double> leave_one_out;       // predicted by a fit without this case
+  double loo_error() const { return leave_one_out ? *leave_one_out / before.measured - 1 : 0; }
+};
+
+struct CalibrationResult {
+  CalibrationProfile profile;
+  std::vector<CalibrationCase> cases;        // the fitted cases
+  std::vector<std::string> notes;            // cases left out and why; parameters no case informs
+  int evaluations = 0;                       // scorings of the case set
+};
+
+// Throws InputError when no case is left to fit, or a file is malformed.
+CalibrationResult calibrate(const CalibrationRequest& r, const HardwareDb& db);
+
+// Validation with a profile: each case scored with the defaults (`before`) and with the profile
+// (`after`) when it ran on a device the profile was fitted on. Cases the profile was fitted on are
+// never held-out in `after` (used_for = "calibration").
+struct CalibratedScores {
+  std::vector<CaseScore> before, after;
+  int fitted = 0, other_device = 0;          // cases excluded as fitted; cases scored with defaults
+};
+CalibratedScores score_with_profile(const std::vector<std::filesystem::path>& files, const HardwareDb& db,
+                                    const CalibrationProfile& p);
+
+}  // namespace perfcast

@@ -1,0 +1,128 @@
+#include "engine/data/hardware_db.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "engine/core/edit_distance.hpp"
+#include "engine/data/record_loader.hpp"
+
+namespace perfcast {
+namespace {
+
+// The class each reference must point to, where it matters.
+struct ReferenceRule {
+  schema::Kind kind;
+  std::string_view path;
+  std::string_view link_class;
+};
+constexpr ReferenceRule kLinkClasses[] = {
+    {schema::Kind::accelerator, "scale_up.link", "scale-up"}, {schema::Kind::accelerator, "host.link", "host"},
+    {schema::Kind::system, "scale_up", "scale-up"},           {schema::Kind::system, "scale_up_switch", "switch"},
+    {schema::Kind::system, "scale_out", "scale-out"},         {schema::Kind::system, "host_link", "host"},
+};
+
+}  // namespace
+
+HardwareDb HardwareDb::load(const std::filesystem::path& root) {
+  namespace fs = std::filesystem;
+  if (!fs::is_directory(root))
+    throw InputError({root.string(), 0, 0}, "hardware database directory not found (set --db or PERFCAST_HARDWARE_DB)");
+  HardwareDb db;
+  for (const schema::KindSchema& kind : schema::all_kinds()) {
+    fs::path dir = root / kind.directory;
+    if (!fs::is_directory(dir)) continue;
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(dir))
+      if (entry.path().extension() == ".toml") files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    for (const fs::path& file : files) {
+      Record record = load_record(file, kind.kind);
+      if (auto it = db.by_name_.find(record.name); it != db.by_name_.end())
+        throw record.error(*record.find("name"), fmt::format("'{}' is already used by {}", record.name,
+                                                             db.records_[it->second].file));
+      db.by_name_.emplace(record.name, db.records_.size());
+      db.records_.push_back(std::move(record));
+    }
+  }
+  for (const Record& r : db.records_) {
+    switch (r.kind) {
+      case schema::Kind::accelerator: db.accelerators_.emplace(r.name, accelerator_from(r)); break;
+      case schema::Kind::interconnect: db.links_.emplace(r.name, link_from(r)); break;
+      case schema::Kind::system: db.systems_.emplace(r.name, system_from(r)); break;
+      case schema::Kind::offer: db.offers_.emplace(r.name, offer_from(r)); break;
+      case schema::Kind::region: db.regions_.emplace(r.name, region_from(r)); break;
+    }
+  }
+  db.check_references();
+  return db;
+}
+
+void HardwareDb::check_references() const {
+  for (const Record& r : records_) {
+    for (const Entry& e : r.entries) {
+      if (!e.field || e.field->type != schema::FieldType::reference) continue;
+      const schema::KindSchema* target = schema::find_kind(e.field->refers_to);
+      auto it = by_name_.find(e.text);
+      if (it == by_name_.end() || records_[it->second].kind != target->kind) {
+        std::vector<std::string> candidates;
+        for (const Record* c : records_of(target->kind)) candidates.push_back(c->name);
+        throw r.error(e, fmt::format("no {} named '{}' in the database{}", target->name, e.text,
+                                     did_you_mean(e.text, candidates)));
+      }
+      for (const ReferenceRule& rule : kLinkClasses) {
+        if (rule.kind != r.kind || rule.path != e.path) continue;
+        const std::string& actual = links_.at(e.text).link_class;
+        if (actual != rule.link_class)
+          throw r.error(e, fmt::format("'{}' is a {} interconnect; expected a {} one", e.text, actual, rule.link_class));
+      }
+    }
+    if (r.kind == schema::Kind::offer) {
+      const OfferSpec& o = offers_.at(r.name);
+      const SystemSpec& s = systems_.at(o.system);
+      if (o.devices > s.devices_per_node)
+        throw r.error(*r.find("devices"), fmt::format("{} devices is more than system '{}' has per node ({})",
+                                                      o.devices, s.name, s.devices_per_node));
+    }
+  }
+}
+
+std::vector<const Record*> HardwareDb::records_of(schema::Kind kind) const {
+  std::vector<const Record*> out;
+  for (const Record& r : records_)
+    if (r.kind == kind) out.push_back(&r);
+  return out;
+}
+
+const Record& HardwareDb::record(std::string_view name) const {
+  if (auto it = by_name_.find(name); it != by_name_.end()) return records_[it->second];
+  std::vector<std::string> names;
+  for (const Record& r : records_) names.push_back(r.name);
+  throw InputError({}, fmt::format("no hardware named '{}'{} (perfcast hw list shows them all)", name,
+                                   did_you_mean(name, names)));
+}
+
+const Record& HardwareDb::record_of_kind(std::string_view name, schema::Kind kind) const {
+  const Record& r = record(name);
+  if (r.kind != kind)
+    throw InputError({}, fmt::format("'{}' is an {}, not an {}", name, schema::schema_for(r.kind).name,
+                                     schema::schema_for(kind).name));
+  return r;
+}
+
+const AcceleratorSpec& HardwareDb::accelerator(std::string_view name) const {
+  return accelerators_.at(record_of_kind(name, schema::Kind::accelerator).name);
+}
+const LinkSpec& HardwareDb::link(std::string_view name) const {
+  return links_.at(record_of_kind(name, schema::Kind::interconnect).name);
+}
+const SystemSpec& HardwareDb::system(std::string_view name) const {
+  return systems_.at(record_of_kind(name, schema::Kind::system).name);
+}
+const OfferSpec& HardwareDb::offer(std::string_view name) const {
+  return offers_.at(record_of_kind(name, schema::Kind::offer).name);
+}
+const RegionSpec& HardwareDb::region(std::string_view name) const {
+  return regions_.at(record_of_kind(name, schema::Kind::region).name);
+}
+
+}  // namespace perfcast

@@ -1,0 +1,45 @@
+#pragma once
+// The hardware database: every file under hardware_db/<kind>/ loaded, validated, cross-checked
+// (references resolve to items of the right kind and class) and available by name.
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/data/hardware_records.hpp"
+
+namespace perfcast {
+
+class HardwareDb {
+ public:
+  // Loads <root>/{accelerators,interconnects,systems,offers,regions}/*.toml. Throws InputError.
+  static HardwareDb load(const std::filesystem::path& root);
+
+  // All records, by kind (schema order) then name.
+  const std::vector<Record>& records() const { return records_; }
+  std::vector<const Record*> records_of(schema::Kind kind) const;
+  // The record named `name`, or an InputError with a "did you mean".
+  const Record& record(std::string_view name) const;
+
+  const AcceleratorSpec& accelerator(std::string_view name) const;
+  const LinkSpec& link(std::string_view name) const;
+  const SystemSpec& system(std::string_view name) const;
+  const OfferSpec& offer(std::string_view name) const;
+  const RegionSpec& region(std::string_view name) const;
+
+ private:
+  const Record& record_of_kind(std::string_view name, schema::Kind kind) const;
+  void check_references() const;
+
+  std::vector<Record> records_;
+  std::map<std::string, std::size_t, std::less<>> by_name_;
+  std::map<std::string, AcceleratorSpec, std::less<>> accelerators_;
+  std::map<std::string, LinkSpec, std::less<>> links_;
+  std::map<std::string, SystemSpec, std::less<>> systems_;
+  std::map<std::string, OfferSpec, std::less<>> offers_;
+  std::map<std::string, RegionSpec, std::less<>> regions_;
+};
+
+}  // namespace perfcast

@@ -1,0 +1,28 @@
+#pragma once
+// Every hardware name a scenario uses, resolved once into typed values (engine/spec): the device
+// with its power mode applied, its links, system, offer and region. After this nothing downstream
+// looks a name up.
+#include <string_view>
+
+#include "engine/data/hardware_db.hpp"
+#include "engine/spec/scenario.hpp"
+
+namespace perfcast {
+
+// The device a power mode leaves (F-EDGE-1): GPU peaks scaled by the mode's clock over the boost
+// clock and its active TPCs over all, memory bandwidth capped where the mode says, the mode's
+// power budget as TDP; `dla`: one NVDLA core's share of the DLA INT8 rate instead of the GPU.
+AcceleratorSpec apply_power_mode(AcceleratorSpec a, const PowerMode* mode, bool dla);
+
+// The scenario's [hardware] resolved in `db` (names already checked) ...
+ResolvedHardware resolve_hardware(const HardwareDb& db, const HardwareChoice& h);
+// ... and its [cost] offer and [region] (else the offer's region).
+void resolve_offer_and_region(const HardwareDb& db, const CostSettings& c, const RegionSettings& r, ResolvedHardware& hw);
+// An accelerator alone (roofline --hw): the datasheet device and its host link.
+ResolvedHardware resolve_accelerator(const HardwareDb& db, std::string_view name);
+// A shipped system's node (collective --system): its accelerator and fabric.
+ResolvedHardware resolve_system(const HardwareDb& db, std::string_view name);
+// The cheapest on-demand offer of a system built from `accelerator`, if any.
+const OfferSpec* cheapest_offer(const HardwareDb& db, std::string_view accelerator);
+
+}  // namespace perfcast

@@ -1,0 +1,330 @@
+#include "engine/data/scenario_reader.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+#include "engine/core/edit_distance.hpp"
+#include "engine/core/input_file.hpp"
+#include "engine/data/hardware_resolution.hpp"
+#include "engine/data/workload_reader.hpp"
+#include "engine/layout/rules.hpp"
+#include "models/energy.hpp"
+
+namespace perfcast {
+namespace {
+
+constexpr std::int64_t kMaxCount = 10'000'000;
+constexpr std::string_view kTrainingPrecisions[] = {"fp32", "tf32", "bf16", "fp16", "fp8"};
+constexpr std::string_view kRecompute[] = {"none", "selective", "full"};
+constexpr std::string_view kDtypes[] = {"fp32", "bf16", "fp16", "fp8", "fp6", "fp4", "int8", "int4"};
+constexpr std::string_view kMasks[] = {"causal", "full"};
+constexpr std::string_view kKernels[] = {"flash", "materialised"};
+constexpr std::string_view kOffload[] = {"none", "optimizer", "optimizer+params"};
+constexpr std::string_view kSchedules[] = {"gpipe", "1f1b", "zb-h1", "zb-h2"};
+
+// A hardware_db name read from `key`; unknown names become errors at the key.
+template <class Lookup>
+std::string hardware_name(TomlSection& t, std::string_view key, Lookup lookup) {
+  auto name = t.string(key);
+  if (!name) return {};
+  try {
+    lookup(*name);
+  } catch (const InputError& e) {
+    t.fail(key, e.message());
+  }
+  return *name;
+}
+
+std::optional<Precision> dtype(TomlSection& t, std::string_view key, std::span<const std::string_view> options) {
+  auto v = t.choice(key, options);
+  return v ? precision_from(*v) : std::nullopt;
+}
+
+HardwareChoice read_hardware(TomlSection& t, const HardwareDb& db) {
+  HardwareChoice h;
+  h.system = hardware_name(t, "system", [&](const std::string& n) { db.system(n); });
+  h.accelerator = hardware_name(t, "accelerator", [&](const std::string& n) { db.accelerator(n); });
+  auto nodes = t.integer("nodes", 1, kMaxCount);
+  auto count = t.integer("count", 1, kMaxCount);
+  auto per_node = t.integer("gpus_per_node", 1, 100'000);
+  h.power_mode = t.string("power_mode").value_or("");
+  const std::string engine = t.string("engine").value_or("gpu");
+  h.scale_up = hardware_name(t, "scale_up", [&](const std::string& n) { db.link(n); });
+  h.scale_out = hardware_name(t, "scale_out", [&](const std::string& n) { db.link(n); });
+  t.finish();
+  if (!h.system.empty() && !h.accelerator.empty())
+    t.fail("accelerator", "give either system or accelerator, not both");
+  if (!h.system.empty()) {
+    const SystemSpec& s = db.system(h.system);
+    h.accelerator = s.accelerator;
+    h.devices_per_node = s.devices_per_node;
+    if (count) t.fail("count", "with a system, give nodes (the device count follows from it)");
+    h.count = static_cast<int>(nodes.value_or(1)) * s.devices_per_node;
+    if (h.scale_up.empty()) h.scale_up = s.scale_up;
+    if (h.scale_out.empty()) h.scale_out = s.scale_out;
+  } else if (!h.accelerator.empty()) {
+    if (nodes) t.fail("nodes", "nodes needs a system; with an accelerator give count");
+    h.count = static_cast<int>(count.value_or(1));
+    h.devices_per_node = static_cast<int>(per_node.value_or(std::min<std::int64_t>(h.count, 8)));
+    if (h.count % h.devices_per_node != 0 && h.count > h.devices_per_node)
+      t.fail("count", fmt::format("{} devices do not fill whole nodes of {}", h.count, h.devices_per_node));
+  } else {
+    t.fail_here("[hardware] needs system = \"<name>\" or accelerator = \"<name>\"");
+  }
+  if (engine != "gpu" && engine != "dla") t.fail("engine", fmt::format("'{}': give \"gpu\" or \"dla\"", engine));
+  h.dla = engine == "dla";
+  if (h.dla) {
+    const AcceleratorSpec& a = db.accelerator(h.accelerator);
+    if (!a.dla_count || !a.dla_int8_ops_per_s) t.fail("engine", fmt::format("{} has no DLA in the database", a.name));
+  }
+  if (!h.power_mode.empty()) {
+    const AcceleratorSpec& a = db.accelerator(h.accelerator);
+    std::string names;
+    for (const PowerMode& m : a.power_modes) {
+      if (m.name == h.power_mode) return h;
+      names += (names.empty() ? "" : ", ") + m.name;
+    }
+    t.fail("power_mode", names.empty() ? fmt::format("{} has no power modes", a.name)
+                                       : fmt::format("'{}' is not a power mode of {} (it has: {})", h.power_mode, a.name, names));
+  }
+  return h;
+}
+
+TrainingSettings read_training(TomlSection& t) {
+  TrainingSettings s;
+  s.seq_len = static_cast<double>(t.require_integer("seq_len", 1, kMaxCount));
+  s.global_batch = static_cast<double>(t.require_integer("global_batch", 1, 1'000'000'000));
+  s.micro_batch = static_cast<double>(t.integer("micro_batch", 1, 1'000'000).value_or(1));
+  s.precision = dtype(t, "precision", kTrainingPrecisions);
+  if (auto r = t.choice("recompute", kRecompute))
+    s.recompute = *r == "full" ? models::Recompute::full : *r == "selective" ? models::Recompute::selective : models::Recompute::none;
+  s.tokens = t.number("tokens", 0, false, 1e18);
+  s.optimizer = read_recipe(t, "optimizer").value_or("");
+  s.offload = read_offload(t, "offload").value_or(models::Offload::none);
+  s.data_loading_s = t.number("data_loading_s", 0, true, 1e9);
+  t.finish();
+  if (std::fmod(s.global_batch, s.micro_batch) != 0)
+    t.fail("micro_batch", fmt::format("{} does not divide global_batch {}", s.micro_batch, s.global_batch));
+  return s;
+}
+
+InferenceSettings read_inference(TomlSection& t) {
+  InferenceSettings s;
+  s.input_len = static_cast<double>(t.integer("input_len", 1, kMaxCount).value_or(1));
+  s.output_len = static_cast<double>(t.integer("output_len", 0, kMaxCount).value_or(0));
+  if (auto b = t.integer("batch", 1, 1'000'000)) s.batch = static_cast<double>(*b);
+  s.weight_dtype = dtype(t, "weight_dtype", kDtypes);
+  s.kv_dtype = dtype(t, "kv_dtype", kDtypes);
+  s.compute_dtype = dtype(t, "compute_dtype", kDtypes);
+  s.target_fps = t.number("target_fps", 0, false, 1e6);
+  s.memory_utilization = t.number("memory_utilization", 0, false, 1);
+  if (auto b = t.integer("kv_block", 1, 1'000'000)) s.kv_block = static_cast<double>(*b);
+  s.speculative_alpha = t.number("speculative_alpha", 0, true, 1);
+  if (auto g = t.integer("draft_length", 1, 64)) s.draft_length = static_cast<int>(*g);
+  s.draft_cost_ratio = t.number("draft_cost_ratio", 0, true, 1);
+  t.finish();
+  if (s.speculative_alpha && *s.speculative_alpha >= 1) t.fail("speculative_alpha", "must be below 1 (an acceptance rate)");
+  if ((s.speculative_alpha.has_value() + s.draft_length.has_value() + s.draft_cost_ratio.has_value()) % 3 != 0)
+    t.fail(s.speculative_alpha ? (s.draft_length ? "draft_cost_ratio" : "draft_length") : "speculative_alpha",
+           "speculative decoding needs speculative_alpha, draft_length and draft_cost_ratio together");
+  return s;
+}
+
+ParallelismSettings read_parallelism(TomlSection& t) {
+  ParallelismSettings p;
+  auto get = [&](std::string_view key, int& out) {
+    if (auto v = t.integer(key, 1, 1'000'000)) out = static_cast<int>(*v);
+  };
+  get("tp", p.tp);
+  get("pp", p.pp);
+  get("vp", p.vp);
+  get("cp", p.cp);
+  get("ep", p.ep);
+  if (auto v = t.integer("dp", 1, kMaxCount)) p.dp = static_cast<int>(*v);
+  if (auto v = t.integer("first_stage_layers", 1, 1'000'000)) p.first_stage_layers = static_cast<int>(*v);
+  if (auto v = t.integer("last_stage_layers", 1, 1'000'000)) p.last_stage_layers = static_cast<int>(*v);
+  if (auto v = t.boolean("sequence_parallel")) p.sequence_parallel = *v;
+  p.zero = static_cast<int>(t.integer("zero", 0, 3).value_or(0));
+  if (auto v = t.choice("schedule", kSchedules))
+    p.schedule = *v == "gpipe" ? models::Schedule::gpipe : *v == "zb-h1" ? models::Schedule::zb_h1
+                 : *v == "zb-h2" ? models::Schedule::zb_h2 : models::Schedule::one_f_one_b;
+  t.finish();
+  if (p.vp > 1 && p.schedule != models::Schedule::one_f_one_b) t.fail("vp", "virtual stages need the 1f1b (interleaved) schedule");
+  if (p.pp == 1 && (p.first_stage_layers || p.last_stage_layers))
+    t.fail(p.first_stage_layers ? "first_stage_layers" : "last_stage_layers", "an uneven pipeline split needs pp > 1");
+  return p;
+}
+
+// The DESIGN.md sections later stages read; their keys are checked for type here already.
+ServingSettings read_serving(TomlSection& t) {
+  ServingSettings s;
+  s.arrival_rate = t.number("arrival_rate", 0, false, 1e9);
+  s.ttft_slo_s = t.number("ttft_slo_s", 0, false, 1e6);
+  s.tpot_slo_s = t.number("tpot_slo_s", 0, false, 1e6);
+  s.slo_percentile = t.number("slo_percentile", 0, false, 99.999).value_or(s.slo_percentile);
+  if (auto v = t.integer("max_concurrency", 1, 10'000'000)) s.max_concurrency = static_cast<double>(*v);
+  s.arrival_cv2 = t.number("arrival_cv2", 0, true, 1e3).value_or(s.arrival_cv2);
+  s.length_cv2 = t.number("length_cv2", 0, true, 1e3).value_or(s.length_cv2);
+  t.finish();
+  return s;
+}
+
+CostSettings read_cost(TomlSection& t, const HardwareDb& db, const HardwareChoice& h) {
+  CostSettings c;
+  c.offer = hardware_name(t, "offer", [&](const std::string& n) { db.offer(n); });
+  c.purchase = t.boolean("purchase").value_or(false);
+  c.spot = t.boolean("spot").value_or(false);
+  c.reserved_discount = t.number("reserved_discount", 0, true, 0.99);
+  c.spot_preemptions_per_day = t.number("spot_preemptions_per_day", 0, true, 1e4);
+  c.capex_usd = t.number("capex_usd", 0, false, 1e13);
+  c.network_usd_per_node = t.number("network_usd_per_node", 0, true, 1e9);
+  c.storage_usd = t.number("storage_usd", 0, true, 1e12);
+  c.lifetime_years = t.number("lifetime_years", 0, false, 50);
+  c.discount_rate = t.number("discount_rate", 0, true, 1);
+  c.maintenance_fraction = t.number("maintenance_fraction", 0, true, 1);
+  c.utilisation = t.number("utilisation", 0, false, 1);
+  c.facility_usd_per_kw_month = t.number("facility_usd_per_kw_month", 0, true, 1e5);
+  c.staff_usd_per_year = t.number("staff_usd_per_year", 0, true, 1e10);
+  c.usd_per_kwh = t.number("usd_per_kwh", 0, false, 10);
+  t.finish();
+  if (!c.offer.empty() && c.purchase) t.fail("purchase", "give either offer = \"...\" (cloud) or purchase = true (on-prem), not both");
+  if (!c.any()) t.fail_here("name a cloud offer = \"...\" or purchase = true");
+  if (c.spot && c.purchase) t.fail("spot", "spot applies to a cloud offer, not to purchase = true");
+  if (c.spot && !c.spot_preemptions_per_day)
+    t.fail("spot", "spot = true needs spot_preemptions_per_day (the provider's interruption frequency for the instance)");
+  if (!c.offer.empty()) {
+    const OfferSpec& o = db.offer(c.offer);
+    const std::string& offered = db.system(o.system).accelerator;
+    if (offered != h.accelerator)
+      t.fail("offer", fmt::format("'{}' rents {} ({}), but the scenario runs {}", c.offer, o.system, offered, h.accelerator));
+  }
+  if (c.spot && c.reserved_discount) t.fail("reserved_discount", "a reserved discount does not apply to spot capacity");
+  if (c.spot && !db.offer(c.offer).spot_usd_per_device_s)
+    t.fail("spot", fmt::format("offer '{}' has no published spot price", c.offer));
+  return c;
+}
+
+RegionSettings read_region(TomlSection& t, const HardwareDb& db) {
+  RegionSettings r;
+  r.name = hardware_name(t, "name", [&](const std::string& n) { db.region(n); });
+  if (r.name.empty()) t.fail_here("name = \"<region>\" is required (hardware_db/regions)");
+  r.pue = t.number("pue", 1, true, 3);
+  if (auto g = t.number("market_g_per_kwh", 0, true, 2000)) r.market_kg_per_J = models::grid_kg_per_J(*g);
+  t.finish();
+  return r;
+}
+
+ReliabilitySettings read_reliability(TomlSection& t) {
+  ReliabilitySettings r;
+  if (auto h = t.number("gpu_mtbf_h", 0, false, 1e9)) r.device_mtbf_s = *h * 3600;
+  r.checkpoint_write_s = t.number("checkpoint_write_s", 0, true, 1e9);
+  r.restart_s = t.number("restart_s", 0, true, 1e9);
+  t.finish();
+  return r;
+}
+
+// The recipe a framework uses for a training precision when none is named (MODELS-REFERENCE §17.2:
+// Megatron-LM/NeMo keep fp32 main gradients; FP8 adds Transformer Engine's weight cache).
+std::string default_recipe(std::optional<Precision> p) {
+  if (p == Precision::fp16) return "megatron-fp16";
+  if (p == Precision::fp8) return "fp8-te";
+  if (p == Precision::fp32 || p == Precision::tf32) return "fp32-adam";
+  return "megatron-bf16";
+}
+
+}  // namespace
+
+std::optional<std::string> read_recipe(TomlSection& t, std::string_view key) {
+  auto name = t.string(key);
+  if (!name || models::find_recipe(*name)) return name;
+  std::vector<std::string> names;
+  for (const models::OptimizerRecipe& r : models::optimizer_recipes()) names.emplace_back(r.name);
+  t.fail(key, fmt::format("unknown recipe '{}'{}", *name, did_you_mean(*name, names)));
+}
+
+std::optional<models::Offload> read_offload(TomlSection& t, std::string_view key) {
+  auto o = t.choice(key, kOffload);
+  if (!o) return std::nullopt;
+  return *o == "none" ? models::Offload::none : *o == "optimizer" ? models::Offload::optimizer : models::Offload::optimizer_and_params;
+}
+
+namespace {
+
+// What an inference scenario asks that the model or the device cannot do.
+void check_inference(TomlSection& root, const Scenario& s) {
+  const InferenceSettings& in = *s.inference;
+  const AcceleratorSpec& a = s.hw.device;
+  auto section = root.table("inference");
+  for (auto [key, dtype] : {std::pair{"compute_dtype", in.compute_dtype}, std::pair{"weight_dtype", in.weight_dtype}}) {
+    if (!dtype || a.peak(*dtype) || (std::string_view(key) == "weight_dtype" && bytes_per_element(*dtype) < 2)) continue;
+    section->fail(key, fmt::format("{}{} has no {} math (it has: {})", a.name, s.hardware.dla ? "'s DLA" : "", name_of(*dtype),
+                                   precision_list(a)));
+  }
+  if (!s.workload.is_transformer()) return;
+  const models::TransformerSpec& m = s.workload.transformer();
+  const int limit = m.max_context ? m.max_context : m.max_positions;
+  if (limit > 0 && in.input_len + in.output_len > limit)
+    section->fail(in.output_len > 0 ? "output_len" : "input_len",
+                  fmt::format("input_len + output_len = {:g} tokens is longer than {}'s maximum context of {}", in.input_len + in.output_len,
+                              s.workload.name, limit));
+}
+
+}  // namespace
+
+Scenario parse_scenario(std::string_view content, const std::string& label, const std::filesystem::path& workloads,
+                        const HardwareDb& db) {
+  std::shared_ptr<toml::table> doc;
+  TomlSection root = TomlSection::parse(content, label, doc);
+  return read_scenario(root, label, workloads, db);
+}
+
+Scenario read_scenario(TomlSection& root, const std::string& label, const std::filesystem::path& workloads, const HardwareDb& db) {
+  Scenario s;
+  s.file = label;
+  root.integer("schema_version", 1, 1);
+  s.name = root.string("name").value_or(std::filesystem::path(label).stem().string());
+  auto model = root.table("model");
+  if (!model) root.fail_here("missing required table [model] (preset = \"<name>\" and/or the architecture)");
+  s.workload = read_model_table(*model, workloads, model->has("preset") ? "" : "inline-model", true);
+  if (auto attention = root.table("attention")) {
+    if (auto m = attention->choice("mask", kMasks)) s.mask = *m == "full" ? models::AttentionMask::full : models::AttentionMask::causal;
+    if (auto k = attention->choice("kernel", kKernels))
+      s.attention_kernel = *k == "materialised" ? models::AttentionKernel::materialised : models::AttentionKernel::flash;
+    attention->finish();
+  }
+  auto hardware = root.table("hardware");
+  if (!hardware) root.fail_here("missing required table [hardware]");
+  s.hardware = read_hardware(*hardware, db);
+  s.hw = resolve_hardware(db, s.hardware);
+  if (auto t = root.table("training")) s.training = read_training(*t);
+  if (auto t = root.table("inference")) s.inference = read_inference(*t);
+  if (s.training && s.inference) root.fail("inference", "a scenario is either [training] or [inference], not both");
+  if (!s.training && !s.inference) root.fail_here("a scenario needs a [training] or an [inference] table");
+  if (s.training && !s.workload.is_transformer()) root.fail("training", "training is modelled for transformer workloads only");
+  auto par = root.table("parallelism");
+  if (par) s.parallelism = read_parallelism(*par);
+  if (auto t = root.table("reliability")) s.reliability = read_reliability(*t);
+  if (auto t = root.table("serving")) {
+    if (!s.inference) t->fail_here("[serving] needs an [inference] scenario");
+    s.serving = read_serving(*t);
+  }
+  if (s.inference) check_inference(root, s);
+  if (auto t = root.table("cost")) s.cost = read_cost(*t, db, s.hardware);
+  if (auto t = root.table("region")) s.region = read_region(*t, db);
+  if (s.cost.purchase && s.region.name.empty())
+    root.fail("cost", "purchase = true needs a [region] (its PUE, grid and electricity price)");
+  root.finish();
+  if (par) {  // without [parallelism] every device is a data-parallel replica
+    if (auto problem = layout_problem(s.workload, s.parallelism, s.hardware.count, s.training)) par->fail(problem->key, problem->message);
+  } else if (s.training) {
+    if (auto problem = layout_problem(s.workload, s.parallelism, s.hardware.count, s.training)) root.fail("training", problem->message);
+  }
+  if (s.training && s.training->optimizer.empty()) s.training->optimizer = default_recipe(s.training->precision);
+  resolve_offer_and_region(db, s.cost, s.region, s.hw);
+  return s;
+}
+
+Scenario load_scenario(const std::filesystem::path& file, const std::filesystem::path& workloads, const HardwareDb& db) {
+  return parse_scenario(read_input_file(file, "scenario file"), file.string(), workloads, db);
+}
+
+}  // namespace perfcast

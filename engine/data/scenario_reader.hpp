@@ -1,0 +1,27 @@
+#pragma once
+// Reads a scenario file (DESIGN.md "The scenario format"): validates every key and the layout
+// against the model (TP dividing heads, ...), and resolves every hardware name once.
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "engine/core/toml_section.hpp"
+#include "engine/data/hardware_db.hpp"
+#include "engine/data/workload_reader.hpp"
+#include "engine/spec/scenario.hpp"
+
+namespace perfcast {
+
+// [training]-style keys shared with the validation cases: an optimizer recipe name (unknown names
+// fail at the key with a suggestion) and an offload mode ("none", "optimizer", "optimizer+params").
+std::optional<std::string> read_recipe(TomlSection& t, std::string_view key);
+std::optional<models::Offload> read_offload(TomlSection& t, std::string_view key);
+
+// Loads and validates a scenario; presets resolve in `workloads`, hardware names in `db`.
+Scenario load_scenario(const std::filesystem::path& file, const std::filesystem::path& workloads, const HardwareDb& db);
+Scenario parse_scenario(std::string_view content, const std::string& label, const std::filesystem::path& workloads,
+                        const HardwareDb& db);
+// The same from an already parsed table (a validation case's [case.scenario]).
+Scenario read_scenario(TomlSection& root, const std::string& label, const std::filesystem::path& workloads, const HardwareDb& db);
+
+}  // namespace perfcast

@@ -1,0 +1,269 @@
+#include "engine/data/workload_reader.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "engine/core/edit_distance.hpp"
+#include "engine/core/input_file.hpp"
+
+namespace perfcast {
+namespace {
+
+using models::MlpKind;
+using models::NormKind;
+using models::TransformerSpec;
+using models::VisionLayer;
+using models::VisionOpKind;
+
+constexpr std::int64_t kMaxDim = 10'000'000;
+constexpr std::string_view kMlp[] = {"gelu", "swiglu"};
+constexpr std::string_view kNorm[] = {"layernorm", "rmsnorm"};
+constexpr std::string_view kFamilies[] = {"transformer", "vision"};
+constexpr std::string_view kLayerOps[] = {"conv", "depthwise", "pointwise", "fc", "maxpool", "avgpool", "add", "upsample", "concat"};
+
+int as_int(std::int64_t v) { return static_cast<int>(v); }
+
+void read_int(TomlSection& t, std::string_view key, int& out, std::int64_t min = 1) {
+  if (auto v = t.integer(key, min, kMaxDim)) out = as_int(*v);
+}
+
+// Cross-field rules of a transformer; errors point at the key that breaks them.
+void check_transformer(TransformerSpec& m, TomlSection& t) {
+  const std::string_view missing[] = {"layers", "hidden", "heads", "ffn_hidden", "vocab"};
+  const int values[] = {m.layers, m.hidden, m.heads, m.ffn_hidden, m.vocab};
+  for (std::size_t i = 0; i < std::size(values); ++i)
+    if (values[i] <= 0) t.fail_here(fmt::format("missing required key '{}{}'", t.path(), missing[i]));
+  if (m.kv_heads == 0) m.kv_heads = m.heads;  // MHA unless stated
+  if (m.kv_heads > m.heads || m.heads % m.kv_heads != 0)
+    t.fail("kv_heads", fmt::format("{} does not divide heads {} (grouped-query attention needs heads = groups x kv_heads)",
+                                   m.kv_heads, m.heads));
+  if (m.head_dim == 0) {
+    if (m.hidden % m.heads != 0 && !m.mla)
+      t.fail("heads", fmt::format("{} does not divide hidden {}; give head_dim explicitly", m.heads, m.hidden));
+    m.head_dim = m.hidden / m.heads;
+  }
+  if (m.moe) {
+    const models::MoeSpec& e = *m.moe;
+    if (e.top_k > e.experts)
+      t.fail("moe", fmt::format("top_k {} exceeds experts {}", e.top_k, e.experts));
+    if (e.dense_layers >= m.layers)
+      t.fail("moe", fmt::format("dense_layers {} leaves no MoE layer of {}", e.dense_layers, m.layers));
+  }
+}
+
+void read_moe(TomlSection& t, TransformerSpec& m) {
+  models::MoeSpec e = m.moe.value_or(models::MoeSpec{});
+  read_int(t, "experts", e.experts);
+  read_int(t, "top_k", e.top_k);
+  read_int(t, "expert_ffn_hidden", e.expert_ffn_hidden);
+  read_int(t, "shared_experts", e.shared_experts, 0);
+  read_int(t, "shared_ffn_hidden", e.shared_ffn_hidden);
+  read_int(t, "dense_layers", e.dense_layers, 0);
+  if (auto b = t.boolean("router_bias")) e.router_bias = *b;
+  t.finish();
+  const std::string_view keys[] = {"experts", "top_k", "expert_ffn_hidden"};
+  const int values[] = {e.experts, e.top_k, e.expert_ffn_hidden};
+  for (std::size_t i = 0; i < 3; ++i)
+    if (values[i] <= 0) t.fail_here(fmt::format("missing required key '{}{}'", t.path(), keys[i]));
+  if (e.shared_experts > 0 && e.shared_ffn_hidden == 0) e.shared_ffn_hidden = e.expert_ffn_hidden;
+  m.moe = e;
+}
+
+void read_mla(TomlSection& t, TransformerSpec& m) {
+  models::MlaSpec l = m.mla.value_or(models::MlaSpec{});
+  read_int(t, "q_lora_rank", l.q_lora_rank, 0);
+  read_int(t, "kv_lora_rank", l.kv_lora_rank);
+  read_int(t, "qk_nope_head_dim", l.qk_nope_head_dim);
+  read_int(t, "qk_rope_head_dim", l.qk_rope_head_dim);
+  read_int(t, "v_head_dim", l.v_head_dim);
+  t.finish();
+  const std::string_view keys[] = {"kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"};
+  const int values[] = {l.kv_lora_rank, l.qk_nope_head_dim, l.qk_rope_head_dim, l.v_head_dim};
+  for (std::size_t i = 0; i < 4; ++i)
+    if (values[i] <= 0) t.fail_here(fmt::format("missing required key '{}{}'", t.path(), keys[i]));
+  m.mla = l;
+}
+
+// Fields of [model] over `m` (a preset's values, or empty).
+void read_transformer_fields(TomlSection& t, TransformerSpec& m) {
+  bool head_dim_given = t.has("head_dim");
+  read_int(t, "layers", m.layers);
+  read_int(t, "hidden", m.hidden);
+  int heads_before = m.heads, hidden_before = m.hidden;
+  read_int(t, "heads", m.heads);
+  read_int(t, "kv_heads", m.kv_heads);
+  read_int(t, "head_dim", m.head_dim);
+  // A changed width or head count re-derives head_dim unless it is given here too.
+  if (!head_dim_given && (m.heads != heads_before || m.hidden != hidden_before)) m.head_dim = 0;
+  read_int(t, "ffn_hidden", m.ffn_hidden);
+  read_int(t, "vocab", m.vocab);
+  read_int(t, "max_positions", m.max_positions, 0);
+  read_int(t, "max_context", m.max_context, 0);
+  if (auto v = t.choice("mlp", kMlp)) m.mlp = *v == "gelu" ? MlpKind::gelu : MlpKind::swiglu;
+  if (auto v = t.choice("norm", kNorm)) m.norm = *v == "layernorm" ? NormKind::layernorm : NormKind::rmsnorm;
+  if (auto v = t.boolean("tied_embeddings")) m.tied_embeddings = *v;
+  if (auto v = t.boolean("linear_bias")) m.linear_bias = *v;
+  if (auto v = t.number("dropout", 0, true, 1)) {
+    if (*v >= 1) t.fail("dropout", fmt::format("{} is a probability and must be below 1", *v));
+    m.dropout = *v;
+  }
+  if (auto moe = t.table("moe")) read_moe(*moe, m);
+  if (auto mla = t.table("mla")) read_mla(*mla, m);
+  t.finish();
+  check_transformer(m, t);
+}
+
+VisionOpKind layer_kind(const std::string& op) {
+  if (op == "conv") return VisionOpKind::conv;
+  if (op == "depthwise") return VisionOpKind::depthwise;
+  if (op == "pointwise") return VisionOpKind::pointwise;
+  if (op == "fc") return VisionOpKind::fully_connected;
+  if (op == "maxpool") return VisionOpKind::max_pool;
+  if (op == "avgpool") return VisionOpKind::avg_pool;
+  if (op == "add") return VisionOpKind::add;
+  if (op == "upsample") return VisionOpKind::upsample;
+  return VisionOpKind::concat;
+}
+
+models::VisionModel read_vision(TomlSection& root, const std::string& name) {
+  models::VisionModel v;
+  v.name = name;
+  auto layers = root.table_array("layer");
+  if (layers.empty()) root.fail_here("a vision workload needs [[layer]] entries");
+  for (TomlSection& t : layers) {
+    VisionLayer l;
+    l.name = t.require_string("name");
+    auto op = t.choice("op", kLayerOps);
+    if (!op) t.fail_here(fmt::format("missing required key '{}op'", t.path()));
+    l.kind = layer_kind(*op);
+    auto input = t.integers("input", 3, 1, 100'000);
+    if (!input) t.fail_here(fmt::format("missing required key '{}input' ([height, width, channels])", t.path()));
+    l.in_h = as_int((*input)[0]);
+    l.in_w = as_int((*input)[1]);
+    l.in_c = as_int((*input)[2]);
+    read_int(t, "filters", l.filters);
+    read_int(t, "kernel", l.kernel);
+    read_int(t, "stride", l.stride);
+    read_int(t, "scale", l.scale);
+    read_int(t, "repeat", l.repeat);
+    if (auto b = t.boolean("bias")) l.bias = *b;
+    if (auto b = t.boolean("batch_norm")) l.batch_norm = *b;
+    t.finish();
+    bool needs_filters = l.kind == VisionOpKind::conv || l.kind == VisionOpKind::pointwise ||
+                         l.kind == VisionOpKind::fully_connected;
+    if (needs_filters && l.filters == 0) t.fail_here(fmt::format("missing required key '{}filters'", t.path()));
+    if (!needs_filters && l.filters != 0 && l.filters != l.in_c)
+      t.fail("filters", fmt::format("a {} layer keeps its {} input channels", *op, l.in_c));
+    if (l.kind == VisionOpKind::pointwise && l.kernel != 1) t.fail("kernel", "a pointwise convolution has kernel 1");
+    v.layers.push_back(l);
+  }
+  return v;
+}
+
+WorkloadSource read_source(TomlSection& root) {
+  auto s = root.table("source");
+  if (!s) root.fail_here("missing required table [source] (title, url, locator, date of the published config)");
+  WorkloadSource w;
+  w.title = s->require_string("title");
+  w.date = s->require_string("date");
+  w.url = s->string("url").value_or("");
+  w.locator = s->string("locator").value_or("");
+  s->finish();
+  return w;
+}
+
+}  // namespace
+
+std::filesystem::path default_workloads_dir() {
+  if (const char* env = std::getenv("PERFCAST_WORKLOADS"); env && *env) return env;
+  return PERFCAST_DEFAULT_WORKLOADS;
+}
+
+std::vector<std::string> preset_names(const std::filesystem::path& dir) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+    if (entry.path().extension() == ".toml") names.push_back(entry.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+Workload load_preset(const std::filesystem::path& dir, const std::string& name) {
+  std::filesystem::path file = dir / (name + ".toml");
+  if (!std::filesystem::exists(file)) {
+    auto names = preset_names(dir);
+    throw InputError({}, fmt::format("unknown workload preset '{}'{} (presets are in {})", name, did_you_mean(name, names),
+                                     dir.string()));
+  }
+  return load_workload_file(file, dir);
+}
+
+Workload read_model_table(TomlSection& model, const std::filesystem::path& dir, const std::string& name,
+                          bool vision_alone) {
+  Workload w;
+  if (auto preset = model.string("preset")) {
+    if (!name.empty() && *preset == name) model.fail("preset", "a preset cannot be based on itself");
+    try {
+      w = load_preset(dir, *preset);
+    } catch (const InputError& e) {
+      if (e.where().file.empty()) model.fail("preset", e.message());
+      throw;
+    }
+    if (!w.is_transformer()) {
+      if (!vision_alone) model.fail("preset", fmt::format("'{}' is a vision op list; it has no [model] fields to override", *preset));
+      model.finish();  // an op list has no fields to override: `preset` alone
+      return w;
+    }
+  } else {
+    w.model = TransformerSpec{};
+  }
+  auto& spec = std::get<TransformerSpec>(w.model);
+  read_transformer_fields(model, spec);
+  if (!name.empty()) {
+    spec.name = name;
+    w.name = name;
+  }
+  return w;
+}
+
+Workload load_workload_file(const std::filesystem::path& file, const std::filesystem::path& dir) {
+  return parse_workload(read_input_file(file, "file"), file.string(), dir);
+}
+
+Workload parse_workload(std::string_view content, const std::string& label, const std::filesystem::path& dir) {
+  std::shared_ptr<toml::table> doc;
+  TomlSection root = TomlSection::parse(content, label, doc);
+  root.integer("schema_version", 1, 1);
+  std::string name = root.require_string("name");
+  const std::string stem = std::filesystem::path(label).stem().string();
+  if (name != stem) root.fail("name", fmt::format("'{}' does not match the file name '{}'", name, stem));
+  std::string family = root.choice("family", kFamilies).value_or("transformer");
+  std::string display = root.string("display_name").value_or(name);
+  root.string("notes");
+  WorkloadSource source = read_source(root);
+  Workload w;
+  if (family == "vision") {
+    w.model = read_vision(root, name);
+    w.input_resolution = static_cast<int>(root.integer("input_resolution", 1, 100'000).value_or(0));
+  } else {
+    auto model = root.table("model");
+    if (!model) root.fail_here("missing required table [model]");
+    w = read_model_table(*model, dir, name);
+  }
+  if (auto p = root.table("published")) {
+    w.published_parameters = p->number("parameters", 0, false, 1e16);
+    w.published_active_parameters = p->number("active_parameters", 0, false, 1e16);
+    w.published_macs = p->number("macs", 0, false, 1e16);
+    w.published_resolution = p->number("resolution", 0, false, 1e12).value_or(0);
+    p->string("note");
+    p->finish();
+  }
+  root.finish();
+  w.name = name;
+  w.display_name = display;
+  w.file = label;
+  w.source = source;
+  return w;
+}
+
+}  // namespace perfcast

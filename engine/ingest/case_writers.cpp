@@ -1,0 +1,261 @@
+#include "engine/ingest/case_writers.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fmt/format.h>
+#include <optional>
+#include <sstream>
+#include <toml++/toml.h>
+
+#include "engine/core/errors.hpp"
+#include "engine/validate/inference_cases.hpp"
+#include "engine/core/input_file.hpp"
+#include "engine/data/scenario_reader.hpp"
+#include "engine/validate/training_cases.hpp"
+#include "engine/data/workload_reader.hpp"
+
+namespace perfcast {
+namespace {
+
+// Tolerances of validation/collectives.toml: bandwidth-bound from 64 MiB, latency-bound below.
+constexpr double kBandwidthBoundBytes = 64.0 * 1024 * 1024;
+constexpr double kBandwidthTolerance = 0.15, kLatencyTolerance = 1.0;
+
+std::string slug(std::string s) {
+  for (char& c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '-';
+  return s;
+}
+
+// A case file: schema_version, its suite, the cases, under a comment saying where they came from.
+std::string case_file(const std::string& suite, toml::array cases, const std::string& origin) {
+  toml::table doc;
+  doc.insert("schema_version", 1);
+  doc.insert("suite", suite);
+  doc.insert("case", std::move(cases));
+  std::ostringstream out;
+  out << "# " << suite << " cases read from " << origin << " by perfcast ingest.\n" << doc << "\n";
+  return out.str();
+}
+
+// A scenario file read once: loaded through the scenario checks, and as the TOML tables a case
+// inlines (schema_version dropped).
+struct ScenarioFile {
+  Scenario scenario;
+  toml::table table;
+};
+
+ScenarioFile read_scenario_file(const std::filesystem::path& file, const HardwareDb& db) {
+  const std::string text = read_input_file(file, "scenario file");
+  ScenarioFile f{parse_scenario(text, file.string(), default_workloads_dir(), db), toml::parse(text, file.string())};
+  f.table.erase("schema_version");
+  return f;
+}
+
+// The LLM serving scenario a serving benchmark ran, without [serving]: the case sets its own load.
+ScenarioFile read_serving_scenario(const std::string& file, const HardwareDb& db, std::string_view tool) {
+  ScenarioFile f = read_scenario_file(file, db);
+  if (!f.scenario.inference || !f.scenario.workload.is_transformer())
+    throw InputError({file, 0, 0}, fmt::format("{}: the scenario must be an LLM [inference] scenario (model, hardware, layout)", tool));
+  f.table.erase("serving");
+  return f;
+}
+
+// One [[case]] of a training or inference case file: what every writer here puts in it.
+toml::table scenario_case(std::string id, std::string source, std::string_view metric, double measured, std::string notes,
+                          toml::table scenario, std::optional<double> tolerance = std::nullopt) {
+  toml::table c;
+  c.insert("id", std::move(id));
+  c.insert("source", std::move(source));
+  c.insert("metric", metric);
+  c.insert("measured", measured);
+  if (tolerance) c.insert("tolerance", *tolerance);
+  if (!notes.empty()) c.insert("notes", std::move(notes));
+  c.insert("scenario", std::move(scenario));
+  return c;
+}
+
+}  // namespace
+
+std::string collective_cases_toml(const NcclTestsRun& run, const std::string& system, const std::string& source) {
+  toml::array cases;
+  const std::string stem = slug(std::filesystem::path(run.file).stem().string());
+  for (const NcclTestsRow& row : run.rows) {
+    toml::table c;
+    c.insert("id", fmt::format("{}-{:.0f}B", stem, row.bytes));
+    c.insert("source", source.empty() ? fmt::format("nccl-tests output {}", run.file) : source);
+    c.insert("system", system);
+    c.insert("op", std::string(models::name_of(run.op)));
+    c.insert("gpus", run.ranks);
+    c.insert("bytes", static_cast<std::int64_t>(row.bytes));
+    // busbw from the time (nccl-tests' own definition: size / time × the collective's factor),
+    // which keeps the digits the printed GB/s rounds away at small sizes.
+    const double busbw = row.bytes / row.out_of_place.time_s * models::bus_factor(run.op, run.ranks);
+    c.insert("measured_busbw", fmt::format("{:.6g} GB/s", busbw / 1e9));
+    c.insert("tolerance", row.bytes >= kBandwidthBoundBytes ? kBandwidthTolerance : kLatencyTolerance);
+    c.insert("notes", fmt::format("line {}: out-of-place, {} {} elements of {}; {} GPUs on {} host{}{}; time {:.4g} us, printed busbw {:.4g} GB/s", row.line, row.count,
+                                  row.redop, row.type, run.ranks, run.hosts, run.hosts == 1 ? "" : "s",
+                                  run.device.empty() ? "" : ", " + run.device, row.out_of_place.time_s * 1e6, row.out_of_place.busbw_Bps / 1e9));
+    cases.push_back(std::move(c));
+  }
+  return case_file("collective", std::move(cases), "the nccl-tests output " + run.file);
+}
+
+std::string scenario_cases_toml(const std::vector<Measurement>& rows, const std::string& file, const HardwareDb& db) {
+  const std::filesystem::path base = std::filesystem::path(file).parent_path();
+  std::string suite;
+  toml::array cases;
+  for (const Measurement& m : rows) {
+    const FilePosition where{file, m.line, 1};
+    const std::filesystem::path path = base / m.scenario;
+    ScenarioFile read = read_scenario_file(path, db);
+    const Scenario& s = read.scenario;
+    const std::string phase = s.training ? "training" : "inference";
+    if (suite.empty()) suite = phase;
+    if (phase != suite)
+      throw InputError(where, fmt::format("measurements: {} is an {} scenario after {} ones; one case file holds one suite, so split the rows",
+                                          m.scenario, phase, suite));
+    const auto names = phase == "training" ? training_metric_names() : inference_metric_names();
+    if (std::find(names.begin(), names.end(), std::string_view(m.metric)) == names.end()) {
+      std::string list;
+      for (std::string_view n : names) list += (list.empty() ? "" : ", ") + std::string(n);
+      throw InputError(where, fmt::format("measurements: '{}' is not a {} metric (one of: {})", m.metric, phase, list));
+    }
+    cases.push_back(scenario_case(m.id.empty() ? fmt::format("{}-{}", slug(std::filesystem::path(file).stem().string()), m.line) : m.id,
+                                  m.source.empty() ? fmt::format("measured: {}", file) : m.source, m.metric, m.value, m.notes,
+                                  std::move(read.table), m.tolerance));
+  }
+  return case_file(suite, std::move(cases), file);
+}
+
+std::string megatron_case_toml(const MegatronRun& run, const std::string& system, const HardwareDb& db, const std::string& source) {
+  toml::table scenario = megatron_scenario(run, system, db.system(system).devices_per_node);
+  {
+    std::ostringstream text;
+    text << scenario;
+    parse_scenario(text.str(), run.file + " (its arguments as a scenario)", default_workloads_dir(), db);  // the loader's checks
+  }
+  std::vector<double> tflops;
+  for (std::size_t i = run.iterations.size() > 1 ? 1 : 0; i < run.iterations.size(); ++i)
+    if (run.iterations[i].tflops_per_gpu) tflops.push_back(*run.iterations[i].tflops_per_gpu);
+  std::sort(tflops.begin(), tflops.end());
+  toml::array cases;
+  cases.push_back(scenario_case(
+      slug(std::filesystem::path(run.file).stem().string()), source.empty() ? fmt::format("Megatron-LM log {}", run.file) : source,
+      "step_time_s", run.median_step_s,
+      fmt::format("median 'elapsed time per iteration' of {} logged intervals after the first (warm-up){}", run.iterations_used,
+                  tflops.empty() ? std::string()
+                                 : fmt::format("; Megatron's own throughput per GPU {:.4g} TFLOP/s (its FLOP formula, not scored)",
+                                               tflops[tflops.size() / 2])),
+      std::move(scenario)));
+  return case_file("training", std::move(cases), "the Megatron-LM log " + run.file);
+}
+
+std::string mlperf_case_toml(const MlperfSummary& run, const std::string& scenario_file, const HardwareDb& db, const std::string& source) {
+  if (!run.valid) throw InputError({run.file, 0, 0}, "MLPerf summary: the result is not VALID ('Result is : VALID' missing)");
+  if (run.scenario != "Offline")
+    throw InputError({run.file, 0, 0}, fmt::format("MLPerf summary: scenario {} is bounded by latency targets; only Offline runs compare with "
+                                                   "perfcast's throughput (use perfcast capacity for Server)", run.scenario));
+  if (!run.tokens_per_s) throw InputError({run.file, 0, 0}, "MLPerf summary: no tokens per second (not an LLM benchmark?)");
+  ScenarioFile read = read_serving_scenario(scenario_file, db, "MLPerf summary");
+  const Scenario& s = read.scenario;
+  toml::array cases;
+  cases.push_back(scenario_case(slug(run.sut.empty() ? std::filesystem::path(run.file).stem().string() : run.sut),
+                                source.empty() ? fmt::format("MLPerf Inference summary {}", run.file) : source,
+                                "output_tokens_per_s_per_device", *run.tokens_per_s / s.hardware.count,
+                                fmt::format("{} Offline, {} mode: {:.6g} tokens/s over the scenario's {} devices; the scenario's batch and "
+                                            "lengths stand for the run's mix",
+                                            run.sut, run.mode, *run.tokens_per_s, s.hardware.count),
+                                std::move(read.table)));
+  return case_file("inference", std::move(cases), "the MLPerf summary " + run.file);
+}
+
+std::string vllm_throughput_cases_toml(const VllmThroughputRun& run, const std::string& scenario_file, const HardwareDb& db,
+                                       const std::string& source) {
+  ScenarioFile read = read_serving_scenario(scenario_file, db, "vLLM throughput benchmark");
+  const Scenario& s = read.scenario;
+  const double in = s.inference->input_len, out = s.inference->output_len;
+  const double expected = run.requests * (in + out);
+  if (std::fabs(run.total_tokens / expected - 1) > 0.01)
+    throw InputError({run.file, 0, 0}, fmt::format("vLLM throughput benchmark: total_num_tokens {:g} is not num_requests {:g} x ({:g} input + "
+                                                   "{:g} output) of {}: set the scenario's lengths to the run's --input-len/--output-len",
+                                                   run.total_tokens, run.requests, in, out, scenario_file));
+  const double output_tokens = run.total_output_tokens.value_or(run.requests * out);
+  const int replica_devices = s.parallelism.tp * s.parallelism.pp;
+  toml::array cases;
+  cases.push_back(scenario_case(
+      fmt::format("{}-output_tokens_per_s_per_device", slug(std::filesystem::path(run.file).stem().string())),
+      source.empty() ? fmt::format("vLLM benchmark_throughput result {}", run.file) : source, "output_tokens_per_s_per_device",
+      output_tokens / run.elapsed_s / replica_devices,
+      fmt::format("offline vLLM run: {:g} requests queued at once, {:g} s; output tokens {} / elapsed / the replica's {} devices; continuous "
+                  "batching up to max_num_seqs compared with static batches of the scenario's {:g}",
+                  run.requests, run.elapsed_s, run.total_output_tokens ? "as recorded" : "= requests x output_len", replica_devices,
+                  s.inference->batch.value_or(1)),
+      std::move(read.table)));
+  return case_file("inference", std::move(cases), "the vLLM result " + run.file);
+}
+
+std::string trtllm_cases_toml(const TrtllmBenchRun& run, const std::string& scenario_file, const HardwareDb& db, const std::string& source) {
+  ScenarioFile read = read_serving_scenario(scenario_file, db, "trtllm-bench");
+  const Scenario& s = read.scenario;
+  if (s.parallelism.tp != run.tp || s.parallelism.pp != run.pp)
+    throw InputError({run.file, 0, 0}, fmt::format("trtllm-bench: the run used TP {} PP {}, the scenario {} has tp {} pp {}", run.tp, run.pp,
+                                                   scenario_file, s.parallelism.tp, s.parallelism.pp));
+  toml::table& inference = *read.table["inference"].as_table();
+  const double batch = std::max(1.0, std::round(run.concurrency));
+  inference.insert_or_assign("batch", static_cast<std::int64_t>(batch));
+  inference.insert_or_assign("input_len", static_cast<std::int64_t>(std::round(run.input_len)));
+  inference.insert_or_assign("output_len", static_cast<std::int64_t>(std::round(run.output_len)));
+  const std::string stem = slug(std::filesystem::path(run.file).stem().string());
+  const std::string notes =
+      fmt::format("trtllm-bench throughput{}{}: {:g} requests, {:.4g} concurrent on average (the batch), mean {:.4g} input and {:.4g} output "
+                  "tokens; in-flight batching compared with static batches",
+                  run.model.empty() ? "" : " of " + run.model, run.version.empty() ? "" : ", TensorRT-LLM " + run.version, run.requests,
+                  run.concurrency, run.input_len, run.output_len);
+  toml::array cases;
+  auto add = [&](const char* metric, double value, const char* what) {
+    cases.push_back(scenario_case(fmt::format("{}-{}", stem, metric),
+                                  source.empty() ? fmt::format("trtllm-bench report {}", run.file) : source, metric, value,
+                                  fmt::format("{} ({})", notes, what), read.table));
+  };
+  add("output_tokens_per_s_per_device", run.per_gpu_output_tokens_per_s, "Per GPU Output Throughput (tps/gpu)");
+  add("latency_s", run.avg_request_latency_s, "Average request latency (ms)");
+  if (run.avg_ttft_s) add("ttft_s", *run.avg_ttft_s, "Average time-to-first-token [TTFT] (ms)");
+  return case_file("inference", std::move(cases), "the trtllm-bench report " + run.file);
+}
+
+std::string vllm_cases_toml(const VllmServingRun& run, const std::string& scenario_file, const HardwareDb& db, const std::string& source) {
+  if (!run.all_at_once)
+    throw InputError({run.file, 0, 0}, "vLLM benchmark: a finite request_rate is a queueing run, not a static batch; score it with "
+                                       "perfcast capacity, or rerun with --request-rate inf (and --max-concurrency)");
+  ScenarioFile read = read_serving_scenario(scenario_file, db, "vLLM benchmark");
+  const Scenario& s = read.scenario;
+  toml::table& scenario = read.table;
+  const double batch = std::min(run.max_concurrency.value_or(run.completed), run.completed);
+  const double input_len = std::round(run.total_input_tokens / run.completed);
+  const double output_len = std::round(run.total_output_tokens / run.completed);
+  const int replica_devices = s.parallelism.tp * s.parallelism.pp;
+  toml::table& inference = *scenario["inference"].as_table();
+  inference.insert_or_assign("batch", static_cast<std::int64_t>(batch));
+  inference.insert_or_assign("input_len", static_cast<std::int64_t>(input_len));
+  inference.insert_or_assign("output_len", static_cast<std::int64_t>(output_len));
+  const std::string stem = slug(std::filesystem::path(run.file).stem().string());
+  const std::string notes = fmt::format("vLLM {} run of {}: {:g} requests, {:g} at once (request_rate inf), mean {:g} input and {:g} output tokens; "
+                                        "continuous batching at full concurrency compared with static batches of that size",
+                                        run.backend.empty() ? "benchmark" : run.backend, run.model_id.empty() ? "the model" : run.model_id,
+                                        run.completed, batch, input_len, output_len);
+  toml::array cases;
+  auto add = [&](const char* metric, double value, const char* what) {
+    cases.push_back(scenario_case(fmt::format("{}-{}", stem, metric),
+                                  source.empty() ? fmt::format("vLLM benchmark_serving result {}", run.file) : source, metric, value,
+                                  fmt::format("{} ({})", notes, what), scenario));
+  };
+  add("output_tokens_per_s_per_device", run.output_throughput / replica_devices,
+      fmt::format("output_throughput / the replica's {} devices", replica_devices).c_str());
+  add("ttft_s", run.mean_ttft_s, "mean_ttft_ms");
+  if (run.mean_e2el_s) add("latency_s", *run.mean_e2el_s, "mean_e2el_ms");
+  return case_file("inference", std::move(cases), "the vLLM result " + run.file);
+}
+
+}  // namespace perfcast

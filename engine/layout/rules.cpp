@@ -1,0 +1,172 @@
+#include "engine/layout/rules.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+namespace perfcast {
+
+int data_parallel(const ParallelismSettings& p, int devices) {
+  if (p.dp) return *p.dp;
+  return std::max(1, devices / (p.tp * p.pp * p.cp));
+}
+
+int expert_tensor_parallel(const ParallelismSettings& p, int dp) {
+  const int stage_ranks = p.tp * p.cp * dp;
+  if (stage_ranks % (p.tp * p.ep) == 0) return p.tp;
+  return std::max(1, stage_ranks / p.ep);
+}
+
+namespace {
+
+struct Split {
+  int first = 0, last = 0, middle_stages = 0, middle_layers = 0;
+};
+
+// Megatron-LM's uneven split: the first/last stages take their given counts, the stages between
+// share what is left (get_num_layers_to_build in megatron/core/transformer/transformer_block.py).
+Split split_of(const models::TransformerSpec& m, const ParallelismSettings& p) {
+  Split s;
+  s.middle_stages = p.pp - (p.first_stage_layers ? 1 : 0) - (p.last_stage_layers ? 1 : 0);
+  s.middle_layers = m.layers - p.first_stage_layers.value_or(0) - p.last_stage_layers.value_or(0);
+  s.first = p.first_stage_layers.value_or(s.middle_stages > 0 ? s.middle_layers / s.middle_stages : 0);
+  s.last = p.last_stage_layers.value_or(s.middle_stages > 0 ? s.middle_layers / s.middle_stages : 0);
+  return s;
+}
+
+}  // namespace
+
+bool uneven_split(const ParallelismSettings& p) { return p.first_stage_layers || p.last_stage_layers; }
+
+int layers_on_stage(const models::TransformerSpec& m, const ParallelismSettings& p, int stage) {
+  if (!uneven_split(p)) return m.layers / p.pp;
+  const Split s = split_of(m, p);
+  if (stage == 0) return s.first;
+  if (stage == p.pp - 1) return s.last;
+  return s.middle_layers / s.middle_stages;
+}
+
+std::optional<LayoutRule> broken_layout_rule(const Workload& w, const ParallelismSettings& p, int devices,
+                                            const std::optional<TrainingSettings>& training) {
+  using enum LayoutRule;
+  const long model_parallel = long(p.tp) * p.pp * p.cp;
+  if (devices % model_parallel != 0) return devices_split;
+  if (p.dp && long(*p.dp) * model_parallel != devices) return dp_devices;
+  const int dp = data_parallel(p, devices);
+  if (training) {
+    const double replicas_batch = double(dp) * training->micro_batch;
+    if (std::fmod(training->global_batch, replicas_batch) != 0) return batch_split;
+  }
+  if (!w.is_transformer()) {
+    if (training && p.vp > 1 && std::fmod(training->global_batch / (double(dp) * training->micro_batch), p.pp) != 0)
+      return interleave_microbatches;
+    return std::nullopt;
+  }
+  const models::TransformerSpec& m = w.transformer();
+  if (m.heads % p.tp != 0) return tp_heads;
+  if (m.kv_heads % p.tp != 0 && p.tp % m.kv_heads != 0) return tp_kv_heads;
+  if (m.ffn_hidden % p.tp != 0) return tp_ffn;
+  if (!uneven_split(p)) {
+    if (m.layers % p.pp != 0) return pp_layers;
+  } else {
+    const Split s = split_of(m, p);
+    if (s.middle_layers < 0 || (s.middle_stages == 0 && s.middle_layers != 0)) return uneven_sum;
+    if (s.middle_stages > 0 && (s.middle_layers == 0 || s.middle_layers % s.middle_stages != 0)) return uneven_middle;
+  }
+  if (p.ep > 1) {
+    if (!m.moe) return ep_dense;
+    if (m.moe->experts % p.ep != 0) return ep_experts;
+    if ((long(p.tp) * p.cp * dp) % p.ep != 0) return ep_ranks;
+  }
+  if (m.moe && m.moe->expert_ffn_hidden % expert_tensor_parallel(p, dp) != 0) return expert_tp_ffn;
+  if (training && std::fmod(training->seq_len, p.cp) != 0) return cp_seq;
+  // Last, the rules on what a sweep varies inside a unit (vp, sequence parallelism).
+  if (training && p.vp > 1 && std::fmod(training->global_batch / (double(dp) * training->micro_batch), p.pp) != 0)
+    return interleave_microbatches;
+  for (int stage = 0; stage < p.pp && p.vp > 1; ++stage)
+    if (layers_on_stage(m, p, stage) % p.vp != 0) return vp_layers;
+  if (p.sequence_parallel && p.tp == 1) return sp_without_tp;
+  return std::nullopt;
+}
+
+std::string_view describe(LayoutRule r) {
+  switch (r) {
+    case LayoutRule::devices_split: return "tp x pp x cp does not divide the devices";
+    case LayoutRule::dp_devices: return "tp x pp x cp x dp is not the devices";
+    case LayoutRule::batch_split: return "global batch not a multiple of dp x micro-batch";
+    case LayoutRule::interleave_microbatches: return "interleaving: micro-batches not a multiple of pp";
+    case LayoutRule::tp_heads: return "heads not divisible by tp";
+    case LayoutRule::tp_kv_heads: return "KV heads neither divide nor are a multiple of tp";
+    case LayoutRule::tp_ffn: return "ffn_hidden not divisible by tp";
+    case LayoutRule::pp_layers: return "layers not divisible by pp";
+    case LayoutRule::uneven_sum: return "uneven split: end stages' layers do not fit the model";
+    case LayoutRule::uneven_middle: return "uneven split: the other layers do not divide over the middle stages";
+    case LayoutRule::vp_layers: return "a stage's layers not divisible by vp";
+    case LayoutRule::ep_dense: return "expert parallelism on a dense model";
+    case LayoutRule::ep_experts: return "experts not divisible by ep";
+    case LayoutRule::ep_ranks: return "ep does not divide a stage's tp x cp x dp ranks";
+    case LayoutRule::expert_tp_ffn: return "expert_ffn_hidden not divisible by expert tensor parallelism";
+    case LayoutRule::cp_seq: return "seq_len not divisible by cp";
+    case LayoutRule::sp_without_tp: return "sequence parallelism without tp";
+  }
+  return "";
+}
+
+std::optional<LayoutProblem> layout_problem(const Workload& w, const ParallelismSettings& p, int devices,
+                                            const std::optional<TrainingSettings>& training) {
+  const std::optional<LayoutRule> rule = broken_layout_rule(w, p, devices, training);
+  if (!rule) return std::nullopt;
+  auto problem = [](std::string key, std::string message) { return std::optional<LayoutProblem>({std::move(key), std::move(message)}); };
+  const long model_parallel = long(p.tp) * p.pp * p.cp;
+  const int dp = data_parallel(p, devices);
+  using enum LayoutRule;
+  switch (*rule) {
+    case devices_split: return problem("tp", fmt::format("tp x pp x cp = {} does not divide the {} devices", model_parallel, devices));
+    case dp_devices: return problem("dp", fmt::format("tp x pp x cp x dp = {} is not the {} devices", long(*p.dp) * model_parallel, devices));
+    case batch_split:
+      return problem("dp", fmt::format("global_batch {} is not a multiple of dp {} x micro_batch {}", training->global_batch, dp,
+                                       training->micro_batch));
+    case interleave_microbatches:
+      return problem("vp", fmt::format("interleaving needs the {} micro-batches per step to be a multiple of pp {} "
+                                       "(Megatron-LM's interleaved schedule)", training->global_batch / (double(dp) * training->micro_batch), p.pp));
+    default: break;
+  }
+  const models::TransformerSpec& m = w.transformer();
+  switch (*rule) {
+    case tp_heads: return problem("tp", fmt::format("{} does not divide the model's {} attention heads", p.tp, m.heads));
+    case tp_kv_heads: return problem("tp", fmt::format("{} neither divides nor is a multiple of the model's {} KV heads", p.tp, m.kv_heads));
+    case tp_ffn: return problem("tp", fmt::format("{} does not divide ffn_hidden {}", p.tp, m.ffn_hidden));
+    case pp_layers:
+      return problem("pp", fmt::format("{} does not divide the model's {} layers (first_stage_layers / last_stage_layers "
+                                       "give an uneven split)", p.pp, m.layers));
+    case uneven_sum:
+    case uneven_middle: {
+      const std::string key = p.first_stage_layers ? "first_stage_layers" : "last_stage_layers";
+      const Split s = split_of(m, p);
+      if (*rule == uneven_sum)
+        return problem(key, fmt::format("the first and last stages' layers must add up to the model's {} layers with pp = 2, and "
+                                        "to fewer with more stages", m.layers));
+      return problem(key, fmt::format("the {} layers left do not divide over the {} other pipeline stages", s.middle_layers, s.middle_stages));
+    }
+    case vp_layers:
+      for (int stage = 0; stage < p.pp; ++stage)
+        if (layers_on_stage(m, p, stage) % p.vp != 0)
+          return problem("vp", uneven_split(p) ? fmt::format("{} does not divide the {} layers of pipeline stage {}", p.vp,
+                                                             layers_on_stage(m, p, stage), stage)
+                                               : fmt::format("{} does not divide the {} layers per pipeline stage", p.vp, m.layers / p.pp));
+      break;
+    case ep_dense: return problem("ep", "expert parallelism needs an MoE model");
+    case ep_experts: return problem("ep", fmt::format("{} does not divide the model's {} experts", p.ep, m.moe->experts));
+    case ep_ranks:
+      return problem("ep", fmt::format("{} does not divide the tp x cp x dp = {} ranks of a pipeline stage", p.ep, long(p.tp) * p.cp * dp));
+    case expert_tp_ffn:
+      return problem("tp", fmt::format("expert tensor parallelism {} does not divide expert_ffn_hidden {}", expert_tensor_parallel(p, dp),
+                                       m.moe->expert_ffn_hidden));
+    case cp_seq: return problem("cp", fmt::format("{} does not divide seq_len {}", p.cp, training->seq_len));
+    case sp_without_tp: return problem("sequence_parallel", "needs tp > 1");
+    default: break;
+  }
+  return problem("parallelism", std::string(describe(*rule)));
+}
+
+}  // namespace perfcast

@@ -1,0 +1,49 @@
+#pragma once
+// The layout rules: what a parallel layout must satisfy for a model on a device count (the
+// argument checks Megatron-LM runs), and the arithmetic of a layout (replicas, stage layers).
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "engine/spec/scenario.hpp"
+
+namespace perfcast {
+
+// A layout rule a layout breaks: the [parallelism] key to blame and the message.
+struct LayoutProblem {
+  std::string key, message;
+};
+
+// The rules a layout can break, in the order they are checked (what a sweep counts its
+// rejections by); the last three concern what a sweep varies inside a unit (vp, SP).
+enum class LayoutRule {
+  devices_split, dp_devices, batch_split, tp_heads, tp_kv_heads, tp_ffn, pp_layers, uneven_sum, uneven_middle, ep_dense,
+  ep_experts, ep_ranks, expert_tp_ffn, cp_seq, interleave_microbatches, vp_layers, sp_without_tp
+};
+constexpr int kLayoutRules = int(LayoutRule::sp_without_tp) + 1;
+std::string_view describe(LayoutRule r);   // "heads not divisible by tp"
+std::optional<LayoutRule> broken_layout_rule(const Workload& w, const ParallelismSettings& p, int devices,
+                                             const std::optional<TrainingSettings>& training);
+
+// Megatron-LM's argument checks for `p` on `devices` devices (TP dividing heads, KV heads and
+// FFN widths, PP dividing layers, VP dividing a stage's layers, EP dividing experts and the
+// tp x cp x dp ranks it folds into, CP dividing the sequence, the batch splitting into
+// micro-batches over data-parallel replicas). Pure: used by the loader and by what-if searches.
+std::optional<LayoutProblem> layout_problem(const Workload& w, const ParallelismSettings& p, int devices,
+                                            const std::optional<TrainingSettings>& training);
+
+// Transformer layers on pipeline stage `stage` (0-based) under `p`'s split; needs a layout that
+// layout_problem() accepts.
+int layers_on_stage(const models::TransformerSpec& m, const ParallelismSettings& p, int stage);
+// Whether `p` splits the layers unevenly (first/last stage layer counts given).
+bool uneven_split(const ParallelismSettings& p);
+
+// Data-parallel replicas: what tp x pp x cp leaves of the devices unless given.
+int data_parallel(const ParallelismSettings& p, int devices);
+// Tensor parallelism inside each expert: Megatron folds the tp x cp x dp ranks of a stage into
+// expert-TP x EP x expert-DP (Liu et al. 2025, "MoE parallel folding"); expert-TP stays tp while
+// ep fits in cp x dp, else what is left of the stage's ranks after EP (EP carved out of TP, as
+// inference engines run DeepSeek-V3 with tp = ep = 8).
+int expert_tensor_parallel(const ParallelismSettings& p, int dp);
+
+}  // namespace perfcast

@@ -1,0 +1,45 @@
+#pragma once
+// `perfcast capacity`: how much load one replica of a serving scenario takes within its SLOs, and
+// how many replicas (devices) a target rate needs — the continuous-batching queueing model of
+// models/serving.hpp on the replica's own prefill and decode-step times.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/spec/scenario.hpp"
+#include "models/serving.hpp"
+
+namespace perfcast {
+
+struct CapacityRequest {
+  std::optional<double> rate;                   // requests/s in total; default [serving] arrival_rate
+  std::optional<double> ttft_slo_s, tpot_slo_s; // default [serving] ttft_slo_s / tpot_slo_s
+  std::optional<double> percentile;             // default [serving] slo_percentile (99)
+};
+
+struct LoadPoint {
+  models::ServingPoint point;
+  bool meets_slo = false;
+};
+
+struct CapacityReport {
+  std::string scenario, workload, accelerator, layout;
+  int devices_per_replica = 1;
+  double input_len = 0, output_len = 0;
+  models::ReplicaTimes replica;
+  double saturation_rate = 0;                   // requests/s one replica sustains at all
+  models::Slo slo;
+  std::optional<double> slo_rate;               // the largest rate per replica meeting the SLO
+  std::string slo_verdict;                      // why not, when no rate meets it
+  std::optional<double> target_rate;
+  std::optional<int> replicas;                  // for the target rate
+  std::optional<int> devices;
+  std::optional<models::ServingPoint> at_target;  // one replica's share of the target rate
+  std::vector<LoadPoint> curve;                 // latency against load, 10% .. 95% of saturation
+  std::vector<std::string> assumptions;
+};
+
+// Throws InputError without an SLO, for a vision scenario, or when no sequence fits.
+CapacityReport capacity_for_scenario(const Scenario& s, const CapacityRequest& request);
+
+}  // namespace perfcast

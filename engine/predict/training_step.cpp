@@ -1,0 +1,212 @@
+#include "engine/predict/training_step.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "models/reliability.hpp"
+
+namespace perfcast {
+namespace {
+
+using models::Op;
+using models::OverlapWith;
+
+bool is_attention(const Op& op) {
+  return op.kind == models::OpKind::attention || op.name.starts_with("attn.scores") || op.name.starts_with("attn.softmax") ||
+         op.name.starts_with("attn.context");
+}
+
+template <class Keep>
+PassTimes time_ops(const std::vector<Op>& ops, const models::Ceilings& c, const models::Efficiency& e, Keep keep) {
+  PassTimes t;
+  for (const Op& op : ops) {
+    if (!keep(op)) continue;
+    const models::OpTiming timing = models::time_op(op, c, e);
+    t.model_flops += op.model_flops;
+    t.flops += op.flops;
+    switch (op.pass) {
+      case models::Pass::forward: t.forward += timing.time_s; break;
+      case models::Pass::recompute: t.recompute += timing.time_s; continue;
+      case models::Pass::backward:
+        (op.name.ends_with(".wgrad") ? t.backward_weight : t.backward_input) += timing.time_s;
+        break;
+    }
+    if (is_attention(op)) t.attention += timing.time_s;
+    if (timing.bound == models::Bound::memory) t.memory_bound += timing.time_s - timing.overhead_s;
+    t.overhead += timing.overhead_s;
+  }
+  return t;
+}
+
+const models::OpGroup* find_group(const std::vector<models::OpGroup>& groups, std::string_view name) {
+  for (const models::OpGroup& g : groups)
+    if (g.name == name) return &g;
+  return nullptr;
+}
+
+double window_per_microbatch(OverlapWith o, const PassTimes& t) {
+  switch (o) {
+    case OverlapWith::nothing: return 0;
+    case OverlapWith::wgrad: return t.backward_weight;
+    case OverlapWith::dgrad: return t.backward_input;
+    case OverlapWith::attention: return t.attention;
+    case OverlapWith::backward: return t.backward_input + t.backward_weight;
+    case OverlapWith::forward: return t.forward;
+    case OverlapWith::other_microbatch: return t.forward + t.recompute + t.backward_input + t.backward_weight;
+  }
+  return 0;
+}
+
+}  // namespace
+
+PassTimes& PassTimes::add(const PassTimes& o, double k) {
+  forward += k * o.forward, recompute += k * o.recompute, backward_input += k * o.backward_input;
+  backward_weight += k * o.backward_weight, attention += k * o.attention;
+  memory_bound += k * o.memory_bound, overhead += k * o.overhead;
+  model_flops += k * o.model_flops, flops += k * o.flops;
+  return *this;
+}
+
+LayerPassTimes layer_pass_times(const std::vector<models::OpGroup>& groups, const models::Ceilings& c, const models::Efficiency& e) {
+  LayerPassTimes l;
+  const models::OpGroup* head = find_group(groups, "embedding and LM head");
+  l.embedding = time_ops(head->ops, c, e, [](const Op& op) { return op.name.starts_with("embed."); });
+  l.output = time_ops(head->ops, c, e, [](const Op& op) { return !op.name.starts_with("embed."); });
+  const auto all = [](const Op&) { return true; };
+  if (const models::OpGroup* g = find_group(groups, "dense layer")) l.dense = time_ops(g->ops, c, e, all);
+  if (const models::OpGroup* g = find_group(groups, "MoE layer")) l.moe = time_ops(g->ops, c, e, all);
+  return l;
+}
+
+PassTimes stage_pass_times(const LayerPassTimes& l, const StageLayers& st, int stage, int pp) {
+  PassTimes t;
+  t.add(l.dense, st.dense).add(l.moe, st.moe);
+  if (stage == 0) t.add(l.embedding, 1);
+  if (stage == pp - 1) t.add(l.output, 1);
+  return t;
+}
+
+PassTimes model_pass_times(const LayerPassTimes& l, const models::TransformerSpec& m) {
+  PassTimes t;
+  t.add(l.embedding, 1).add(l.output, 1).add(l.dense, m.dense_layers()).add(l.moe, m.moe_layers());
+  return t;
+}
+
+std::vector<RankClass> rank_classes(const models::TransformerSpec& m, const ParallelismSettings& p) {
+  std::vector<RankClass> out;
+  auto same_ends = [&](int a, int b) { return (a == 0) == (b == 0) && (a == p.pp - 1) == (b == p.pp - 1); };
+  for (int r = 0; r < p.pp; ++r) {
+    const StageLayers st = stage_layers(m, p, r);
+    if (!out.empty() && same_ends(out.back().stage, r) && out.back().layers.dense == st.dense && out.back().layers.moe == st.moe)
+      ++out.back().count;
+    else
+      out.push_back({r, 1, st});
+  }
+  return out;
+}
+
+bool repeats_every_microbatch(const models::TrafficItem& x, double m) {
+  const bool dp_once = (x.group == models::TrafficGroup::dp || x.group == models::TrafficGroup::edp) && x.calls < 1.5;
+  return !dp_once && x.calls >= m - 1e-9;
+}
+
+OverlapExposure overlap_exposure(std::span<const models::TrafficItem> items, std::span<const double> times, const PassTimes& t,
+                                 double m, double window) {
+  OverlapExposure e;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    (repeats_every_microbatch(items[i], m) ? e.sum_mb : e.sum_step)[int(items[i].overlap)] += times[i];
+    e.total_s += times[i];
+  }
+  for (int c = 0; c < kOverlapClasses; ++c) {
+    const double w = window * window_per_microbatch(OverlapWith(c), t);
+    e.exposed_mb[c] = std::max(0.0, e.sum_mb[c] - m * w);
+    e.exposed_step[c] = std::max(0.0, e.sum_step[c] - w);
+    e.per_microbatch_s += e.exposed_mb[c];
+    e.tail_s += e.exposed_step[c];
+  }
+  return e;
+}
+
+double optimizer_bytes(const models::OptimizerRecipe& r, double local_params, int zero, double shard) {
+  double bytes = 0;
+  for (const models::StateTensor& t : r.tensors) bytes += 2 * t.bytes_per_param * (zero >= t.sharded_from_stage ? local_params / shard : local_params);
+  return bytes;
+}
+
+double optimizer_seconds(const models::OptimizerRecipe& r, double local_params, int zero, double shard, models::Offload offload,
+                         const models::Ceilings& c, const models::Efficiency& e) {
+  if (offload != models::Offload::none && c.host_link_Bps) return 2 * local_params * 2 / (*c.host_link_Bps * e.host_link);
+  return optimizer_bytes(r, local_params, zero, shard) / (*c.memory_Bps * e.memory);
+}
+
+models::StageTime stage_time(const RankStep& r, double m) {
+  const PassTimes& t = r.t;
+  const double compute = t.compute();
+  const double comm = r.exposed_per_microbatch_s / m;
+  const double fwd_share = compute > 0 ? t.forward / compute : 0.5;
+  return {t.forward + fwd_share * comm, t.backward_input + t.recompute + (1 - fwd_share) * comm, t.backward_weight};
+}
+
+StepTotals step_totals(models::Schedule s, int vp, double m, std::span<const RankStep> classes, std::optional<double> data_loading_s) {
+  constexpr std::size_t kInline = 8;
+  std::array<models::StageTime, kInline> inline_stages;
+  std::array<int, kInline> inline_counts;
+  std::vector<models::StageTime> many_stages;
+  std::vector<int> many_counts;
+  std::span<models::StageTime> stages = inline_stages;
+  std::span<int> counts = inline_counts;
+  if (classes.size() > kInline) {
+    many_stages.resize(classes.size()), many_counts.resize(classes.size());
+    stages = many_stages, counts = many_counts;
+  }
+  stages = stages.first(classes.size()), counts = counts.first(classes.size());
+  StepTotals out;
+  for (std::size_t i = 0; i < classes.size(); ++i) {
+    stages[i] = stage_time(classes[i], m);
+    counts[i] = classes[i].count;
+    if (classes[i].per_microbatch_s(m) > classes[std::size_t(out.slowest)].per_microbatch_s(m)) out.slowest = int(i);
+    if (classes[i].exposed_tail_s + classes[i].optimizer_s >
+        classes[std::size_t(out.tail)].exposed_tail_s + classes[std::size_t(out.tail)].optimizer_s)
+      out.tail = int(i);
+  }
+  out.pipe = models::pipeline_time(s, vp, m, stages, counts);
+  const RankStep& tail = classes[std::size_t(out.tail)];
+  const double before_data = out.pipe.step_s() + tail.exposed_tail_s + tail.optimizer_s;
+  out.data_s = std::max(0.0, data_loading_s.value_or(0) - before_data);
+  out.step_s = before_data + out.data_s;
+  return out;
+}
+
+models::Activity step_activity(const StepTotals& totals, std::span<const RankStep> classes, double m) {
+  const RankStep& k = classes[std::size_t(totals.slowest)];
+  const RankStep& tail = classes[std::size_t(totals.tail)];
+  const PassTimes& t = k.t;
+  models::Activity a;
+  a.compute_s = m * (t.forward + t.backward_input + t.backward_weight) - m * (t.memory_bound + t.overhead) + m * t.recompute;
+  a.memory_s = m * t.memory_bound + tail.optimizer_s;
+  a.communication_s = k.exposed_per_microbatch_s + tail.exposed_tail_s;
+  a.idle_s = m * t.overhead + totals.pipe.bubble_s + totals.data_s;
+  return a;
+}
+
+JobFigures job_figures(const ReliabilitySettings& r, int devices, double state_bytes, double tokens_per_s, std::optional<double> tokens) {
+  const ReliabilityDefaults rd;
+  JobFigures j;
+  j.device_mtbf_s = r.device_mtbf_s.value_or(models::llama3_device_mtbf_s());
+  j.job_mtbf_s = models::job_mtbf_s(j.device_mtbf_s, devices);
+  j.checkpoint_write_s = r.checkpoint_write_s.value_or(state_bytes / rd.storage_write_Bps_per_device);
+  j.restart_s = r.restart_s.value_or(rd.restart_s);
+  j.checkpoint_interval_s = j.checkpoint_write_s > 0 ? models::daly_interval_s(j.checkpoint_write_s, j.job_mtbf_s) : 1.0;
+  j.goodput_fraction = j.checkpoint_interval_s / models::daly_wall_time_s(j.checkpoint_interval_s, j.checkpoint_interval_s,
+                                                                          j.checkpoint_write_s, j.restart_s, j.job_mtbf_s);
+  if (tokens) {
+    j.time_to_train_s = *tokens / tokens_per_s;
+    const models::Goodput g = models::goodput(*j.time_to_train_s, j.checkpoint_write_s, j.restart_s, j.job_mtbf_s);
+    j.expected_wall_s = g.wall_s;
+    j.goodput_fraction = g.fraction;
+    j.expected_failures = g.failures;
+  }
+  return j;
+}
+
+}  // namespace perfcast

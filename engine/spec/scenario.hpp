@@ -1,0 +1,126 @@
+#pragma once
+// A scenario (DESIGN.md "The scenario format"): what runs, how it is laid out, on what, and what it
+// costs, as typed settings; engine/data/scenario_reader reads and checks it and resolves its names.
+#include <optional>
+#include <string>
+
+#include "engine/spec/hardware.hpp"
+#include "engine/spec/workload.hpp"
+#include "models/memory.hpp"
+#include "models/precision.hpp"
+#include "models/transformer_ops.hpp"
+
+namespace perfcast {
+
+struct HardwareChoice {
+  std::string accelerator;     // hardware_db name
+  std::string system;          // "" when given as accelerator + count
+  int count = 1;               // devices in all
+  int devices_per_node = 0;
+  std::string scale_up, scale_out;
+  std::string power_mode;      // edge devices: a power mode of the accelerator ("" = its default)
+  bool dla = false;            // engine = "dla": one NVDLA core of a Jetson runs the model, not the GPU
+};
+
+struct TrainingSettings {
+  double seq_len = 0;
+  double global_batch = 0;
+  double micro_batch = 1;
+  std::optional<Precision> precision;
+  models::Recompute recompute = models::Recompute::none;
+  std::optional<double> tokens;
+  std::string optimizer;       // a models::optimizer_recipes() name; "" = the default for `precision`
+  models::Offload offload = models::Offload::none;
+  std::optional<double> data_loading_s;  // per step and replica, prefetched (F-DATA-1)
+};
+
+struct InferenceSettings {
+  double input_len = 0;
+  double output_len = 0;
+  std::optional<double> batch;
+  std::optional<Precision> weight_dtype, kv_dtype, compute_dtype;
+  std::optional<double> target_fps;
+  std::optional<double> memory_utilization;  // fraction of device memory the server may use
+  std::optional<double> kv_block;            // paged KV cache block, tokens
+  // Speculative decoding (Leviathan et al. 2023): acceptance rate α, draft length γ, and the draft
+  // step's time as a fraction c of the target step's.
+  std::optional<double> speculative_alpha, draft_cost_ratio;
+  std::optional<int> draft_length;
+};
+
+// [serving]: the load and the SLOs `perfcast capacity` and the serving prediction use.
+struct ServingSettings {
+  std::optional<double> arrival_rate;  // requests/s, over all dp replicas
+  std::optional<double> ttft_slo_s, tpot_slo_s;
+  double slo_percentile = 99;          // the SLOs bound this percentile
+  std::optional<double> max_concurrency;  // sequences per replica (vLLM max_num_seqs); default: what fits
+  double arrival_cv2 = 1;              // squared coefficient of variation of inter-arrival times (Poisson: 1)
+  double length_cv2 = 0;               // ... of request service times (the scenario's fixed lengths: 0)
+};
+
+// [cost]: how the hardware is paid for. A cloud `offer` (on-demand, reserved discount or spot) or
+// `purchase = true` (on-prem TCO, F-COST-3); absent keys take the defaults engine/predict/economics states.
+struct CostSettings {
+  std::string offer;                           // hardware_db/offers name
+  bool purchase = false;
+  bool spot = false;
+  std::optional<double> reserved_discount;     // fraction off on-demand, 0 ≤ d < 1
+  std::optional<double> spot_preemptions_per_day;  // of the job (a capacity reclaim hitting many instances counts once)
+  std::optional<double> capex_usd;             // replaces the database price of the systems
+  std::optional<double> network_usd_per_node, storage_usd;
+  std::optional<double> lifetime_years, discount_rate, maintenance_fraction, utilisation;
+  std::optional<double> facility_usd_per_kw_month, staff_usd_per_year;
+  std::optional<double> usd_per_kwh;           // replaces the region's electricity price
+  bool any() const { return !offer.empty() || purchase; }
+};
+
+// [region]: where it runs (grid intensity, electricity price, PUE from hardware_db/regions).
+struct RegionSettings {
+  std::string name;
+  std::optional<double> pue;                   // the facility's own PUE
+  std::optional<double> market_kg_per_J;       // market-based factor (contracts, PPAs), reported beside location-based
+};
+
+// [reliability]: what the goodput model takes; absent keys take the sourced defaults.
+struct ReliabilitySettings {
+  std::optional<double> device_mtbf_s;      // gpu_mtbf_h, per device, all causes
+  std::optional<double> checkpoint_write_s; // blocking write per checkpoint
+  std::optional<double> restart_s;          // detection, rescheduling, reload, warm-up
+};
+
+struct ParallelismSettings {
+  int tp = 1, pp = 1, vp = 1, cp = 1, ep = 1;
+  std::optional<int> dp;
+  // Uneven pipeline split (Megatron-LM --decoder-first/last-pipeline-num-layers): layers on the
+  // first / last stage; the rest divide evenly over the stages between.
+  std::optional<int> first_stage_layers, last_stage_layers;
+  bool sequence_parallel = false;
+  int zero = 0;
+  models::Schedule schedule = models::Schedule::one_f_one_b;
+};
+
+struct Scenario {
+  std::string file, name;
+  Workload workload;
+  HardwareChoice hardware;           // the names as written
+  ResolvedHardware hw;               // ... resolved: what predictions read
+  std::optional<TrainingSettings> training;
+  std::optional<InferenceSettings> inference;
+  ParallelismSettings parallelism;
+  ReliabilitySettings reliability;
+  ServingSettings serving;
+  CostSettings cost;
+  RegionSettings region;
+  models::AttentionMask mask = models::AttentionMask::causal;
+  models::AttentionKernel attention_kernel = models::AttentionKernel::flash;
+};
+
+// One combination of `perfcast compare`'s variants: their labels and the scenario they make, or
+// why the scenario rules refused it.
+struct ScenarioVariant {
+  std::string hardware, cost, region;
+  std::optional<Scenario> scenario;
+  std::string error;
+};
+
+}  // namespace perfcast

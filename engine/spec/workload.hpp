@@ -1,0 +1,29 @@
+#pragma once
+// A workload: a transformer or a vision op list, with the published figures its preset cites.
+#include <optional>
+#include <string>
+#include <variant>
+
+#include "models/transformer.hpp"
+#include "models/vision.hpp"
+
+namespace perfcast {
+
+struct WorkloadSource {
+  std::string title, url, locator, date;
+};
+
+struct Workload {
+  std::string name, display_name, file;
+  WorkloadSource source;
+  std::variant<models::TransformerSpec, models::VisionModel> model;
+  std::optional<double> published_parameters, published_active_parameters, published_macs;
+  double published_resolution = 0;  // unit of the published figures' last digit (1e8 for "70.6B")
+  int input_resolution = 0;  // vision
+
+  bool is_transformer() const { return std::holds_alternative<models::TransformerSpec>(model); }
+  const models::TransformerSpec& transformer() const { return std::get<models::TransformerSpec>(model); }
+  const models::VisionModel& vision() const { return std::get<models::VisionModel>(model); }
+};
+
+}  // namespace perfcast

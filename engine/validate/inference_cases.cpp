@@ -1,0 +1,56 @@
+#include "engine/validate/inference_cases.hpp"
+
+#include <fmt/format.h>
+
+#include "engine/core/errors.hpp"
+#include "engine/predict/inference.hpp"
+
+namespace perfcast {
+namespace {
+
+constexpr std::string_view kMetrics[] = {"output_tokens_per_s", "output_tokens_per_s_per_device", "ttft_s", "latency_s"};
+
+double predicted_value(InferenceMetric m, const InferencePrediction& p) {
+  switch (m) {
+    case InferenceMetric::tokens_per_s: return p.output_tokens_per_s;
+    case InferenceMetric::tokens_per_s_per_device: return p.output_tokens_per_s_per_device;
+    case InferenceMetric::ttft: return p.ttft_s;
+    case InferenceMetric::latency: return p.edge ? p.edge->latency_s / p.batch : p.e2e_s;
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::vector<InferenceCase> load_inference_cases(CaseFile& f, const HardwareDb& db) {
+  return read_cases(f, [&](TomlSection& t) { return read_scenario_case(t, kMetrics, "inference", db); });
+}
+
+std::vector<CaseScore> score_inference_cases(const std::vector<InferenceCase>& cases, const ModelParams& mp) {
+  std::vector<CaseScore> scores;
+  for (const InferenceCase& c : cases) {
+    // latency_s is one frame of a vision model: a skipped case without a scenario still counts as edge.
+    const bool vision = c.scenario ? !c.scenario->workload.is_transformer() : InferenceMetric(c.metric) == InferenceMetric::latency;
+    CaseScore s = score_of(c, vision ? "edge" : "inference");
+    const bool time = InferenceMetric(c.metric) == InferenceMetric::ttft || InferenceMetric(c.metric) == InferenceMetric::latency;
+    s.dimension = time ? units::dim::seconds : units::dim::hertz;
+    s.measured = c.measured;
+    s.detail = std::string(kMetrics[c.metric]);
+    if (c.scenario) {
+      s.subject = fmt::format("{} on {} × {}", c.scenario->workload.name, c.scenario->hardware.count, c.scenario->hardware.accelerator);
+      s.accelerator = c.scenario->hardware.accelerator;
+      if (c.skip.empty()) {
+        const InferenceOptions o = with_params(InferenceOptions{.require_fit = false}, mp);
+        const InferencePrediction p = predict_inference(*c.scenario, o);
+        s.set_prediction(predicted_value(InferenceMetric(c.metric), p));
+        s.detail += fmt::format(" · {} · batch {:g}{}", p.layout, p.batch, p.memory.fits ? "" : " · does not fit in the memory model");
+      }
+    }
+    scores.push_back(s);
+  }
+  return scores;
+}
+
+std::span<const std::string_view> inference_metric_names() { return kMetrics; }
+
+}  // namespace perfcast

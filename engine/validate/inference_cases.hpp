@@ -1,0 +1,29 @@
+#pragma once
+// Inference validation cases (validation/inference.toml): a published serving or edge benchmark
+// as a scenario and the figure it reports (output tokens/s of the replica or per device, TTFT,
+// latency per frame). LLM cases score as kind "inference", vision cases as kind "edge".
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "engine/data/hardware_db.hpp"
+#include "engine/spec/model_params.hpp"
+#include "engine/data/scenario_reader.hpp"
+#include "engine/validate/scenario_case.hpp"
+#include "engine/validate/validation.hpp"
+
+namespace perfcast {
+
+enum class InferenceMetric { tokens_per_s, tokens_per_s_per_device, ttft, latency };
+
+using InferenceCase = ScenarioCase;  // metric: a InferenceMetric
+
+std::vector<InferenceCase> load_inference_cases(CaseFile& f, const HardwareDb& db);
+std::vector<CaseScore> score_inference_cases(const std::vector<InferenceCase>& cases,
+                                        const ModelParams& params = {});
+
+// The metric names a inference case may give (`metric = "..."`).
+std::span<const std::string_view> inference_metric_names();
+
+}  // namespace perfcast

@@ -1,0 +1,27 @@
+#pragma once
+// A validation case that is a scenario plus one published figure (the training and inference
+// suites): id, source, metric (one of the suite's names), measured, tolerance, used_for, skip,
+// notes and the [case.scenario] tables, read and checked in one place.
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "engine/data/hardware_db.hpp"
+#include "engine/data/scenario_reader.hpp"
+#include "engine/core/toml_section.hpp"
+
+namespace perfcast {
+
+struct ScenarioCase {
+  std::string id, source, notes, used_for, skip;
+  std::size_t metric = 0;             // index into the suite's metric names
+  std::optional<Scenario> scenario;   // absent only for skipped cases
+  double measured = 0;                // in the metric's unit
+  double tolerance = 0.15;
+};
+
+// `phase` is "training" or "inference": the table the case's scenario must have.
+ScenarioCase read_scenario_case(TomlSection& t, std::span<const std::string_view> metrics, std::string_view phase, const HardwareDb& db);
+
+}  // namespace perfcast

@@ -1,0 +1,229 @@
+#include "engine/validate/validation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "engine/validate/carbon_cases.hpp"
+#include "engine/validate/collective_cases.hpp"
+#include "engine/validate/inference_cases.hpp"
+#include "engine/validate/training_cases.hpp"
+#include "engine/core/input_file.hpp"
+#include "engine/data/hardware_resolution.hpp"
+#include "engine/data/workload_reader.hpp"
+#include "engine/validate/memory_cases.hpp"
+#include "engine/predict/roofline.hpp"
+#include "engine/core/toml_section.hpp"
+#include "engine/core/units.hpp"
+
+namespace perfcast {
+namespace {
+
+constexpr std::string_view kKinds[] = {"gemm", "memory", "host_link", "attention", "peer_link"};
+constexpr std::string_view kDtypes[] = {"fp32", "tf32", "bf16", "fp16", "fp8", "int8"};
+
+}  // namespace
+
+double case_quantity(TomlSection& t, std::string_view key, units::Dimension d, bool required) {
+  auto text = t.string(key);
+  if (!text) {
+    if (required) t.fail_here(fmt::format("missing required key '{}{}'", t.path(), key));
+    return 0;
+  }
+  try {
+    auto q = units::parse_quantity(*text);
+    if (q.dimension != d) t.fail(key, fmt::format("'{}' is not {}", *text, units::describe(d)));
+    return q.value;
+  } catch (const UnitError& e) {
+    t.fail(key, e.what());
+  }
+}
+
+namespace {
+
+MicrobenchCase read_case(TomlSection& t, const HardwareDb& db) {
+  MicrobenchCase c;
+  c.id = t.require_string("id");
+  c.source = t.require_string("source");
+  c.device = t.require_string("device");
+  c.accelerator = t.string("accelerator").value_or("");
+  if (!c.accelerator.empty()) {
+    try {
+      c.hardware = resolve_accelerator(db, c.accelerator);
+    } catch (const InputError& e) {
+      t.fail("accelerator", e.message());
+    }
+  }
+  std::string kind = *t.choice("kind", kKinds);
+  c.kind = static_cast<MicrobenchKind>(std::find(std::begin(kKinds), std::end(kKinds), kind) - std::begin(kKinds));
+  c.m = static_cast<double>(t.integer("m", 1, 1'000'000'000).value_or(0));
+  c.n = static_cast<double>(t.integer("n", 1, 1'000'000'000).value_or(0));
+  c.k = static_cast<double>(t.integer("k", 1, 1'000'000'000).value_or(0));
+  if (auto d = t.choice("dtype", kDtypes)) c.dtype = *precision_from(*d);
+  c.out_dtype = c.dtype;
+  if (auto d = t.choice("out_dtype", kDtypes)) c.out_dtype = *precision_from(*d);
+  c.read_B = case_quantity(t, "read", units::dim::bytes, false);
+  c.write_B = case_quantity(t, "write", units::dim::bytes, false);
+  bool flops = c.kind == MicrobenchKind::gemm || c.kind == MicrobenchKind::attention;
+  c.measured = case_quantity(t, "measured", flops ? units::dim::ops_per_second : units::dim::bytes_per_second, true);
+  read_shared_keys(t, c, 0.10);
+  t.finish();
+  if (c.skip.empty()) {
+    if (c.accelerator.empty()) t.fail_here(fmt::format("case '{}': accelerator is required unless the case is skipped", c.id));
+    if (c.kind == MicrobenchKind::gemm && (c.m == 0 || c.n == 0 || c.k == 0))
+      t.fail_here(fmt::format("case '{}': a gemm case needs m, n and k", c.id));
+    if ((c.kind == MicrobenchKind::memory || c.kind == MicrobenchKind::host_link) && c.read_B + c.write_B <= 0)
+      t.fail_here(fmt::format("case '{}': needs read and/or write bytes", c.id));
+    if (c.kind == MicrobenchKind::attention || c.kind == MicrobenchKind::peer_link)
+      t.fail("kind", fmt::format("'{}' cases are not predicted by the roofline yet; give skip = \"<reason>\"", kind));
+  }
+  return c;
+}
+
+}  // namespace
+
+std::string_view name_of(MicrobenchKind k) { return kKinds[static_cast<std::size_t>(k)]; }
+
+std::filesystem::path default_validation_dir() {
+  if (const char* env = std::getenv("PERFCAST_VALIDATION"); env && *env) return env;
+  return PERFCAST_DEFAULT_VALIDATION;
+}
+
+CaseFile open_case_file(const std::filesystem::path& file) {
+  static constexpr std::string_view kSuites[] = {"microbenchmark", "memory", "collective", "training", "inference", "carbon"};
+  std::shared_ptr<toml::table> doc;
+  TomlSection root = TomlSection::parse(read_input_file(file, "validation cases"), file.string(), doc);
+  root.integer("schema_version", 1, 1);
+  auto suite = root.choice("suite", kSuites);
+  return {doc, root, suite};
+}
+
+std::vector<MicrobenchCase> load_microbenchmarks(CaseFile& f, const HardwareDb& db) {
+  return read_cases(f, [&](TomlSection& t) { return read_case(t, db); });
+}
+
+std::vector<MicrobenchCase> load_microbenchmarks(const std::filesystem::path& file, const HardwareDb& db) {
+  CaseFile f = open_case_file(file);
+  return load_microbenchmarks(f, db);
+}
+
+void CaseScore::set_prediction(double value) {
+  predicted = value;
+  error = predicted / measured - 1;
+  scored = true;
+  held_out = used_for.empty();
+  within_tolerance = std::fabs(error) <= tolerance;
+}
+
+// Each case is one kernel on one device, timed by the same roofline `perfcast roofline` uses.
+std::vector<CaseScore> score_microbenchmarks(const std::vector<MicrobenchCase>& cases,
+                                             const models::Efficiency& e) {
+  std::vector<CaseScore> scores;
+  for (const MicrobenchCase& c : cases) {
+    CaseScore s = score_of(c, std::string(name_of(c.kind)));
+    s.subject = c.accelerator.empty() ? c.device : c.accelerator;
+    s.accelerator = c.accelerator;
+    s.measured = c.measured;
+    const bool flops = c.kind == MicrobenchKind::gemm || c.kind == MicrobenchKind::attention;
+    s.dimension = flops ? units::dim::ops_per_second : units::dim::bytes_per_second;
+    if (!c.skip.empty()) {
+      scores.push_back(s);
+      continue;
+    }
+    const ResolvedHardware& hw = c.hardware;
+    const AcceleratorSpec& a = hw.device;
+    models::Ceilings ceilings = ceilings_for(a, hw.host_link);
+    models::Op op;
+    double host = 0, work = 0;
+    if (c.kind == MicrobenchKind::gemm) {
+      if (!a.peak(c.dtype))
+        throw InputError({}, fmt::format("case '{}': {} has no dense {} peak", c.id, a.name, name_of(c.dtype)));
+      double in = bytes_per_element(c.dtype);
+      op = models::gemm_op(c.id, {c.m, c.n, c.k, 1}, c.dtype, in, in, bytes_per_element(c.out_dtype), false);
+      work = op.flops;
+    } else if (c.kind == MicrobenchKind::memory) {
+      op = models::memory_op(c.id, c.read_B, c.write_B);
+      work = op.bytes();
+    } else {
+      op = models::memory_op(c.id, 0, 0);
+      host = c.read_B + c.write_B;
+      work = host;
+    }
+    models::OpTiming t = models::time_op(op, ceilings, e, host);
+    s.set_prediction(work / t.time_s);
+    s.detail = std::string(models::name_of(t.bound)) + "-bound";
+    scores.push_back(s);
+  }
+  return scores;
+}
+
+ValidationSummary summarise(const std::vector<CaseScore>& scores) {
+  ValidationSummary v;
+  std::vector<double> errors;
+  for (const CaseScore& s : scores) {
+    ++v.cases;
+    if (!s.scored) continue;
+    ++v.scored;
+    if (s.within_tolerance) ++v.within_tolerance;
+    if (!s.held_out) continue;
+    ++v.held_out;
+    errors.push_back(std::fabs(s.error));
+  }
+  if (errors.empty()) return v;
+  std::sort(errors.begin(), errors.end());
+  std::size_t n = errors.size();
+  v.median_abs_error = n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2;
+  double sum = 0;
+  for (double e : errors) sum += e;
+  v.mean_abs_error = sum / double(n);
+  v.max_abs_error = errors.back();
+  return v;
+}
+
+std::vector<std::pair<std::string, ValidationSummary>> summarise_by(const std::vector<CaseScore>& scores, bool by_source) {
+  std::vector<std::pair<std::string, std::vector<CaseScore>>> groups;
+  for (const CaseScore& s : scores) {
+    const std::string& key = by_source ? s.source : s.kind;
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == key; });
+    if (it == groups.end()) it = groups.insert(groups.end(), {key, {}});
+    it->second.push_back(s);
+  }
+  std::vector<std::pair<std::string, ValidationSummary>> out;
+  for (const auto& [key, group] : groups) out.emplace_back(key, summarise(group));
+  return out;
+}
+
+std::vector<std::filesystem::path> validation_files(const std::filesystem::path& dir) {
+  std::vector<std::filesystem::path> files;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+    if (entry.is_regular_file() && entry.path().extension() == ".toml") files.push_back(entry.path());
+  if (ec) throw InputError({dir.string(), 0, 0}, "cannot list the validation directory: " + ec.message());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::vector<CaseScore> score_file(const std::filesystem::path& file, const HardwareDb& db, const ModelParams& p) {
+  return case_scorer(file, db)(p);
+}
+
+CaseScorer case_scorer(const std::filesystem::path& file, const HardwareDb& db, const std::function<bool(std::string_view id)>& keep) {
+  CaseFile f = open_case_file(file);
+  if (!f.suite) f.root.fail_here("missing required key 'suite' (\"microbenchmark\", \"memory\", \"collective\", \"training\", \"inference\" or \"carbon\")");
+  auto kept = [&](auto cases) {
+    if (keep) std::erase_if(cases, [&](const auto& c) { return !keep(c.id); });
+    return std::make_shared<const decltype(cases)>(std::move(cases));
+  };
+  if (*f.suite == "memory")
+    return [c = kept(load_memory_cases(f, default_workloads_dir()))](const ModelParams&) { return score_memory_cases(*c); };
+  if (*f.suite == "collective")
+    return [c = kept(load_collective_cases(f, db))](const ModelParams& p) { return score_collective_cases(*c, p); };
+  if (*f.suite == "training")
+    return [c = kept(load_training_cases(f, db))](const ModelParams& p) { return score_training_cases(*c, p); };
+  if (*f.suite == "inference")
+    return [c = kept(load_inference_cases(f, db))](const ModelParams& p) { return score_inference_cases(*c, p); };
+  if (*f.suite == "carbon") return [c = kept(load_carbon_cases(f, db))](const ModelParams&) { return score_carbon_cases(*c); };
+  return [c = kept(load_microbenchmarks(f, db))](const ModelParams& p) { return score_microbenchmarks(*c, p.efficiency); };
+}
+
+}  // namespace perfcast
