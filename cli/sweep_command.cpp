@@ -77,7 +77,7 @@ void print(const Result& r, const Predictions& best, const std::string& format) 
 }
 
 // An [inference] scenario: serving layouts, each a full predict.
-int run_inference(const Scenario& s, const HardwareDb& db, const SweepOptions& o) {
+int run_inference(const Scenario& s, const SweepOptions& o) {
   if (!o.shard.empty()) throw InputError({}, "--shard: an inference space (thousands of layouts) is swept in one run");
   ServeRequest r;
   if (!o.devices.empty()) r.devices = parse_device_counts(o.devices);
@@ -98,7 +98,7 @@ int run_inference(const Scenario& s, const HardwareDb& db, const SweepOptions& o
 int run(const GlobalOptions& global, const SweepOptions& o) {
   HardwareDb db = HardwareDb::load(global.hardware_db);
   const Scenario s = load_scenario(o.scenario, default_workloads_dir(), db);
-  if (s.inference) return run_inference(s, db, o);
+  if (s.inference) return run_inference(s, o);
   if (!o.weight_dtypes.empty() || !o.kv_dtypes.empty())
     throw InputError({}, "--weight-dtypes and --kv-dtypes search inference scenarios; training precision is the scenario's");
   SweepRequest r;
