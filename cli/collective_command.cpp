@@ -21,7 +21,6 @@ int run(const GlobalOptions& global, const CollectiveOptions& o) {
   HardwareDb db = HardwareDb::load(global.hardware_db);
   CollectiveRequest r;
   r.op = *models::collective_from(o.op);
-  r.system = o.system;
   r.gpus = o.gpus;
   if (o.algo != "auto") r.algorithm = models::algorithm_from(o.algo);
   r.sizes_B = parse_size_range(o.sizes);

@@ -13,6 +13,5 @@ inline const perfcast::HardwareDb& shipped_db() {
 
 // The topology of one shipped system, resolved in the shipped database.
 inline perfcast::Topology system_topology(std::string_view name) {
-  const perfcast::ResolvedHardware hw = perfcast::resolve_system(shipped_db(), name);
-  return perfcast::topology_of(hw, 0, hw.system->devices_per_node);
+  return perfcast::system_topology(perfcast::resolve_system(shipped_db(), name));
 }

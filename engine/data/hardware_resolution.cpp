@@ -10,10 +10,11 @@ std::optional<LinkSpec> link_or_none(const HardwareDb& db, const std::string& na
   return db.link(name);
 }
 
-const PowerMode* chosen_mode(const AcceleratorSpec& a, const std::string& name) {
+// The mode named, else the device's default mode, else none.
+std::optional<PowerMode> chosen_mode(const AcceleratorSpec& a, const std::string& name) {
   for (const PowerMode& m : a.power_modes)
-    if (name.empty() ? m.is_default : m.name == name) return &m;
-  return nullptr;
+    if (name.empty() ? m.is_default : m.name == name) return m;
+  return std::nullopt;
 }
 
 // The system whose node power stands for the hosts: the scenario's, else the database's first
@@ -29,7 +30,7 @@ std::optional<SystemSpec> node_system_of(const HardwareDb& db, const HardwareCho
 
 }  // namespace
 
-AcceleratorSpec apply_power_mode(AcceleratorSpec a, const PowerMode* mode, bool dla) {
+AcceleratorSpec apply_power_mode(AcceleratorSpec a, const std::optional<PowerMode>& mode, bool dla) {
   if (mode) {
     double scale = 1;
     if (mode->gpu_max_clock_Hz && a.boost_clock_Hz) scale *= std::min(1.0, *mode->gpu_max_clock_Hz / *a.boost_clock_Hz);
@@ -100,18 +101,20 @@ ResolvedHardware resolve_hardware(const HardwareDb& db, const HardwareChoice& h)
     hw.nics_per_node = std::max(1, h.devices_per_node);
     hw.node_system = node_system_of(db, h);
   }
-  if (const PowerMode* mode = chosen_mode(hw.datasheet, h.power_mode)) hw.power_mode = *mode;
-  hw.device = apply_power_mode(hw.datasheet, hw.power_mode ? &*hw.power_mode : nullptr, h.dla);
-  if (const OfferSpec* o = cheapest_offer(db, hw.datasheet.name)) hw.cheapest_offer = *o;
+  hw.power_mode = chosen_mode(hw.datasheet, h.power_mode);
+  hw.device = apply_power_mode(hw.datasheet, hw.power_mode, h.dla);
   return hw;
 }
 
 void resolve_offer_and_region(const HardwareDb& db, const CostSettings& c, const RegionSettings& r, ResolvedHardware& hw) {
   hw.offer.reset();
   hw.region.reset();
+  hw.cheapest_offer.reset();
   if (!c.offer.empty()) hw.offer = db.offer(c.offer);
   if (!r.name.empty()) hw.region = db.region(r.name);
   else if (hw.offer) hw.region = db.region(hw.offer->region);
+  if (c.purchase)
+    if (const OfferSpec* o = cheapest_offer(db, hw.datasheet.name)) hw.cheapest_offer = *o;
 }
 
 }  // namespace perfcast

@@ -12,11 +12,12 @@ namespace perfcast {
 // The device a power mode leaves (F-EDGE-1): GPU peaks scaled by the mode's clock over the boost
 // clock and its active TPCs over all, memory bandwidth capped where the mode says, the mode's
 // power budget as TDP; `dla`: one NVDLA core's share of the DLA INT8 rate instead of the GPU.
-AcceleratorSpec apply_power_mode(AcceleratorSpec a, const PowerMode* mode, bool dla);
+AcceleratorSpec apply_power_mode(AcceleratorSpec a, const std::optional<PowerMode>& mode, bool dla);
 
 // The scenario's [hardware] resolved in `db` (names already checked) ...
 ResolvedHardware resolve_hardware(const HardwareDb& db, const HardwareChoice& h);
-// ... and its [cost] offer and [region] (else the offer's region).
+// ... and its [cost] offer, [region] (else the offer's region) and, for a purchase, the cheapest
+// cloud offer of the same accelerator (the on-prem cost's cloud alternative).
 void resolve_offer_and_region(const HardwareDb& db, const CostSettings& c, const RegionSettings& r, ResolvedHardware& hw);
 // An accelerator alone (roofline --hw): the datasheet device and its host link.
 ResolvedHardware resolve_accelerator(const HardwareDb& db, std::string_view name);

@@ -1,5 +1,4 @@
 #include "engine/layout/topology.hpp"
-#include "engine/layout/rules.hpp"
 
 #include <algorithm>
 #include <array>
@@ -7,6 +6,7 @@
 #include <vector>
 
 #include "engine/core/errors.hpp"
+#include "engine/layout/rules.hpp"
 
 namespace perfcast {
 namespace {
@@ -66,6 +66,8 @@ Topology topology_of(const ResolvedHardware& hw, int devices, int devices_per_no
 }
 
 Topology topology_of(const Scenario& s) { return topology_of(s.hw, s.hardware.count, s.hardware.devices_per_node); }
+
+Topology system_topology(const ResolvedHardware& hw) { return topology_of(hw, 0, hw.system->devices_per_node); }
 
 models::Fabric fabric_for(const Topology& t, std::span<const int> members) {
   models::Fabric f;

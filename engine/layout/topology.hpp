@@ -38,6 +38,8 @@ struct Topology {
 Topology topology_of(const ResolvedHardware& hw, int devices, int devices_per_node);
 // ... of a scenario's hardware.
 Topology topology_of(const Scenario& s);
+// ... of a system's nodes (`hw.system` set: resolve_system), what nccl-tests runs on.
+Topology system_topology(const ResolvedHardware& hw);
 
 // The collective fabric of a communicator over device ids `members` (0-based, node-major).
 models::Fabric fabric_for(const Topology& t, std::span<const int> members);

@@ -58,7 +58,7 @@ std::vector<double> parse_size_range(std::string_view text, std::string_view opt
 CollectiveSweep collective_sweep(const CollectiveRequest& r) {
   CollectiveSweep out;
   out.request = r;
-  out.topology = topology_of(r.hardware, 0, r.hardware.system ? r.hardware.system->devices_per_node : 1);
+  out.topology = system_topology(r.hardware);
   out.topology.oversubscription = r.oversubscription;
   const int gpus = r.gpus > 0 ? r.gpus : out.topology.devices_per_node;
   out.request.gpus = gpus;
@@ -69,7 +69,7 @@ CollectiveSweep collective_sweep(const CollectiveRequest& r) {
     if (!t)
       throw InputError({}, fmt::format("--algo {} cannot run {} on {} GPUs of {} (tree and nvls are all-reduce only, direct is all-to-all and send/recv; nvls needs "
                                        "NVLink SHARP inside one domain; hierarchical needs several domains)",
-                                       models::name_of(*r.algorithm), models::name_of(r.op), gpus, r.system));
+                                       models::name_of(*r.algorithm), models::name_of(r.op), gpus, out.topology.name));
     out.rows.push_back(*t);
   }
   return out;

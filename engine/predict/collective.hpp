@@ -13,8 +13,7 @@ namespace perfcast {
 
 struct CollectiveRequest {
   models::Collective op = models::Collective::all_reduce;
-  std::string system;                              // its name, for messages
-  ResolvedHardware hardware;                       // ... resolved (resolve_system)
+  ResolvedHardware hardware;                       // the system (resolve_system)
   int gpus = 0;                                    // 0: one node of the system
   std::optional<models::CollectiveAlgorithm> algorithm;  // empty: NCCL-style auto choice
   std::vector<double> sizes_B;

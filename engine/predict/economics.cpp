@@ -25,7 +25,7 @@ constexpr double kIdleFractionOfTdp = 140.0 / 700.0;
 
 void add_energy(Economics& e, const Scenario& s, const Consumption& c) {
   const AcceleratorSpec& a = s.hw.datasheet;
-  const PowerMode* mode = s.hw.power_mode ? &*s.hw.power_mode : nullptr;
+  const std::optional<PowerMode>& mode = s.hw.power_mode;
   if (mode) {
     e.tdp_W = mode->power_W;
     e.assumptions.push_back(fmt::format("device power: the {} power mode's {} W budget stands for TDP", mode->name, mode->power_W));

@@ -75,7 +75,7 @@ EdgeResult edge_result(const Scenario& s, const RooflineReport& r, double latenc
   EdgeResult e;
   e.latency_s = latency;
   e.fps = batch / latency;
-  const PowerMode* mode = s.hw.power_mode ? &*s.hw.power_mode : nullptr;
+  const std::optional<PowerMode>& mode = s.hw.power_mode;
   if (mode) {
     e.power_W = mode->power_W;
     e.power_source = fmt::format("power mode {}", mode->name);

@@ -96,8 +96,8 @@ struct ResolvedHardware {
   std::optional<OfferSpec> offer;         // [cost] offer
   // The region whose grid, price and PUE apply: [region] name, else the offer's region.
   std::optional<RegionSpec> region;
-  // The cheapest on-demand offer of a system built from this accelerator (a cloud cost when no
-  // offer is named).
+  // [cost] purchase: the cheapest on-demand offer of a system built from this accelerator (the
+  // cloud alternative the on-prem cost is set against).
   std::optional<OfferSpec> cheapest_offer;
 };
 

@@ -52,7 +52,7 @@ std::vector<CaseScore> score_collective_cases(const std::vector<CollectiveCase>&
     s.detail = fmt::format("{} {} on {} GPUs, {}{} B, busbw", models::name_of(c.op),
                            c.algorithm ? models::name_of(*c.algorithm) : "auto", c.gpus, c.bytes ? "" : "peak at ", bytes);
     if (c.skip.empty()) {
-      const models::Fabric f = fabric_for_first(topology_of(c.hardware, 0, c.hardware.system->devices_per_node), c.gpus);
+      const models::Fabric f = fabric_for_first(system_topology(c.hardware), c.gpus);
       auto t = models::best_collective_time(c.op, bytes, f, params, c.algorithm);
       if (!t) throw InputError({}, fmt::format("case '{}': the algorithm cannot run this collective here", c.id));
       s.set_prediction(t->busbw_Bps);
