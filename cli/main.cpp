@@ -14,6 +14,7 @@
 #include "cli/calibrate_command.hpp"
 #include "cli/memory_command.hpp"
 #include "cli/predict_command.hpp"
+#include "cli/reference_command.hpp"
 #include "cli/roofline_command.hpp"
 #include "cli/sweep_command.hpp"
 #include "cli/validate_command.hpp"
@@ -43,6 +44,8 @@ int main(int argc, char** argv) {
   perfcast::cli::add_validate_command(app, options, action);
   perfcast::cli::add_ingest_command(app, options, action);
   perfcast::cli::add_calibrate_command(app, options, action);
+  perfcast::cli::add_fields_command(app, action);
+  perfcast::cli::add_schema_command(app, action);
 
   try {
     app.parse(argc, argv);

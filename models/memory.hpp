@@ -39,6 +39,7 @@ std::span<const OptimizerRecipe> optimizer_recipes();
 const OptimizerRecipe* find_recipe(std::string_view name);
 
 enum class Offload { none, optimizer, optimizer_and_params };  // ZeRO-Offload / ZeRO-Infinity
+inline constexpr std::array<std::string_view, 3> kOffloadKeys{"none", "optimizer", "optimizer+params"};  // in enum order
 
 struct ModelStates {
   double weights = 0, gradients = 0, optimizer = 0;

@@ -3,12 +3,14 @@
 // Notation: p stages, m micro-batches per step, v model chunks per pipeline rank; per micro-batch
 // and per rank (all of its chunks): F forward, B input-gradient backward, W weight-gradient
 // backward (Qi et al.'s T_F, T_B, T_W), so the full backward is B + W.
+#include <array>
 #include <span>
 #include <string_view>
 
 namespace perfcast::models {
 
 enum class Schedule { gpipe, one_f_one_b, zb_h1, zb_h2 };  // interleaving: one_f_one_b with vp > 1
+inline constexpr std::array<std::string_view, 4> kScheduleKeys{"gpipe", "1f1b", "zb-h1", "zb-h2"};  // in enum order
 
 std::string_view name_of(Schedule s, int vp);
 

@@ -1,6 +1,8 @@
 #pragma once
 // A decoder-only transformer as published in its config (dense, GQA/MQA, MLA, MoE), and its
 // parameter count computed from the architecture. Plain data; the loader validates it.
+#include <array>
+#include <string_view>
 #include <optional>
 #include <string>
 
@@ -8,6 +10,8 @@ namespace perfcast::models {
 
 enum class MlpKind { gelu, swiglu };       // swiglu = any gated MLP (SwiGLU, GeGLU): 3 matrices
 enum class NormKind { layernorm, rmsnorm };  // layernorm has a bias: 2 vectors per norm
+inline constexpr std::array<std::string_view, 2> kMlpKeys{"gelu", "swiglu"};       // in enum order
+inline constexpr std::array<std::string_view, 2> kNormKeys{"layernorm", "rmsnorm"};  // in enum order
 
 struct MoeSpec {
   int experts = 0;            // routed experts E

@@ -2,7 +2,9 @@
 // Operator accounting for a transformer (MODELS-REFERENCE §6.1): every GEMM, the attention core
 // and the memory-bound ops of one layer, per micro-batch and per tensor-parallel rank, forward,
 // backward and recomputation separately.
+#include <array>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "models/op.hpp"
@@ -14,6 +16,10 @@ enum class Phase { training, prefill, decode };
 enum class AttentionMask { causal, full };               // §6.4: s_ctx = (s+1)/2 or s
 enum class AttentionKernel { flash, materialised };      // fused (FlashAttention) or s x s scores in memory
 enum class Recompute { none, selective, full };
+// Their names in scenario files and outputs, in enum order.
+inline constexpr std::array<std::string_view, 2> kAttentionMaskKeys{"causal", "full"};
+inline constexpr std::array<std::string_view, 2> kAttentionKernelKeys{"flash", "materialised"};
+inline constexpr std::array<std::string_view, 3> kRecomputeKeys{"none", "selective", "full"};
 
 struct OpContext {
   Phase phase = Phase::training;

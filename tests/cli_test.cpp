@@ -12,34 +12,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-namespace {
+#include "run_binary.hpp"
 
-struct Run {
-  int code;
-  std::string out;  // stdout
-  std::string err;  // stderr
-};
-
-Run run(const std::string& args) {
-  std::string err_file = (std::filesystem::temp_directory_path() /
-                          ("perfcast-cli-test-stderr-" + std::to_string(getpid()) + ".txt")).string();
-  std::string command = std::string(PERFCAST_BINARY) + " " + args + " 2>" + err_file;
-  Run r{};
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe);
-  std::array<char, 4096> buffer{};
-  while (std::size_t n = fread(buffer.data(), 1, buffer.size(), pipe)) r.out.append(buffer.data(), n);
-  int status = pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  if (FILE* f = std::fopen(err_file.c_str(), "r")) {
-    while (std::size_t n = fread(buffer.data(), 1, buffer.size(), f)) r.err.append(buffer.data(), n);
-    std::fclose(f);
-    std::remove(err_file.c_str());
-  }
-  return r;
-}
-
-}  // namespace
+using perfcast::test::Run;
+using perfcast::test::run;
 
 TEST_CASE("--version and --help exit 0") {
   Run v = run("--version");

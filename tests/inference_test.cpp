@@ -162,7 +162,7 @@ weight_dtype = "int8"
   CHECK(gpu.edge->latency_s != doctest::Approx(p.edge->latency_s));
   CHECK(error_of(fmt::format(fmt::runtime(orin), "dla", "fp16")).find("compute_dtype: jetson-orin-nx-16gb's DLA has no fp16 math (it has: int8)") !=
         std::string::npos);
-  CHECK(error_of(fmt::format(fmt::runtime(orin), "npu", "int8")).find("engine: 'npu': give \"gpu\" or \"dla\"") != std::string::npos);
+  CHECK(error_of(fmt::format(fmt::runtime(orin), "npu", "int8")).find("engine: 'npu' is not one of: gpu, dla") != std::string::npos);
   CHECK(error_of(R"(
 [model]
 preset = "resnet-50"

@@ -1,10 +1,12 @@
 #include "engine/data/scenario_reader.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include "engine/core/edit_distance.hpp"
 #include "engine/core/input_file.hpp"
 #include "engine/data/hardware_resolution.hpp"
+#include "engine/data/schema/scenario.hpp"
 #include "engine/data/workload_reader.hpp"
 #include "engine/layout/rules.hpp"
 #include "models/energy.hpp"
@@ -12,44 +14,40 @@
 namespace perfcast {
 namespace {
 
-constexpr std::int64_t kMaxCount = 10'000'000;
-constexpr std::string_view kTrainingPrecisions[] = {"fp32", "tf32", "bf16", "fp16", "fp8"};
-constexpr std::string_view kRecompute[] = {"none", "selective", "full"};
-constexpr std::string_view kDtypes[] = {"fp32", "bf16", "fp16", "fp8", "fp6", "fp4", "int8", "int4"};
-constexpr std::string_view kMasks[] = {"causal", "full"};
-constexpr std::string_view kKernels[] = {"flash", "materialised"};
-constexpr std::string_view kOffload[] = {"none", "optimizer", "optimizer+params"};
-constexpr std::string_view kSchedules[] = {"gpipe", "1f1b", "zb-h1", "zb-h2"};
+using schema::KeyReader;
 
 // A hardware_db name read from `key`; unknown names become errors at the key.
 template <class Lookup>
-std::string hardware_name(TomlSection& t, std::string_view key, Lookup lookup) {
-  auto name = t.string(key);
+std::string hardware_name(KeyReader& r, std::string_view key, Lookup lookup) {
+  auto name = r.text(key);
   if (!name) return {};
   try {
     lookup(*name);
   } catch (const InputError& e) {
-    t.fail(key, e.message());
+    r.section().fail(key, e.message());
   }
   return *name;
 }
 
-std::optional<Precision> dtype(TomlSection& t, std::string_view key, std::span<const std::string_view> options) {
-  auto v = t.choice(key, options);
+std::optional<Precision> dtype(KeyReader& r, std::string_view key) {
+  auto v = r.choice(key);
   return v ? precision_from(*v) : std::nullopt;
 }
 
+std::optional<double> as_double(std::optional<std::int64_t> v) { return v ? std::optional<double>(double(*v)) : std::nullopt; }
+
 HardwareChoice read_hardware(TomlSection& t, const HardwareDb& db) {
+  KeyReader r(t, "hardware");
   HardwareChoice h;
-  h.system = hardware_name(t, "system", [&](const std::string& n) { db.system(n); });
-  h.accelerator = hardware_name(t, "accelerator", [&](const std::string& n) { db.accelerator(n); });
-  auto nodes = t.integer("nodes", 1, kMaxCount);
-  auto count = t.integer("count", 1, kMaxCount);
-  auto per_node = t.integer("gpus_per_node", 1, 100'000);
-  h.power_mode = t.string("power_mode").value_or("");
-  const std::string engine = t.string("engine").value_or("gpu");
-  h.scale_up = hardware_name(t, "scale_up", [&](const std::string& n) { db.link(n); });
-  h.scale_out = hardware_name(t, "scale_out", [&](const std::string& n) { db.link(n); });
+  h.system = hardware_name(r, "system", [&](const std::string& n) { db.system(n); });
+  h.accelerator = hardware_name(r, "accelerator", [&](const std::string& n) { db.accelerator(n); });
+  auto nodes = r.integer("nodes");
+  auto count = r.integer("count");
+  auto per_node = r.integer("gpus_per_node");
+  h.power_mode = r.text("power_mode").value_or("");
+  const std::string engine = r.choice("engine").value_or("gpu");
+  h.scale_up = hardware_name(r, "scale_up", [&](const std::string& n) { db.link(n); });
+  h.scale_out = hardware_name(r, "scale_out", [&](const std::string& n) { db.link(n); });
   t.finish();
   if (!h.system.empty() && !h.accelerator.empty())
     t.fail("accelerator", "give either system or accelerator, not both");
@@ -70,7 +68,6 @@ HardwareChoice read_hardware(TomlSection& t, const HardwareDb& db) {
   } else {
     t.fail_here("[hardware] needs system = \"<name>\" or accelerator = \"<name>\"");
   }
-  if (engine != "gpu" && engine != "dla") t.fail("engine", fmt::format("'{}': give \"gpu\" or \"dla\"", engine));
   h.dla = engine == "dla";
   if (h.dla) {
     const AcceleratorSpec& a = db.accelerator(h.accelerator);
@@ -90,17 +87,17 @@ HardwareChoice read_hardware(TomlSection& t, const HardwareDb& db) {
 }
 
 TrainingSettings read_training(TomlSection& t) {
+  KeyReader r(t, "training");
   TrainingSettings s;
-  s.seq_len = static_cast<double>(t.require_integer("seq_len", 1, kMaxCount));
-  s.global_batch = static_cast<double>(t.require_integer("global_batch", 1, 1'000'000'000));
-  s.micro_batch = static_cast<double>(t.integer("micro_batch", 1, 1'000'000).value_or(1));
-  s.precision = dtype(t, "precision", kTrainingPrecisions);
-  if (auto r = t.choice("recompute", kRecompute))
-    s.recompute = *r == "full" ? models::Recompute::full : *r == "selective" ? models::Recompute::selective : models::Recompute::none;
-  s.tokens = t.number("tokens", 0, false, 1e18);
+  s.seq_len = double(r.require_integer("seq_len"));
+  s.global_batch = double(r.require_integer("global_batch"));
+  s.micro_batch = as_double(r.integer("micro_batch")).value_or(1);
+  s.precision = dtype(r, "precision");
+  s.recompute = r.pick<models::Recompute>("recompute").value_or(models::Recompute::none);
+  s.tokens = r.number("tokens");
   s.optimizer = read_recipe(t, "optimizer").value_or("");
   s.offload = read_offload(t, "offload").value_or(models::Offload::none);
-  s.data_loading_s = t.number("data_loading_s", 0, true, 1e9);
+  s.data_loading_s = r.number("data_loading_s");
   t.finish();
   if (std::fmod(s.global_batch, s.micro_batch) != 0)
     t.fail("micro_batch", fmt::format("{} does not divide global_batch {}", s.micro_batch, s.global_batch));
@@ -108,19 +105,20 @@ TrainingSettings read_training(TomlSection& t) {
 }
 
 InferenceSettings read_inference(TomlSection& t) {
+  KeyReader r(t, "inference");
   InferenceSettings s;
-  s.input_len = static_cast<double>(t.integer("input_len", 1, kMaxCount).value_or(1));
-  s.output_len = static_cast<double>(t.integer("output_len", 0, kMaxCount).value_or(0));
-  if (auto b = t.integer("batch", 1, 1'000'000)) s.batch = static_cast<double>(*b);
-  s.weight_dtype = dtype(t, "weight_dtype", kDtypes);
-  s.kv_dtype = dtype(t, "kv_dtype", kDtypes);
-  s.compute_dtype = dtype(t, "compute_dtype", kDtypes);
-  s.target_fps = t.number("target_fps", 0, false, 1e6);
-  s.memory_utilization = t.number("memory_utilization", 0, false, 1);
-  if (auto b = t.integer("kv_block", 1, 1'000'000)) s.kv_block = static_cast<double>(*b);
-  s.speculative_alpha = t.number("speculative_alpha", 0, true, 1);
-  if (auto g = t.integer("draft_length", 1, 64)) s.draft_length = static_cast<int>(*g);
-  s.draft_cost_ratio = t.number("draft_cost_ratio", 0, true, 1);
+  s.input_len = as_double(r.integer("input_len")).value_or(1);
+  s.output_len = as_double(r.integer("output_len")).value_or(0);
+  s.batch = as_double(r.integer("batch"));
+  s.weight_dtype = dtype(r, "weight_dtype");
+  s.kv_dtype = dtype(r, "kv_dtype");
+  s.compute_dtype = dtype(r, "compute_dtype");
+  s.target_fps = r.number("target_fps");
+  s.memory_utilization = r.number("memory_utilization");
+  s.kv_block = as_double(r.integer("kv_block"));
+  s.speculative_alpha = r.number("speculative_alpha");
+  if (auto g = r.integer("draft_length")) s.draft_length = static_cast<int>(*g);
+  s.draft_cost_ratio = r.number("draft_cost_ratio");
   t.finish();
   if (s.speculative_alpha && *s.speculative_alpha >= 1) t.fail("speculative_alpha", "must be below 1 (an acceptance rate)");
   if ((s.speculative_alpha.has_value() + s.draft_length.has_value() + s.draft_cost_ratio.has_value()) % 3 != 0)
@@ -130,23 +128,25 @@ InferenceSettings read_inference(TomlSection& t) {
 }
 
 ParallelismSettings read_parallelism(TomlSection& t) {
+  KeyReader r(t, "parallelism");
   ParallelismSettings p;
   auto get = [&](std::string_view key, int& out) {
-    if (auto v = t.integer(key, 1, 1'000'000)) out = static_cast<int>(*v);
+    if (auto v = r.integer(key)) out = static_cast<int>(*v);
   };
   get("tp", p.tp);
   get("pp", p.pp);
   get("vp", p.vp);
   get("cp", p.cp);
   get("ep", p.ep);
-  if (auto v = t.integer("dp", 1, kMaxCount)) p.dp = static_cast<int>(*v);
-  if (auto v = t.integer("first_stage_layers", 1, 1'000'000)) p.first_stage_layers = static_cast<int>(*v);
-  if (auto v = t.integer("last_stage_layers", 1, 1'000'000)) p.last_stage_layers = static_cast<int>(*v);
-  if (auto v = t.boolean("sequence_parallel")) p.sequence_parallel = *v;
-  p.zero = static_cast<int>(t.integer("zero", 0, 3).value_or(0));
-  if (auto v = t.choice("schedule", kSchedules))
-    p.schedule = *v == "gpipe" ? models::Schedule::gpipe : *v == "zb-h1" ? models::Schedule::zb_h1
-                 : *v == "zb-h2" ? models::Schedule::zb_h2 : models::Schedule::one_f_one_b;
+  auto get_optional = [&](std::string_view key, std::optional<int>& out) {
+    if (auto v = r.integer(key)) out = static_cast<int>(*v);
+  };
+  get_optional("dp", p.dp);
+  get_optional("first_stage_layers", p.first_stage_layers);
+  get_optional("last_stage_layers", p.last_stage_layers);
+  p.sequence_parallel = r.flag("sequence_parallel").value_or(false);
+  get("zero", p.zero);
+  p.schedule = r.pick<models::Schedule>("schedule").value_or(models::Schedule::one_f_one_b);
   t.finish();
   if (p.vp > 1 && p.schedule != models::Schedule::one_f_one_b) t.fail("vp", "virtual stages need the 1f1b (interleaved) schedule");
   if (p.pp == 1 && (p.first_stage_layers || p.last_stage_layers))
@@ -156,35 +156,37 @@ ParallelismSettings read_parallelism(TomlSection& t) {
 
 // The DESIGN.md sections later stages read; their keys are checked for type here already.
 ServingSettings read_serving(TomlSection& t) {
+  KeyReader r(t, "serving");
   ServingSettings s;
-  s.arrival_rate = t.number("arrival_rate", 0, false, 1e9);
-  s.ttft_slo_s = t.number("ttft_slo_s", 0, false, 1e6);
-  s.tpot_slo_s = t.number("tpot_slo_s", 0, false, 1e6);
-  s.slo_percentile = t.number("slo_percentile", 0, false, 99.999).value_or(s.slo_percentile);
-  if (auto v = t.integer("max_concurrency", 1, 10'000'000)) s.max_concurrency = static_cast<double>(*v);
-  s.arrival_cv2 = t.number("arrival_cv2", 0, true, 1e3).value_or(s.arrival_cv2);
-  s.length_cv2 = t.number("length_cv2", 0, true, 1e3).value_or(s.length_cv2);
+  s.arrival_rate = r.number("arrival_rate");
+  s.ttft_slo_s = r.number("ttft_slo_s");
+  s.tpot_slo_s = r.number("tpot_slo_s");
+  s.slo_percentile = r.number("slo_percentile").value_or(s.slo_percentile);
+  s.max_concurrency = as_double(r.integer("max_concurrency"));
+  s.arrival_cv2 = r.number("arrival_cv2").value_or(s.arrival_cv2);
+  s.length_cv2 = r.number("length_cv2").value_or(s.length_cv2);
   t.finish();
   return s;
 }
 
 CostSettings read_cost(TomlSection& t, const HardwareDb& db, const HardwareChoice& h) {
+  KeyReader r(t, "cost");
   CostSettings c;
-  c.offer = hardware_name(t, "offer", [&](const std::string& n) { db.offer(n); });
-  c.purchase = t.boolean("purchase").value_or(false);
-  c.spot = t.boolean("spot").value_or(false);
-  c.reserved_discount = t.number("reserved_discount", 0, true, 0.99);
-  c.spot_preemptions_per_day = t.number("spot_preemptions_per_day", 0, true, 1e4);
-  c.capex_usd = t.number("capex_usd", 0, false, 1e13);
-  c.network_usd_per_node = t.number("network_usd_per_node", 0, true, 1e9);
-  c.storage_usd = t.number("storage_usd", 0, true, 1e12);
-  c.lifetime_years = t.number("lifetime_years", 0, false, 50);
-  c.discount_rate = t.number("discount_rate", 0, true, 1);
-  c.maintenance_fraction = t.number("maintenance_fraction", 0, true, 1);
-  c.utilisation = t.number("utilisation", 0, false, 1);
-  c.facility_usd_per_kw_month = t.number("facility_usd_per_kw_month", 0, true, 1e5);
-  c.staff_usd_per_year = t.number("staff_usd_per_year", 0, true, 1e10);
-  c.usd_per_kwh = t.number("usd_per_kwh", 0, false, 10);
+  c.offer = hardware_name(r, "offer", [&](const std::string& n) { db.offer(n); });
+  c.purchase = r.flag("purchase").value_or(false);
+  c.spot = r.flag("spot").value_or(false);
+  c.reserved_discount = r.number("reserved_discount");
+  c.spot_preemptions_per_day = r.number("spot_preemptions_per_day");
+  c.capex_usd = r.number("capex_usd");
+  c.network_usd_per_node = r.number("network_usd_per_node");
+  c.storage_usd = r.number("storage_usd");
+  c.lifetime_years = r.number("lifetime_years");
+  c.discount_rate = r.number("discount_rate");
+  c.maintenance_fraction = r.number("maintenance_fraction");
+  c.utilisation = r.number("utilisation");
+  c.facility_usd_per_kw_month = r.number("facility_usd_per_kw_month");
+  c.staff_usd_per_year = r.number("staff_usd_per_year");
+  c.usd_per_kwh = r.number("usd_per_kwh");
   t.finish();
   if (!c.offer.empty() && c.purchase) t.fail("purchase", "give either offer = \"...\" (cloud) or purchase = true (on-prem), not both");
   if (!c.any()) t.fail_here("name a cloud offer = \"...\" or purchase = true");
@@ -204,20 +206,22 @@ CostSettings read_cost(TomlSection& t, const HardwareDb& db, const HardwareChoic
 }
 
 RegionSettings read_region(TomlSection& t, const HardwareDb& db) {
+  KeyReader k(t, "region");
   RegionSettings r;
-  r.name = hardware_name(t, "name", [&](const std::string& n) { db.region(n); });
+  r.name = hardware_name(k, "name", [&](const std::string& n) { db.region(n); });
   if (r.name.empty()) t.fail_here("name = \"<region>\" is required (hardware_db/regions)");
-  r.pue = t.number("pue", 1, true, 3);
-  if (auto g = t.number("market_g_per_kwh", 0, true, 2000)) r.market_kg_per_J = models::grid_kg_per_J(*g);
+  r.pue = k.number("pue");
+  if (auto g = k.number("market_g_per_kwh")) r.market_kg_per_J = models::grid_kg_per_J(*g);
   t.finish();
   return r;
 }
 
 ReliabilitySettings read_reliability(TomlSection& t) {
+  KeyReader k(t, "reliability");
   ReliabilitySettings r;
-  if (auto h = t.number("gpu_mtbf_h", 0, false, 1e9)) r.device_mtbf_s = *h * 3600;
-  r.checkpoint_write_s = t.number("checkpoint_write_s", 0, true, 1e9);
-  r.restart_s = t.number("restart_s", 0, true, 1e9);
+  if (auto h = k.number("gpu_mtbf_h")) r.device_mtbf_s = *h * 3600;
+  r.checkpoint_write_s = k.number("checkpoint_write_s");
+  r.restart_s = k.number("restart_s");
   t.finish();
   return r;
 }
@@ -242,9 +246,9 @@ std::optional<std::string> read_recipe(TomlSection& t, std::string_view key) {
 }
 
 std::optional<models::Offload> read_offload(TomlSection& t, std::string_view key) {
-  auto o = t.choice(key, kOffload);
+  auto o = t.choice(key, models::kOffloadKeys);
   if (!o) return std::nullopt;
-  return *o == "none" ? models::Offload::none : *o == "optimizer" ? models::Offload::optimizer : models::Offload::optimizer_and_params;
+  return models::Offload(std::find(models::kOffloadKeys.begin(), models::kOffloadKeys.end(), *o) - models::kOffloadKeys.begin());
 }
 
 namespace {
@@ -280,15 +284,16 @@ Scenario parse_scenario(std::string_view content, const std::string& label, cons
 Scenario read_scenario(TomlSection& root, const std::string& label, const std::filesystem::path& workloads, const HardwareDb& db) {
   Scenario s;
   s.file = label;
-  root.integer("schema_version", 1, 1);
-  s.name = root.string("name").value_or(std::filesystem::path(label).stem().string());
+  KeyReader top(root, "");
+  top.integer("schema_version");
+  s.name = top.text("name").value_or(std::filesystem::path(label).stem().string());
   auto model = root.table("model");
   if (!model) root.fail_here("missing required table [model] (preset = \"<name>\" and/or the architecture)");
   s.workload = read_model_table(*model, workloads, model->has("preset") ? "" : "inline-model", true);
   if (auto attention = root.table("attention")) {
-    if (auto m = attention->choice("mask", kMasks)) s.mask = *m == "full" ? models::AttentionMask::full : models::AttentionMask::causal;
-    if (auto k = attention->choice("kernel", kKernels))
-      s.attention_kernel = *k == "materialised" ? models::AttentionKernel::materialised : models::AttentionKernel::flash;
+    KeyReader r(*attention, "attention");
+    s.mask = r.pick<models::AttentionMask>("mask").value_or(s.mask);
+    s.attention_kernel = r.pick<models::AttentionKernel>("kernel").value_or(s.attention_kernel);
     attention->finish();
   }
   auto hardware = root.table("hardware");

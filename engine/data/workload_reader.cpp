@@ -5,6 +5,7 @@
 
 #include "engine/core/edit_distance.hpp"
 #include "engine/core/input_file.hpp"
+#include "engine/data/schema/scenario.hpp"
 
 namespace perfcast {
 namespace {
@@ -16,8 +17,6 @@ using models::VisionLayer;
 using models::VisionOpKind;
 
 constexpr std::int64_t kMaxDim = 10'000'000;
-constexpr std::string_view kMlp[] = {"gelu", "swiglu"};
-constexpr std::string_view kNorm[] = {"layernorm", "rmsnorm"};
 constexpr std::string_view kFamilies[] = {"transformer", "vision"};
 constexpr std::string_view kLayerOps[] = {"conv", "depthwise", "pointwise", "fc", "maxpool", "avgpool", "add", "upsample", "concat"};
 
@@ -25,6 +24,11 @@ int as_int(std::int64_t v) { return static_cast<int>(v); }
 
 void read_int(TomlSection& t, std::string_view key, int& out, std::int64_t min = 1) {
   if (auto v = t.integer(key, min, kMaxDim)) out = as_int(*v);
+}
+
+// A [model], [model.moe] or [model.mla] key, with the range the scenario schema declares.
+void read_int(schema::KeyReader& r, std::string_view key, int& out) {
+  if (auto v = r.integer(key)) out = as_int(*v);
 }
 
 // Cross-field rules of a transformer; errors point at the key that breaks them.
@@ -52,14 +56,15 @@ void check_transformer(TransformerSpec& m, TomlSection& t) {
 }
 
 void read_moe(TomlSection& t, TransformerSpec& m) {
+  schema::KeyReader r(t, "model.moe");
   models::MoeSpec e = m.moe.value_or(models::MoeSpec{});
-  read_int(t, "experts", e.experts);
-  read_int(t, "top_k", e.top_k);
-  read_int(t, "expert_ffn_hidden", e.expert_ffn_hidden);
-  read_int(t, "shared_experts", e.shared_experts, 0);
-  read_int(t, "shared_ffn_hidden", e.shared_ffn_hidden);
-  read_int(t, "dense_layers", e.dense_layers, 0);
-  if (auto b = t.boolean("router_bias")) e.router_bias = *b;
+  read_int(r, "experts", e.experts);
+  read_int(r, "top_k", e.top_k);
+  read_int(r, "expert_ffn_hidden", e.expert_ffn_hidden);
+  read_int(r, "shared_experts", e.shared_experts);
+  read_int(r, "shared_ffn_hidden", e.shared_ffn_hidden);
+  read_int(r, "dense_layers", e.dense_layers);
+  e.router_bias = r.flag("router_bias").value_or(e.router_bias);
   t.finish();
   const std::string_view keys[] = {"experts", "top_k", "expert_ffn_hidden"};
   const int values[] = {e.experts, e.top_k, e.expert_ffn_hidden};
@@ -70,12 +75,13 @@ void read_moe(TomlSection& t, TransformerSpec& m) {
 }
 
 void read_mla(TomlSection& t, TransformerSpec& m) {
+  schema::KeyReader r(t, "model.mla");
   models::MlaSpec l = m.mla.value_or(models::MlaSpec{});
-  read_int(t, "q_lora_rank", l.q_lora_rank, 0);
-  read_int(t, "kv_lora_rank", l.kv_lora_rank);
-  read_int(t, "qk_nope_head_dim", l.qk_nope_head_dim);
-  read_int(t, "qk_rope_head_dim", l.qk_rope_head_dim);
-  read_int(t, "v_head_dim", l.v_head_dim);
+  read_int(r, "q_lora_rank", l.q_lora_rank);
+  read_int(r, "kv_lora_rank", l.kv_lora_rank);
+  read_int(r, "qk_nope_head_dim", l.qk_nope_head_dim);
+  read_int(r, "qk_rope_head_dim", l.qk_rope_head_dim);
+  read_int(r, "v_head_dim", l.v_head_dim);
   t.finish();
   const std::string_view keys[] = {"kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"};
   const int values[] = {l.kv_lora_rank, l.qk_nope_head_dim, l.qk_rope_head_dim, l.v_head_dim};
@@ -86,24 +92,25 @@ void read_mla(TomlSection& t, TransformerSpec& m) {
 
 // Fields of [model] over `m` (a preset's values, or empty).
 void read_transformer_fields(TomlSection& t, TransformerSpec& m) {
+  schema::KeyReader r(t, "model");
   bool head_dim_given = t.has("head_dim");
-  read_int(t, "layers", m.layers);
-  read_int(t, "hidden", m.hidden);
+  read_int(r, "layers", m.layers);
+  read_int(r, "hidden", m.hidden);
   int heads_before = m.heads, hidden_before = m.hidden;
-  read_int(t, "heads", m.heads);
-  read_int(t, "kv_heads", m.kv_heads);
-  read_int(t, "head_dim", m.head_dim);
+  read_int(r, "heads", m.heads);
+  read_int(r, "kv_heads", m.kv_heads);
+  read_int(r, "head_dim", m.head_dim);
   // A changed width or head count re-derives head_dim unless it is given here too.
   if (!head_dim_given && (m.heads != heads_before || m.hidden != hidden_before)) m.head_dim = 0;
-  read_int(t, "ffn_hidden", m.ffn_hidden);
-  read_int(t, "vocab", m.vocab);
-  read_int(t, "max_positions", m.max_positions, 0);
-  read_int(t, "max_context", m.max_context, 0);
-  if (auto v = t.choice("mlp", kMlp)) m.mlp = *v == "gelu" ? MlpKind::gelu : MlpKind::swiglu;
-  if (auto v = t.choice("norm", kNorm)) m.norm = *v == "layernorm" ? NormKind::layernorm : NormKind::rmsnorm;
-  if (auto v = t.boolean("tied_embeddings")) m.tied_embeddings = *v;
-  if (auto v = t.boolean("linear_bias")) m.linear_bias = *v;
-  if (auto v = t.number("dropout", 0, true, 1)) {
+  read_int(r, "ffn_hidden", m.ffn_hidden);
+  read_int(r, "vocab", m.vocab);
+  read_int(r, "max_positions", m.max_positions);
+  read_int(r, "max_context", m.max_context);
+  m.mlp = r.pick<MlpKind>("mlp").value_or(m.mlp);
+  m.norm = r.pick<NormKind>("norm").value_or(m.norm);
+  m.tied_embeddings = r.flag("tied_embeddings").value_or(m.tied_embeddings);
+  m.linear_bias = r.flag("linear_bias").value_or(m.linear_bias);
+  if (auto v = r.number("dropout")) {
     if (*v >= 1) t.fail("dropout", fmt::format("{} is a probability and must be below 1", *v));
     m.dropout = *v;
   }
@@ -201,7 +208,7 @@ Workload load_preset(const std::filesystem::path& dir, const std::string& name) 
 Workload read_model_table(TomlSection& model, const std::filesystem::path& dir, const std::string& name,
                           bool vision_alone) {
   Workload w;
-  if (auto preset = model.string("preset")) {
+  if (auto preset = schema::KeyReader(model, "model").text("preset")) {
     if (!name.empty() && *preset == name) model.fail("preset", "a preset cannot be based on itself");
     try {
       w = load_preset(dir, *preset);

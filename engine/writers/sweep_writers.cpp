@@ -4,6 +4,7 @@
 
 #include "engine/core/errors.hpp"
 #include "engine/core/units.hpp"
+#include "engine/writers/sweep_columns.hpp"
 #include "engine/writers/text_table.hpp"
 #include "engine/writers/inference_writers.hpp"
 #include "engine/writers/training_writers.hpp"
@@ -13,8 +14,8 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::string_view kRecompute[] = {"none", "selective", "full"};
-constexpr std::string_view kSchedule[] = {"gpipe", "1f1b", "zb-h1", "zb-h2"};  // models::Schedule order
+constexpr auto& kRecompute = models::kRecomputeKeys;
+constexpr auto& kSchedule = models::kScheduleKeys;
 
 std::string thousands(std::uint64_t n) {
   std::string digits = std::to_string(n), out;
@@ -40,51 +41,60 @@ std::string metric_text(SweepMetric m, double v) {
   return "";
 }
 
-// Columns: what every row has, then the job and money figures when the sweep knows them.
-std::vector<std::string> header(const SweepResult& r) {
-  std::vector<std::string> h = {"#", "layout", "step", "tokens/s", "MFU", "memory"};
-  if (r.job) h.push_back("time to train");
-  if (r.economics) h.insert(h.end(), {"cost", "CO2e", "energy"});
+// Table, JSON and CSV of a row, all from the column tables (engine/writers/sweep_columns): the
+// figures a sweep knows (job and money figures only when the scenario has them).
+template <class Figures>
+std::vector<std::string> header(std::span<const FigureColumn<Figures>> columns, bool job, bool economics) {
+  std::vector<std::string> h = {"#", "layout"};
+  for (const auto& c : columns)
+    if (!c.heading.empty() && known(c.known, job, economics)) h.emplace_back(c.heading);
   return h;
 }
 
-std::vector<std::string> cells(const SweepResult& r, const std::string& rank, const SweepRow& x) {
-  const SweepFigures& f = x.figures;
-  std::vector<std::string> c = {rank, layout_label(x.layout), duration_text(f.step_s), fmt::format("{:.4g}", f.tokens_per_s),
-                                percent_text(f.mfu), units::format_binary_bytes(f.memory_B, 1)};
-  if (r.job) c.push_back(duration_text(f.time_to_train_s));
-  if (r.economics) c.insert(c.end(), {usd_text(f.usd), mass_text(f.co2e_kg), metric_text(SweepMetric::energy, f.energy_J)});
+template <class Row, class Figures>
+std::vector<std::string> cells(std::span<const FigureColumn<Figures>> columns, bool job, bool economics, const std::string& rank,
+                               const Row& x) {
+  std::vector<std::string> c = {rank, layout_label(x.layout)};
+  for (const auto& col : columns)
+    if (!col.heading.empty() && known(col.known, job, economics)) c.push_back(col.text(x.figures.*col.member));
   return c;
 }
 
-json layout_json(const SweepLayout& l) {
-  return {{"devices", l.devices},
-          {"tp", l.tp},
-          {"cp", l.cp},
-          {"pp", l.pp},
-          {"vp", l.vp},
-          {"ep", l.ep},
-          {"dp", l.devices / (l.tp * l.cp * l.pp)},
-          {"zero", l.zero},
-          {"sequence_parallel", l.sequence_parallel},
-          {"micro_batch", l.micro_batch},
-          {"recompute", kRecompute[int(l.recompute)]},
-          {"schedule", kSchedule[int(l.schedule)]},
-          {"label", layout_label(l)}};
+template <class Layout>
+json layout_json(std::span<const LayoutColumn<Layout>> columns, const Layout& l) {
+  json out = json::object();
+  for (const auto& c : columns) out[std::string(c.key)] = c.get(l);
+  return out;
 }
 
-json figures_json(const SweepResult& r, const SweepFigures& f) {
-  auto known = [](bool k, double v) { return k ? json(v) : json(nullptr); };
-  return {{"step_time_s", f.step_s},
-          {"tokens_per_s", f.tokens_per_s},
-          {"mfu", f.mfu},
-          {"memory_B", f.memory_B},
-          {"time_to_train_s", known(r.job, f.time_to_train_s)},
-          {"usd", known(r.economics, f.usd)},
-          {"co2e_kg", known(r.economics, f.co2e_kg)},
-          {"energy_J", known(r.economics, f.energy_J)},
-          {"tokens_per_usd", known(r.economics, f.tokens_per_usd)}};
+template <class Figures>
+json figures_json(std::span<const FigureColumn<Figures>> columns, bool job, bool economics, const Figures& f) {
+  json out = json::object();
+  for (const auto& c : columns) out[std::string(c.key)] = known(c.known, job, economics) ? json(f.*c.member) : json(nullptr);
+  return out;
 }
+
+template <class Layout, class Figures>
+std::string csv_header(std::span<const LayoutColumn<Layout>> layout, std::span<const FigureColumn<Figures>> figures, bool job, bool economics) {
+  std::string out = "rank,id";
+  for (const auto& c : layout) out += fmt::format(",{}", c.csv_key.empty() ? c.key : c.csv_key);
+  for (const auto& c : figures)
+    if (known(c.known, job, economics)) out += fmt::format(",{}", c.key);
+  return out + "\n";
+}
+
+template <class Row, class Layout, class Figures>
+std::string csv_row(std::span<const LayoutColumn<Layout>> layout, std::span<const FigureColumn<Figures>> figures, bool job, bool economics,
+                    std::size_t rank, const Row& x) {
+  std::string out = fmt::format("{},{}", rank, x.id);
+  for (const auto& c : layout) out += "," + csv_cell(c.get(x.layout));
+  for (const auto& c : figures)
+    if (known(c.known, job, economics)) out += fmt::format(",{}", x.figures.*c.member);
+  return out + "\n";
+}
+
+json layout_json(const SweepLayout& l) { return layout_json(training_layout_columns(), l); }
+json figures_json(const SweepResult& r, const SweepFigures& f) { return figures_json(training_figure_columns(), r.job, r.economics, f); }
 
 json row_json(const SweepResult& r, const SweepRow& x) {
   return {{"id", x.id}, {"layout", layout_json(x.layout)}, {"figures", figures_json(r, x.figures)}};
@@ -121,7 +131,7 @@ struct Reader {
     return v.get<double>();
   }
   template <std::size_t N>
-  int index(const json& j, const char* key, const std::string_view (&names)[N]) const {
+  int index(const json& j, const char* key, const std::array<std::string_view, N>& names) const {
     const std::string v = get<std::string>(j, key);
     for (std::size_t i = 0; i < N; ++i)
       if (names[i] == v) return int(i);
@@ -134,12 +144,16 @@ struct Reader {
   }
   SweepLayout layout(const json& j) const {
     SweepLayout l;
-    l.devices = get<int>(j, "devices"), l.tp = get<int>(j, "tp"), l.cp = get<int>(j, "cp"), l.pp = get<int>(j, "pp");
-    l.vp = get<int>(j, "vp"), l.ep = get<int>(j, "ep"), l.zero = get<int>(j, "zero");
-    l.sequence_parallel = get<bool>(j, "sequence_parallel");
-    l.micro_batch = number(j, "micro_batch");
-    l.recompute = models::Recompute(index(j, "recompute", kRecompute));
-    l.schedule = models::Schedule(index(j, "schedule", kSchedule));
+    for (const auto& c : training_layout_columns()) {
+      if (!c.set) continue;
+      try {
+        c.set(l, at(j, std::string(c.key).c_str()));
+      } catch (const json::exception&) {
+        fail(fmt::format("'{}' has the wrong type", c.key));
+      } catch (const std::out_of_range& e) {
+        fail(fmt::format("'{}' = {}", c.key, e.what()));
+      }
+    }
     return l;
   }
   SweepRow row(const json& j) const {
@@ -147,8 +161,7 @@ struct Reader {
     x.id = get<std::uint64_t>(j, "id");
     x.layout = layout(at(j, "layout"));
     const json& f = at(j, "figures");
-    x.figures = {number(f, "step_time_s"), number(f, "tokens_per_s"), number(f, "mfu"), number(f, "memory_B"), number(f, "time_to_train_s"),
-                 number(f, "usd"), number(f, "co2e_kg"), number(f, "energy_J"), number(f, "tokens_per_usd")};
+    for (const auto& c : training_figure_columns()) x.figures.*c.member = number(f, std::string(c.key).c_str());
     return x;
   }
 };
@@ -248,32 +261,10 @@ std::string serve_metric_text(ServeMetric m, double v) {
   return "";
 }
 
-std::vector<std::string> serve_header(const ServeResult& r) {
-  std::vector<std::string> h = {"#", "layout", "TTFT", "TPOT", "tokens/s", "tokens/s/device", "memory"};
-  if (r.economics) h.insert(h.end(), {"$/M tokens", "kg CO2e/M tokens"});
-  return h;
-}
-
-std::vector<std::string> serve_cells(const ServeResult& r, const std::string& rank, const ServeRow& x) {
-  const ServeFigures& f = x.figures;
-  std::vector<std::string> c = {rank, layout_label(x.layout), duration_text(f.ttft_s), duration_text(f.tpot_s), fmt::format("{:.4g}", f.tokens_per_s),
-                                fmt::format("{:.4g}", f.tokens_per_s_per_device), units::format_binary_bytes(f.memory_B, 1)};
-  if (r.economics) c.insert(c.end(), {fmt::format("${:.4g}", f.usd_per_mtok), fmt::format("{:.4g}", f.co2_per_mtok)});
-  return c;
-}
-
 json serve_row_json(const ServeRow& x, bool economics) {
-  const ServeLayout& l = x.layout;
-  const ServeFigures& f = x.figures;
-  auto known = [&](double v) { return economics ? json(v) : json(nullptr); };
   return {{"id", x.id},
-          {"layout",
-           {{"devices", l.devices}, {"tp", l.tp}, {"pp", l.pp}, {"ep", l.ep}, {"replicas", l.devices / (l.tp * l.pp)}, {"batch", l.batch},
-            {"weight_dtype", name_of(l.weights)}, {"kv_dtype", name_of(l.kv)}, {"label", layout_label(l)}}},
-          {"figures",
-           {{"ttft_s", f.ttft_s}, {"tpot_s", f.tpot_s}, {"e2e_s", f.e2e_s}, {"tokens_per_s", f.tokens_per_s},
-            {"tokens_per_s_per_device", f.tokens_per_s_per_device}, {"memory_B", f.memory_B}, {"usd_per_mtok", known(f.usd_per_mtok)},
-            {"co2e_kg_per_mtok", known(f.co2_per_mtok)}}}};
+          {"layout", layout_json(serving_layout_columns(), x.layout)},
+          {"figures", figures_json(serving_figure_columns(), false, economics, x.figures)}};
 }
 
 }  // namespace
@@ -311,7 +302,9 @@ std::string sweep_to_table(const ServeResult& r, const std::vector<InferencePred
   for (const ServeConstraint& k : r.constraints) texts.push_back(k.text);
   out += drops_text(c.rule, c.memory, r.capacity_B, texts, c.constraint);
   out += fmt::format("{} layouts timed, {} feasible\n\n", thousands(c.timed), thousands(c.feasible));
-  out += ranking_text(r, serve_header(r), [&](const std::string& rank, const ServeRow& x) { return serve_cells(r, rank, x); }, serve_metric_text);
+  out += ranking_text(r, header(serving_figure_columns(), false, r.economics),
+                      [&](const std::string& rank, const ServeRow& x) { return cells(serving_figure_columns(), false, r.economics, rank, x); },
+                      serve_metric_text);
   if (!best.empty()) out += "\nThe best layout in full (perfcast predict on it):\n\n" + inference_to_table(best.front(), false);
   out += fmt::format("\n{} combinations in {:.3g} s on {} thread{} ({:.3g} layouts/s; each timed layout is a full predict)\n",
                      thousands(c.combinations), r.seconds, r.threads, r.threads == 1 ? "" : "s", r.seconds > 0 ? double(c.combinations) / r.seconds : 0);
@@ -331,18 +324,9 @@ json sweep_to_json(const ServeResult& r, const std::vector<InferencePrediction>&
 }
 
 std::string sweep_to_csv(const ServeResult& r) {
-  std::string out = "rank,id,layout,devices,tp,pp,ep,replicas,batch,weight_dtype,kv_dtype,ttft_s,tpot_s,e2e_s,tokens_per_s,tokens_per_s_per_device,memory_B";
-  out += r.economics ? ",usd_per_mtok,co2e_kg_per_mtok\n" : "\n";
-  for (std::size_t i = 0; i < r.best.size(); ++i) {
-    const ServeRow& x = r.best[i];
-    const ServeLayout& l = x.layout;
-    const ServeFigures& f = x.figures;
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", i + 1, x.id, csv_field(layout_label(l)), l.devices, l.tp, l.pp, l.ep,
-                       l.devices / (l.tp * l.pp), l.batch, name_of(l.weights), name_of(l.kv), f.ttft_s, f.tpot_s, f.e2e_s, f.tokens_per_s,
-                       f.tokens_per_s_per_device, f.memory_B);
-    if (r.economics) out += fmt::format(",{},{}", f.usd_per_mtok, f.co2_per_mtok);
-    out += "\n";
-  }
+  std::string out = csv_header(serving_layout_columns(), serving_figure_columns(), false, r.economics);
+  for (std::size_t i = 0; i < r.best.size(); ++i)
+    out += csv_row(serving_layout_columns(), serving_figure_columns(), false, r.economics, i + 1, r.best[i]);
   return out;
 }
 
@@ -359,7 +343,9 @@ std::string sweep_to_table(const SweepResult& r, const std::vector<TrainingPredi
   for (const SweepConstraint& k : r.constraints) texts.push_back(k.text);
   out += drops_text(c.rule, c.memory, r.capacity_B, texts, c.constraint);
   out += fmt::format("{} layouts timed, {} feasible\n\n", thousands(c.timed), thousands(c.feasible));
-  out += ranking_text(r, header(r), [&](const std::string& rank, const SweepRow& x) { return cells(r, rank, x); }, metric_text);
+  out += ranking_text(r, header(training_figure_columns(), r.job, r.economics),
+                      [&](const std::string& rank, const SweepRow& x) { return cells(training_figure_columns(), r.job, r.economics, rank, x); },
+                      metric_text);
   if (!best.empty()) out += "\nThe best layout in full (perfcast predict on it):\n\n" + training_to_table(best.front(), false);
   const double per_s = r.seconds > 0 ? double(c.combinations) / r.seconds : 0;
   out += fmt::format("\n{} combinations in {:.3g} s on {} thread{}: {:.3g} layouts/s ({:.3g} timed/s)\n", thousands(c.combinations), r.seconds,
@@ -395,20 +381,9 @@ json sweep_to_json(const SweepResult& r, const std::vector<TrainingPrediction>& 
 }
 
 std::string sweep_to_csv(const SweepResult& r) {
-  std::string out = "rank,id,layout,devices,tp,cp,pp,vp,ep,dp,zero,sequence_parallel,micro_batch,recompute,schedule,step_time_s,tokens_per_s,mfu,memory_B";
-  out += r.job ? ",time_to_train_s" : "";
-  out += r.economics ? ",usd,co2e_kg,energy_J,tokens_per_usd\n" : "\n";
-  for (std::size_t i = 0; i < r.best.size(); ++i) {
-    const SweepRow& x = r.best[i];
-    const SweepLayout& l = x.layout;
-    const SweepFigures& f = x.figures;
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", i + 1, x.id, csv_field(layout_label(l)), l.devices, l.tp,
-                       l.cp, l.pp, l.vp, l.ep, l.devices / (l.tp * l.cp * l.pp), l.zero, l.sequence_parallel, l.micro_batch,
-                       kRecompute[int(l.recompute)], kSchedule[int(l.schedule)], f.step_s, f.tokens_per_s, f.mfu, f.memory_B);
-    if (r.job) out += fmt::format(",{}", f.time_to_train_s);
-    if (r.economics) out += fmt::format(",{},{},{},{}", f.usd, f.co2e_kg, f.energy_J, f.tokens_per_usd);
-    out += "\n";
-  }
+  std::string out = csv_header(training_layout_columns(), training_figure_columns(), r.job, r.economics);
+  for (std::size_t i = 0; i < r.best.size(); ++i)
+    out += csv_row(training_layout_columns(), training_figure_columns(), r.job, r.economics, i + 1, r.best[i]);
   return out;
 }
 

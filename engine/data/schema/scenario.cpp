@@ -1,0 +1,320 @@
+#include "engine/data/schema/scenario.hpp"
+
+#include <array>
+#include <cmath>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "engine/core/toml_section.hpp"
+#include "models/memory.hpp"
+#include "models/pipeline.hpp"
+#include "models/transformer_ops.hpp"
+
+namespace perfcast::schema {
+namespace {
+
+constexpr double kMaxCount = 10'000'000;  // devices, tokens per sequence, nodes: far above any real run
+constexpr double kMaxDim = 10'000'000;    // model widths and counts
+
+constexpr std::array<std::string_view, 5> kTrainingPrecisions{"fp32", "tf32", "bf16", "fp16", "fp8"};
+constexpr std::array<std::string_view, 8> kServingDtypes{"fp32", "bf16", "fp16", "fp8", "fp6", "fp4", "int8", "int4"};
+constexpr std::array<std::string_view, 2> kEngines{"gpu", "dla"};
+
+constexpr ScenarioKey integer(std::string_view key, std::string_view unit, std::string_view default_text, double min, double max,
+                              std::string_view help) {
+  return {.key = key, .type = KeyType::integer, .unit = unit, .default_text = default_text, .min = min, .max = max, .help = help};
+}
+// A number above `min` (or at it when `min_inclusive`) and at most `max`.
+constexpr ScenarioKey number(std::string_view key, std::string_view unit, std::string_view default_text, double min, bool min_inclusive,
+                             double max, std::string_view help) {
+  return {.key = key, .type = KeyType::number, .unit = unit, .default_text = default_text, .min = min, .min_inclusive = min_inclusive,
+          .max = max, .help = help};
+}
+constexpr ScenarioKey flag(std::string_view key, std::string_view default_text, std::string_view help) {
+  return {.key = key, .type = KeyType::flag, .default_text = default_text, .help = help};
+}
+constexpr ScenarioKey text(std::string_view key, std::string_view default_text, std::string_view help) {
+  return {.key = key, .type = KeyType::text, .default_text = default_text, .help = help};
+}
+constexpr ScenarioKey choice(std::string_view key, std::span<const std::string_view> choices, std::string_view default_text,
+                             std::string_view help) {
+  return {.key = key, .type = KeyType::choice, .default_text = default_text, .choices = choices, .help = help};
+}
+constexpr ScenarioKey name(std::string_view key, std::string_view refers_to, std::string_view default_text, std::string_view help) {
+  return {.key = key, .type = KeyType::name, .default_text = default_text, .refers_to = refers_to, .help = help};
+}
+
+constexpr ScenarioKey kTop[] = {
+    integer("schema_version", "", "1", 1, 1, "The file format's version"),
+    text("name", "the file's stem", "What outputs call the scenario"),
+};
+
+constexpr ScenarioKey kModel[] = {
+    name("preset", "workloads/ preset", "none (the architecture is given here)",
+         "A workload preset; the keys below override its values"),
+    integer("layers", "", "required without a preset", 1, kMaxDim, "Transformer layers"),
+    integer("hidden", "", "required without a preset", 1, kMaxDim, "Model width d"),
+    integer("heads", "", "required without a preset", 1, kMaxDim, "Attention (query) heads"),
+    integer("kv_heads", "", "heads (multi-head attention)", 1, kMaxDim, "Key/value heads; fewer than heads is grouped-query attention"),
+    integer("head_dim", "", "hidden / heads", 1, kMaxDim, "Width of one head"),
+    integer("ffn_hidden", "", "required without a preset", 1, kMaxDim, "MLP inner width"),
+    integer("vocab", "tokens", "required without a preset", 1, kMaxDim, "Vocabulary size"),
+    integer("max_positions", "tokens", "0 (no limit)", 0, kMaxDim, "Position embeddings the model was built with"),
+    integer("max_context", "tokens", "0 (max_positions)", 0, kMaxDim, "Longest context the model serves (input + output)"),
+    choice("mlp", models::kMlpKeys, "swiglu", "MLP kind: gelu (two GEMMs) or swiglu (three)"),
+    choice("norm", models::kNormKeys, "rmsnorm", "Normalisation layer"),
+    flag("tied_embeddings", "false", "Input embedding and output projection share one matrix"),
+    flag("linear_bias", "false", "The linear layers carry biases"),
+    number("dropout", "", "0", 0, true, 1, "Dropout probability (below 1); training only"),
+};
+
+constexpr ScenarioKey kMoe[] = {
+    integer("experts", "", "required", 1, kMaxDim, "Routed experts per MoE layer"),
+    integer("top_k", "", "required", 1, kMaxDim, "Experts each token is routed to"),
+    integer("expert_ffn_hidden", "", "required", 1, kMaxDim, "MLP inner width of one expert"),
+    integer("shared_experts", "", "0", 0, kMaxDim, "Experts every token passes through"),
+    integer("shared_ffn_hidden", "", "expert_ffn_hidden", 1, kMaxDim, "MLP inner width of one shared expert"),
+    integer("dense_layers", "", "0", 0, kMaxDim, "Leading layers with a dense MLP instead of experts"),
+    flag("router_bias", "false", "The router carries a bias"),
+};
+
+constexpr ScenarioKey kMla[] = {
+    integer("q_lora_rank", "", "0 (queries not compressed)", 0, kMaxDim, "Rank of the compressed query projection"),
+    integer("kv_lora_rank", "", "required", 1, kMaxDim, "Rank of the compressed key/value latent (what the KV cache holds)"),
+    integer("qk_nope_head_dim", "", "required", 1, kMaxDim, "Per-head query/key width without rotary embedding"),
+    integer("qk_rope_head_dim", "", "required", 1, kMaxDim, "Per-head query/key width with rotary embedding"),
+    integer("v_head_dim", "", "required", 1, kMaxDim, "Per-head value width"),
+};
+
+constexpr ScenarioKey kAttention[] = {
+    choice("mask", models::kAttentionMaskKeys, "causal", "Attention mask: causal (half the scores) or full"),
+    choice("kernel", models::kAttentionKernelKeys, "flash",
+           "Attention kernel: flash (fused, no s×s scores in memory) or materialised"),
+};
+
+constexpr ScenarioKey kHardware[] = {
+    name("system", "hardware_db system", "none", "A whole node (devices, scale-up and scale-out links); give this or accelerator"),
+    name("accelerator", "hardware_db accelerator", "none", "One device kind; give this or system"),
+    integer("nodes", "nodes", "1", 1, kMaxCount, "Nodes of the system (with system)"),
+    integer("count", "devices", "1", 1, kMaxCount, "Devices in all (with accelerator)"),
+    integer("gpus_per_node", "devices", "count, at most 8", 1, 100'000, "Devices per node (with accelerator)"),
+    text("power_mode", "the device's default", "A power mode of the accelerator (edge devices: \"10W\", \"MAXN\")"),
+    choice("engine", kEngines, "gpu", "dla: one NVDLA core of a Jetson runs the model instead of the GPU"),
+    name("scale_up", "hardware_db interconnect", "the system's", "The link inside a node"),
+    name("scale_out", "hardware_db interconnect", "the system's", "The link between nodes"),
+};
+
+constexpr ScenarioKey kTraining[] = {
+    integer("seq_len", "tokens", "required", 1, kMaxCount, "Tokens per sequence"),
+    integer("global_batch", "sequences", "required", 1, 1e9, "Sequences per optimizer step, all replicas"),
+    integer("micro_batch", "sequences", "1", 1, 1e6, "Sequences per micro-batch; divides global_batch"),
+    choice("precision", kTrainingPrecisions, "bf16", "GEMM math precision"),
+    choice("recompute", models::kRecomputeKeys, "none", "Activation recomputation (Korthikanti et al. 2022)"),
+    number("tokens", "tokens", "none (no time-to-train)", 0, false, 1e18, "Tokens to train on: time-to-train, goodput, cost"),
+    name("optimizer", "optimizer recipe", "from precision (megatron-bf16, megatron-fp16, fp8-te, fp32-adam)",
+         "Bytes per parameter of weights, gradients and optimizer states (MODELS-REFERENCE §17.2)"),
+    choice("offload", models::kOffloadKeys, "none", "ZeRO-Offload of optimizer states (and parameters) to host memory"),
+    number("data_loading_s", "s", "0", 0, true, 1e9, "Data loading per step and replica, prefetched behind compute (F-DATA-1)"),
+};
+
+constexpr ScenarioKey kInference[] = {
+    integer("input_len", "tokens", "1", 1, kMaxCount, "Prompt tokens per request"),
+    integer("output_len", "tokens", "0", 0, kMaxCount, "Generated tokens per request"),
+    integer("batch", "sequences", "1", 1, 1e6, "Concurrent sequences"),
+    choice("weight_dtype", kServingDtypes, "compute_dtype", "Weight storage format"),
+    choice("kv_dtype", kServingDtypes, "bf16 (int8 on integer-only devices)", "KV cache element format"),
+    choice("compute_dtype", kServingDtypes, "bf16 (the device's own on edge parts)", "Math precision"),
+    number("target_fps", "frames/s", "none", 0, false, 1e6, "Edge: the frame rate the model must sustain"),
+    number("memory_utilization", "", "0.9 (vLLM --gpu-memory-utilization)", 0, false, 1, "Share of device memory the server may use"),
+    integer("kv_block", "tokens", "16 (vLLM block size)", 1, 1e6, "Paged KV cache block"),
+    number("speculative_alpha", "", "none", 0, true, 1, "Speculative decoding: draft token acceptance rate, below 1"),
+    integer("draft_length", "tokens", "none", 1, 64, "Speculative decoding: tokens drafted per step"),
+    number("draft_cost_ratio", "", "none", 0, true, 1, "Speculative decoding: a draft step's cost over a target step's"),
+};
+
+constexpr ScenarioKey kParallelism[] = {
+    integer("tp", "devices", "1", 1, 1e6, "Tensor parallel"),
+    integer("pp", "stages", "1", 1, 1e6, "Pipeline parallel"),
+    integer("vp", "chunks", "1", 1, 1e6, "Virtual pipeline chunks per rank (interleaved 1F1B)"),
+    integer("cp", "devices", "1", 1, 1e6, "Context parallel"),
+    integer("ep", "devices", "1", 1, 1e6, "Expert parallel"),
+    integer("dp", "replicas", "devices / (tp·cp·pp)", 1, kMaxCount, "Data parallel; when given, must equal the rest"),
+    integer("first_stage_layers", "layers", "an even split", 1, 1e6, "Layers on the first pipeline stage"),
+    integer("last_stage_layers", "layers", "an even split", 1, 1e6, "Layers on the last pipeline stage"),
+    flag("sequence_parallel", "false", "Megatron sequence parallelism with tp"),
+    integer("zero", "", "0", 0, 3, "ZeRO stage (0 to 3) of the data-parallel group"),
+    choice("schedule", models::kScheduleKeys, "1f1b", "Pipeline schedule"),
+};
+
+constexpr ScenarioKey kReliability[] = {
+    number("gpu_mtbf_h", "h", "Llama 3's interruption rate", 0, false, 1e9, "Mean time between failures of one device"),
+    number("checkpoint_write_s", "s", "checkpoint bytes at 427 MB/s per device (Llama 3 storage)", 0, true, 1e9, "Blocking write of one checkpoint"),
+    number("restart_s", "s", "600 (MODELS-REFERENCE E7)", 0, true, 1e9, "Detection, rescheduling, reload and warm-up after a failure"),
+};
+
+constexpr ScenarioKey kServing[] = {
+    number("arrival_rate", "requests/s", "none", 0, false, 1e9, "Offered load over all replicas"),
+    number("ttft_slo_s", "s", "none", 0, false, 1e6, "Time-to-first-token objective"),
+    number("tpot_slo_s", "s", "none", 0, false, 1e6, "Time-per-output-token objective"),
+    number("slo_percentile", "%", "99", 0, false, 99.999, "The percentile the objectives bound"),
+    integer("max_concurrency", "sequences", "what fits in memory", 1, 1e7, "Sequences per replica (vLLM max_num_seqs)"),
+    number("arrival_cv2", "", "1 (Poisson)", 0, true, 1e3, "Squared coefficient of variation of inter-arrival times"),
+    number("length_cv2", "", "0 (the scenario's fixed lengths)", 0, true, 1e3, "Squared coefficient of variation of service times"),
+};
+
+constexpr ScenarioKey kCost[] = {
+    name("offer", "hardware_db offer", "none", "A cloud offer; give this or purchase = true"),
+    flag("purchase", "false", "Own the hardware (TCO); needs a [region]"),
+    flag("spot", "false", "Spot capacity of the offer (needs spot_preemptions_per_day)"),
+    number("reserved_discount", "", "0", 0, true, 0.99, "Fraction off the on-demand price"),
+    number("spot_preemptions_per_day", "1/day", "none", 0, true, 1e4, "Interruptions of the job per day on spot capacity"),
+    number("capex_usd", "USD", "the database price of the systems", 0, false, 1e13, "Purchase price of the whole cluster"),
+    number("network_usd_per_node", "USD", "not included", 0, true, 1e9, "Scale-out network CapEx per node"),
+    number("storage_usd", "USD", "0", 0, true, 1e12, "Storage CapEx"),
+    number("lifetime_years", "years", "5", 0, false, 50, "Depreciation life"),
+    number("discount_rate", "", "0 (straight line)", 0, true, 1, "Annual discount rate of the capital"),
+    number("maintenance_fraction", "", "0", 0, true, 1, "Yearly maintenance as a fraction of CapEx"),
+    number("utilisation", "", "0.7", 0, false, 1, "Share of the cluster's life it is allocated"),
+    number("facility_usd_per_kw_month", "USD/kW/month", "0", 0, true, 1e5, "Colocation or facility cost per kW of IT load"),
+    number("staff_usd_per_year", "USD/year", "0", 0, true, 1e10, "Operations staff"),
+    number("usd_per_kwh", "USD/kWh", "the region's price", 0, false, 10, "Electricity price"),
+};
+
+constexpr ScenarioKey kRegion[] = {
+    name("name", "hardware_db region", "required", "Grid carbon intensity, PUE and electricity price"),
+    number("pue", "", "the region's", 1, true, 3, "The facility's own power usage effectiveness"),
+    number("market_g_per_kwh", "gCO2e/kWh", "none", 0, true, 2000, "Market-based factor (contracts, PPAs), reported beside location-based"),
+};
+
+constexpr ScenarioTable kTables[] = {
+    {"", "The top level", kTop},
+    {"model", "Required: a preset, an architecture, or a preset with overrides", kModel},
+    {"model.moe", "Mixture of experts (optional)", kMoe},
+    {"model.mla", "Multi-head latent attention (optional)", kMla},
+    {"attention", "How attention runs (optional)", kAttention},
+    {"hardware", "Required: what runs it", kHardware},
+    {"training", "A training run; a scenario has [training] or [inference]", kTraining},
+    {"inference", "A serving run; a scenario has [training] or [inference]", kInference},
+    {"parallelism", "The layout (optional; without it every device is a data-parallel replica)", kParallelism},
+    {"reliability", "Failures and checkpoints (training, optional)", kReliability},
+    {"serving", "Load and objectives (inference, optional)", kServing},
+    {"cost", "Payment: a cloud offer or a purchase (optional)", kCost},
+    {"region", "Where it runs: grid carbon, PUE, electricity price (optional)", kRegion},
+};
+
+std::string_view type_name(KeyType t) {
+  switch (t) {
+    case KeyType::integer: return "integer";
+    case KeyType::number: return "number";
+    case KeyType::flag: return "true/false";
+    case KeyType::text: return "text";
+    case KeyType::choice: return "choice";
+    case KeyType::name: return "name";
+  }
+  return "";
+}
+
+std::string bound_text(double v) { return std::abs(v) >= 1e6 ? fmt::format("{:g}", v) : fmt::format("{}", v); }
+
+std::string range_text(const ScenarioKey& k) {
+  if (k.type == KeyType::integer) return k.min == k.max ? bound_text(k.min) : fmt::format("{} to {}", bound_text(k.min), bound_text(k.max));
+  if (k.type == KeyType::number) return fmt::format("{} {}, ≤ {}", k.min_inclusive ? "≥" : ">", bound_text(k.min), bound_text(k.max));
+  if (k.type == KeyType::choice) {
+    std::string out;
+    for (std::string_view c : k.choices) out += (out.empty() ? "" : ", ") + std::string(c);
+    return out;
+  }
+  if (k.type == KeyType::name) return std::string(k.refers_to);
+  return "";
+}
+
+}  // namespace
+
+std::span<const ScenarioTable> scenario_tables() { return kTables; }
+
+const ScenarioKey& scenario_key(std::string_view table, std::string_view key) {
+  for (const ScenarioTable& t : kTables)
+    if (t.name == table)
+      for (const ScenarioKey& k : t.keys)
+        if (k.key == key) return k;
+  throw std::logic_error(fmt::format("scenario schema declares no key '{}' in [{}]", key, table));
+}
+
+std::string scenario_schema_markdown() {
+  std::string out =
+      "# Scenario file format\n\n"
+      "Written by `perfcast schema scenario --format markdown` from the table the scenario reader uses; "
+      "a test keeps this file equal to it. A scenario is TOML; a key not listed here is an error naming the file, "
+      "line and key. Ranges are inclusive unless marked `>`.\n";
+  for (const ScenarioTable& t : kTables) {
+    out += fmt::format("\n## {}\n\n{}.\n\n| key | type | unit | default | range or choices | meaning |\n|---|---|---|---|---|---|\n",
+                       t.name.empty() ? "top level" : fmt::format("[{}]", t.name), t.help);
+    for (const ScenarioKey& k : t.keys)
+      out += fmt::format("| `{}` | {} | {} | {} | {} | {} |\n", k.key, type_name(k.type), k.unit, k.default_text, range_text(k), k.help);
+  }
+  return out;
+}
+
+std::string scenario_schema_json() {
+  nlohmann::json tables = nlohmann::json::array();
+  for (const ScenarioTable& t : kTables) {
+    nlohmann::json keys = nlohmann::json::array();
+    for (const ScenarioKey& k : t.keys) {
+      nlohmann::json j{{"key", k.key}, {"type", type_name(k.type)}, {"unit", k.unit}, {"default", k.default_text}, {"help", k.help}};
+      if (k.type == KeyType::integer || k.type == KeyType::number)
+        j.update({{"min", k.min}, {"min_inclusive", k.min_inclusive}, {"max", k.max}});
+      if (k.type == KeyType::choice) j["choices"] = std::vector<std::string>(k.choices.begin(), k.choices.end());
+      if (k.type == KeyType::name) j["refers_to"] = k.refers_to;
+      keys.push_back(j);
+    }
+    tables.push_back({{"table", t.name}, {"help", t.help}, {"keys", keys}});
+  }
+  return nlohmann::json{{"scenario", tables}}.dump(2);
+}
+
+const ScenarioKey& KeyReader::declared(std::string_view key, KeyType type) const {
+  const ScenarioKey& k = scenario_key(table_, key);
+  const bool textual = type == KeyType::text && (k.type == KeyType::text || k.type == KeyType::name);
+  if (k.type != type && !textual)
+    throw std::logic_error(fmt::format("[{}] {} is declared {}, read as {}", table_, key, type_name(k.type), type_name(type)));
+  return k;
+}
+
+std::optional<std::int64_t> KeyReader::integer(std::string_view key) {
+  const ScenarioKey& k = declared(key, KeyType::integer);
+  return t_.integer(key, std::int64_t(k.min), std::int64_t(k.max));
+}
+
+std::int64_t KeyReader::require_integer(std::string_view key) {
+  const ScenarioKey& k = declared(key, KeyType::integer);
+  return t_.require_integer(key, std::int64_t(k.min), std::int64_t(k.max));
+}
+
+std::optional<double> KeyReader::number(std::string_view key) {
+  const ScenarioKey& k = declared(key, KeyType::number);
+  return t_.number(key, k.min, k.min_inclusive, k.max);
+}
+
+std::optional<bool> KeyReader::flag(std::string_view key) {
+  declared(key, KeyType::flag);
+  return t_.boolean(key);
+}
+
+std::optional<std::string> KeyReader::text(std::string_view key) {
+  declared(key, KeyType::text);
+  return t_.string(key);
+}
+
+std::optional<std::string> KeyReader::choice(std::string_view key) { return t_.choice(key, declared(key, KeyType::choice).choices); }
+
+std::optional<std::size_t> KeyReader::choice_index(std::string_view key) {
+  const ScenarioKey& k = declared(key, KeyType::choice);
+  auto v = t_.choice(key, k.choices);
+  if (!v) return std::nullopt;
+  for (std::size_t i = 0; i < k.choices.size(); ++i)
+    if (k.choices[i] == *v) return i;
+  return std::nullopt;
+}
+
+}  // namespace perfcast::schema

@@ -1,0 +1,53 @@
+#pragma once
+// The columns of a sweep row, declared once: each one's key, unit and meaning, how the table shows
+// it, and how it is written to JSON and CSV and read back by `sweep-merge`. The sweep writers and
+// `perfcast fields sweep` both read these tables.
+#include <nlohmann/json.hpp>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "engine/sweep/inference_sweep.hpp"
+#include "engine/sweep/training_sweep.hpp"
+
+namespace perfcast {
+
+// When a figure is known: always, only when the scenario sets a token budget, or only with cost.
+enum class Known { always, job, economics };
+
+template <class Figures>
+struct FigureColumn {
+  std::string_view key;          // JSON key under "figures" and CSV column
+  std::string_view unit;
+  std::string_view description;
+  double Figures::*member;
+  Known known = Known::always;
+  std::string_view heading;      // the table's column; "" when the table leaves it out
+  std::string (*text)(double) = nullptr;
+};
+
+template <class Layout>
+struct LayoutColumn {
+  std::string_view key;          // JSON key under "layout"
+  std::string_view csv_key;      // CSV column ("" = key)
+  std::string_view unit;
+  std::string_view description;
+  nlohmann::json (*get)(const Layout&);
+  // Sets the column from its JSON value (sweep-merge); throws nlohmann::json::exception on a wrong
+  // type and std::out_of_range on an unknown name. nullptr: derived, not read back.
+  void (*set)(Layout&, const nlohmann::json&) = nullptr;
+};
+
+std::span<const FigureColumn<SweepFigures>> training_figure_columns();
+std::span<const LayoutColumn<SweepLayout>> training_layout_columns();
+std::span<const FigureColumn<ServeFigures>> serving_figure_columns();
+std::span<const LayoutColumn<ServeLayout>> serving_layout_columns();
+
+inline bool known(Known k, bool job, bool economics) {
+  return k == Known::always || (k == Known::job && job) || (k == Known::economics && economics);
+}
+
+// A JSON scalar as a CSV cell: strings quoted where needed, numbers as the shortest exact text.
+std::string csv_cell(const nlohmann::json& v);
+
+}  // namespace perfcast

@@ -1,0 +1,27 @@
+#pragma once
+// `perfcast validate` results as a terminal table, JSON, CSV and markdown (docs/validation.md): each
+// case's prediction against its measurement, then the held-out error by suite and by source.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/validate/validation.hpp"
+
+namespace perfcast {
+
+struct ValidationReport {
+  std::vector<std::filesystem::path> files;
+  std::vector<CaseScore> scores;
+  // With a calibration profile: its file, the defaults' scores of the same cases, and what it excluded.
+  std::optional<std::string> profile;
+  std::vector<CaseScore> before;
+  int fitted = 0, other_device = 0;
+};
+
+std::string validation_to_table(const ValidationReport& r);
+std::string validation_to_json(const ValidationReport& r);
+std::string validation_to_csv(const ValidationReport& r);
+std::string validation_to_markdown(const ValidationReport& r);
+
+}  // namespace perfcast
