@@ -7,6 +7,7 @@
 #include <fstream>
 #include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -86,4 +87,35 @@ TEST_CASE("the include rule catches an include that runs back up") {
   CHECK(engine_folder("models/roofline.hpp").empty());
   CHECK(kLevel.at("predict") < kLevel.at("writers"));
   CHECK(kLevel.at("data") < kLevel.at("predict"));
+}
+
+TEST_CASE("every formula id the code cites is defined in docs/models.md") {
+  const fs::path root = PERFCAST_SOURCE_DIR;
+  std::ifstream doc_in(root / "docs" / "models.md");
+  REQUIRE(doc_in);
+  std::stringstream doc_text;
+  doc_text << doc_in.rdbuf();
+  const std::string doc = doc_text.str();
+  // "F-COLL-3", "F-PIPE-1..3" (each id of the range), worked examples "E7"
+  static const std::regex cited(R"re(\b(F-[A-Z]+-)(\d+)(?:\.\.(\d+))?\b|\b(E\d{1,2})\b)re");
+  std::set<std::string> ids;
+  for (const char* dir : {"engine", "models", "cli"})
+    for (const fs::directory_entry& e : fs::recursive_directory_iterator(root / dir)) {
+      if (!is_source(e.path())) continue;
+      std::ifstream in(e.path());
+      std::stringstream text;
+      text << in.rdbuf();
+      const std::string s = text.str();
+      for (auto it = std::sregex_iterator(s.begin(), s.end(), cited); it != std::sregex_iterator(); ++it) {
+        const std::smatch& m = *it;
+        if (m[4].matched) {
+          ids.insert(m[4]);
+          continue;
+        }
+        const int first = std::stoi(m[2]), last = m[3].matched ? std::stoi(m[3]) : first;
+        for (int i = first; i <= last; ++i) ids.insert(m[1].str() + std::to_string(i));
+      }
+    }
+  CHECK(ids.size() >= 50);  // the scanner finds the citations at all
+  for (const std::string& id : ids) CHECK_MESSAGE(doc.find("### " + id + " ") != std::string::npos, id, " is cited in the code but not defined in docs/models.md");
 }
