@@ -232,6 +232,19 @@ TEST_CASE("compare: every combination, rows a rule rejects say why, and a row eq
   const TrainingPrediction p = predict_training(s);
   CHECK(*c.rows[0].usd == doctest::Approx(*p.economics->usd));
   CHECK(*c.rows[0].co2e_kg == doctest::Approx(*p.economics->co2e_kg + *p.economics->embodied_kg));
+  // Independent of predict (F-COST-1, F-EN-2/3, F-FLOP-4): 1024 H100 at AWS p5's $55.04 per 8-GPU hour
+  // over the wall time; Virginia's 0.32305 kg/kWh on the facility energy plus 14.652 kg per H100 over
+  // 5 years; and 15e12 tokens of a 70.6e9-parameter model at 6N FLOPs per token take at least
+  // 36.3 days at 100 % of 1024 × 1978.9 TFLOP/s (H100 SXM FP8 dense), so 30–60 % MFU puts the wall
+  // time at 60.5–121 days.
+  const double wall = *c.rows[0].wall_s;
+  CHECK(*c.rows[0].usd == doctest::Approx(1024 * wall * 55.04 / 8 / 3600).epsilon(1e-9));
+  CHECK(*c.rows[0].co2e_kg ==
+        doctest::Approx(*c.rows[0].kwh * 0.32305 + 14.652 * 1024 * wall / (5 * models::kSecondsPerYear)).epsilon(1e-6));
+  const double ideal_s = 6 * 70.6e9 * 15e12 / (1024 * 1978.9e12);
+  CHECK(ideal_s / 86400 == doctest::Approx(36.3).epsilon(0.01));
+  CHECK(wall > ideal_s / 0.6);
+  CHECK(wall < ideal_s / 0.3);
   for (const CompareBest& b : c.best) {
     REQUIRE(b.row >= 0);
     CHECK(c.rows[b.row].error.empty());
@@ -239,7 +252,7 @@ TEST_CASE("compare: every combination, rows a rule rejects say why, and a row eq
   CHECK_THROWS_AS(scenario_variants({.scenario_file = r.scenario_file, .hardware = {"system=dgx-h100,,nodes=1"}}, shipped_db()), InputError);
 }
 
-TEST_CASE("carbon suite: every published-hours case within its 5 % band, predicted cases scored and finite") {
+TEST_CASE("carbon suite: every published-hours case within its 5 % band, predicted cases within 50 %") {
   const std::vector<CaseScore> scores = score_file(std::filesystem::path(PERFCAST_DEFAULT_VALIDATION) / "carbon.toml", shipped_db());
   int published = 0, predicted = 0;
   for (const CaseScore& s : scores) {
@@ -253,6 +266,7 @@ TEST_CASE("carbon suite: every published-hours case within its 5 % band, predict
     } else {
       ++predicted;
       MESSAGE(s.id << ": predicted " << s.predicted << " vs " << s.measured << " (" << 100 * s.error << " %)");
+      CHECK(std::abs(s.error) < 0.5);  // today 21-48 % off (docs/validation.md); the ratchet pins the median
     }
   }
   CHECK(published == 15);

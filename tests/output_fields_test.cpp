@@ -81,10 +81,10 @@ TEST_CASE("perfcast fields: every JSON key and CSV column of every command over 
   for (const fs::path& s : shipped_scenarios()) {
     const std::string file = s.string();
     for (const char* command : {"predict", "memory", "comm", "roofline", "scaling", "compare"}) check_declared(command, file);
-    check_declared("predict", file + " --detail --uncertainty --samples 20", false);
+    check_declared("predict", file + " --detail --uncertainty --samples 10", false);
     check_declared("capacity", file + " --rate 10 --ttft-slo 2s --tpot-slo 100ms");
     check_declared("compare", file + " --hardware system=dgx-h200 --cost cloud --cost purchase --region us-virginia");
-    check_declared("sweep", file + " --top 3 --pareto time,memory --threads 1 --devices 8:16");
+    check_declared("sweep", file + " --top 3 --pareto time,memory --threads 2 --devices 8");
   }
   check_declared("collective", "--op all_reduce --system dgx-h100 --gpus 16 --sizes 1M:16M:4");
   check_declared("validate", "--kind gemm");

@@ -92,6 +92,17 @@ TEST_CASE("Sweep and predict give identical numbers for every feasible layout of
     CAPTURE(layout_label(result.best[i].layout));
     check_same(result.best[i].figures, predicted[i]);
     CHECK(predicted[i].memory.fits);
+    // Independent of predict: 32 sequences of 8192 tokens a step; model FLOPs between Kaplan's 6N
+    // per token and PaLM's 6N + 12·L·H·Q·T (F-FLOP-4/5; Llama-3-8B: N = 8.03e9, L = 32, H = 32,
+    // Q = 128); MFU against 8 × 989.4 TFLOP/s (H100 BF16 dense); one DGX node on AWS p5 at
+    // $55.04 an hour, billed for the expected wall time (F-COST-1).
+    const SweepFigures& f = result.best[i].figures;
+    CHECK(f.tokens_per_s == doctest::Approx(32.0 * 8192 / f.step_s).epsilon(1e-9));
+    const double model_flops = f.mfu * f.step_s * 8 * 989.4e12, tokens = 32.0 * 8192;
+    CHECK(model_flops >= 6 * 8.03e9 * tokens * 0.99);
+    CHECK(model_flops <= (6 * 8.03e9 + 12.0 * 32 * 32 * 128 * 8192) * tokens * 1.01);
+    CHECK(f.usd == doctest::Approx(f.time_to_train_s * 55.04 / 3600).epsilon(1e-6));
+    CHECK(f.time_to_train_s >= 1e11 / f.tokens_per_s);  // failures and checkpoints only add time
   }
   // The single-layout entry point agrees too, and so does the scenario's own layout.
   check_same(sweep_figures(s, result.best.back().layout, true), predicted.back());
@@ -256,6 +267,16 @@ TEST_CASE("Inference sweep: rows equal predict, constraints hold, and the scenar
     CHECK(row.figures.tpot_s <= 0.050);
     CHECK(row.figures.ttft_s <= 2.0);
     CHECK(full[i].memory.fits);
+    // Independent of predict: a decode step reads at least the replica's weights over tp devices'
+    // HBM (Llama-3-70B 70.55e9 parameters; H100 3.35 TB/s); a request is TTFT plus 255 more tokens
+    // (F-INF-3, output_len 256); each replica finishes `batch` requests of 256 tokens per E2E.
+    const ServeLayout& l = row.layout;
+    const double weight_bytes = 70.55e9 * bytes_per_element(l.weights);
+    CHECK(row.figures.tpot_s >= weight_bytes / (l.tp * 3.35e12));
+    CHECK(row.figures.e2e_s == doctest::Approx(row.figures.ttft_s + 255 * row.figures.tpot_s).epsilon(1e-9));
+    const double replicas = l.devices / (l.tp * l.pp);
+    CHECK(row.figures.tokens_per_s == doctest::Approx(replicas * l.batch * 256 / row.figures.e2e_s).epsilon(1e-9));
+    CHECK(row.figures.tokens_per_s_per_device == doctest::Approx(row.figures.tokens_per_s / l.devices).epsilon(1e-12));
   }
   for (std::size_t i = 1; i < result.best.size(); ++i) CHECK(result.best[i - 1].figures.tokens_per_s >= result.best[i].figures.tokens_per_s);
   CHECK(!result.front.empty());
