@@ -234,7 +234,11 @@ TEST_CASE("every shipped LLM inference scenario gets a capacity answer") {
     CHECK(c.saturation_rate > 0);
     CHECK(std::isfinite(c.saturation_rate));
     if (c.slo_rate) CHECK(c.replicas);
-    for (const LoadPoint& l : c.curve) CHECK(std::isfinite(l.point.ttft_p_s));
+    // No request's first token comes before its prompt is through prefill, and a replica serves at
+    // most B_max requests per n_out decode steps at full batch (Little, F-Q-1).
+    const models::ReplicaTimes& t = c.replica;
+    for (const LoadPoint& l : c.curve) CHECK(l.point.ttft_p_s >= t.prefill_s * (1 - 1e-12));
+    CHECK(c.saturation_rate <= t.max_concurrency / (t.output_len * t.decode.back().step_s) * (1 + 1e-9));
     ++n;
   }
   CHECK(n >= 6);

@@ -60,10 +60,16 @@ TEST_CASE("perfcast roofline works for every shipped preset on every accelerator
       run.context_len = 2048;
       RooflineReport report = roofline_for_preset(w, a, run);
       REQUIRE_FALSE(report.sections.empty());
+      // No op runs faster than the device's highest datasheet peak of any precision.
+      double fastest = 0;
+      for (std::size_t p = 0; p < kPrecisionCount; ++p) fastest = std::max(fastest, a.device.peak(Precision(p)).value_or(0));
       for (const RooflineSection& s : report.sections) {
         CHECK(std::isfinite(s.time_s));
         CHECK(s.time_s > 0);
-        for (const RooflineRow& row : s.rows) CHECK(std::isfinite(row.timing.time_s));
+        for (const RooflineRow& row : s.rows) {
+          CHECK(std::isfinite(row.timing.time_s));
+          if (fastest > 0) CHECK(row.timing.time_s >= row.op.flops / fastest * (1 - 1e-9));
+        }
       }
     }
   }
