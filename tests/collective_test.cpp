@@ -148,6 +148,10 @@ TEST_CASE("every shipped system answers every collective, inside a node and acro
           CHECK(std::isfinite(c->time_s));
           CHECK(c->time_s > 0);
           CHECK(c->busbw_Bps > 0);
+          // Every collective moves at least (n−1)/n of the message through some rank's link, no
+          // faster than that link's per-direction rate.
+          const double fastest_link = std::max(f.intra_Bps, f.inter_Bps);
+          if (fastest_link > 0) CHECK(c->time_s >= bytes * (f.ranks - 1) / f.ranks / fastest_link * (1 - 1e-9));
         }
       }
     }
