@@ -116,6 +116,12 @@ std::optional<std::string> TomlSection::choice(std::string_view key, std::span<c
   fail(key, fmt::format("'{}' is not one of: {}{}", *value, list, did_you_mean(*value, names)));
 }
 
+std::optional<std::size_t> TomlSection::choice_index(std::string_view key, std::span<const std::string_view> options) {
+  auto value = choice(key, options);
+  if (!value) return std::nullopt;
+  return std::size_t(std::find(options.begin(), options.end(), *value) - options.begin());
+}
+
 std::optional<bool> TomlSection::boolean(std::string_view key) {
   const toml::node* node = get(key);
   if (!node) return std::nullopt;

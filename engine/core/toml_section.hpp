@@ -30,6 +30,8 @@ class TomlSection {
   std::optional<double> number(std::string_view key, double min, bool min_inclusive, double max);
   std::optional<std::string> string(std::string_view key);
   std::optional<std::string> choice(std::string_view key, std::span<const std::string_view> options);
+  // The same choice as its index in `options` (an enum's position when `options` are its names in order).
+  std::optional<std::size_t> choice_index(std::string_view key, std::span<const std::string_view> options);
   std::optional<bool> boolean(std::string_view key);
   // An array of `size` whole numbers, each within [min, max].
   std::optional<std::vector<std::int64_t>> integers(std::string_view key, std::size_t size, std::int64_t min, std::int64_t max);

@@ -1,6 +1,5 @@
 #include "engine/data/scenario_reader.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include "engine/core/edit_distance.hpp"
@@ -246,9 +245,8 @@ std::optional<std::string> read_recipe(TomlSection& t, std::string_view key) {
 }
 
 std::optional<models::Offload> read_offload(TomlSection& t, std::string_view key) {
-  auto o = t.choice(key, models::kOffloadKeys);
-  if (!o) return std::nullopt;
-  return models::Offload(std::find(models::kOffloadKeys.begin(), models::kOffloadKeys.end(), *o) - models::kOffloadKeys.begin());
+  auto i = t.choice_index(key, models::kOffloadKeys);
+  return i ? std::optional<models::Offload>(models::Offload(*i)) : std::nullopt;
 }
 
 namespace {

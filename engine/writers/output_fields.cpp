@@ -212,12 +212,23 @@ const Block kSummary = {
 
 struct Builder {
   std::vector<OutputField> out;
-  Builder& add(std::string_view prefix, const Block& block) {
-    for (const Decl& d : block) out.push_back({std::string(prefix) + std::string(d.key), d.unit, d.description});
+  // A path declared again (the sweep's training and serving rows share keys) keeps one entry with
+  // both meanings.
+  Builder& add(std::string_view path, std::string_view unit, std::string_view description) {
+    for (OutputField& f : out)
+      if (f.path == path) {
+        if (f.description != description) f.description += "; " + std::string(description);
+        return *this;
+      }
+    out.push_back({std::string(path), unit, std::string(description)});
     return *this;
   }
-  Builder& add(std::string_view path, std::string_view unit, std::string_view description) {
-    out.push_back({std::string(path), unit, description});
+  Builder& add(std::string_view prefix, const Block& block) {
+    for (const Decl& d : block) add(std::string(prefix) + std::string(d.key), d.unit, d.description);
+    return *this;
+  }
+  Builder& add(const std::vector<OutputField>& fields) {
+    for (const OutputField& f : fields) add(f.path, f.unit, f.description);
     return *this;
   }
   template <class Layout, class Figures>
@@ -268,7 +279,7 @@ std::vector<OutputField> sweep_fields() {
   }
   b.add(s + "best[].id", "", "The layout's position in the space").add(s + "pareto_front[].id", "", "The layout's position in the space");
   b.add(s + "baseline.fits", "", "Whether the scenario's own layout fits");
-  for (const OutputField& f : prediction_fields(s + "best[].prediction.")) b.out.push_back(f);
+  b.add(prediction_fields(s + "best[].prediction."));
   b.add(s + "shard", "", "This shard (0-based)").add(s + "shards", "", "Shards of the sweep");
   b.add(s + "job", "", "Whether the scenario has a token budget").add(s + "economics", "", "Whether the scenario has [cost]");
   for (const char* key : {"devices", "tp", "cp", "pp", "ep", "micro_batch", "recompute", "sequence_parallel", "zero"})
@@ -284,7 +295,7 @@ std::vector<CommandFields> build() {
   std::vector<CommandFields> all;
   {
     Builder j;
-    for (const OutputField& f : prediction_fields("")) j.out.push_back(f);
+    j.add(prediction_fields(""));
     j.add("uncertainty.", kUncertainty);
     Builder c;
     c.add("component", "", "Training: a step component").add("seconds", "s", "Its time").add("share", "fraction", "Its share of the step");
@@ -475,11 +486,14 @@ const CommandFields* fields_of(std::string_view command) {
 std::string fields_to_table(std::span<const CommandFields> commands) {
   std::string out;
   for (const CommandFields& c : commands) {
-    for (const auto& [format, fields] : {std::pair{"JSON", &c.json}, std::pair{"CSV", &c.csv}}) {
-      TextTable t({format == std::string_view("JSON") ? "path" : "column", "unit", "meaning"});
-      for (const OutputField& f : *fields) t.add_row({f.path, std::string(f.unit), std::string(f.description)});
-      out += fmt::format("{}perfcast {} --format {} ({}):\n{}", out.empty() ? "" : "\n", c.command, format == std::string_view("JSON") ? "json" : "csv",
-                         c.help, t.render());
+    struct Listing {
+      const char *format, *heading;
+      const std::vector<OutputField>& fields;
+    };
+    for (const Listing& l : {Listing{"json", "path", c.json}, Listing{"csv", "column", c.csv}}) {
+      TextTable t({l.heading, "unit", "meaning"});
+      for (const OutputField& f : l.fields) t.add_row({f.path, std::string(f.unit), f.description});
+      out += fmt::format("{}perfcast {} --format {} ({}):\n{}", out.empty() ? "" : "\n", c.command, l.format, c.help, t.render());
     }
   }
   return out;
@@ -503,7 +517,7 @@ std::string fields_to_csv(std::span<const CommandFields> commands) {
   for (const CommandFields& c : commands)
     for (const auto& [format, fields] : {std::pair{"json", &c.json}, std::pair{"csv", &c.csv}})
       for (const OutputField& f : *fields)
-        out += fmt::format("{},{},{},{},{}\n", c.command, format, csv_field(f.path), csv_field(std::string(f.unit)), csv_field(std::string(f.description)));
+        out += fmt::format("{},{},{},{},{}\n", c.command, format, csv_field(f.path), csv_field(std::string(f.unit)), csv_field(f.description));
   return out;
 }
 

@@ -16,7 +16,7 @@ namespace perfcast {
 struct OutputField {
   std::string path;               // JSON path, or the CSV column
   std::string_view unit;          // "s", "B", "B/s", "FLOP/s", "tokens/s", "USD", "fraction", ... ; "" for text and flags
-  std::string_view description;
+  std::string description;        // a path two row kinds share (training and serving sweeps) carries both meanings
 };
 
 struct CommandFields {

@@ -109,15 +109,15 @@ std::string validation_to_table(const ValidationReport& r) {
   std::string out = t.render() + "\n";
   for (const auto& [kind, summary] : summarise_by(scores, false)) out += summary_line("kind " + kind, summary);
   for (const auto& [source, summary] : summarise_by(scores, true)) out += summary_line("source " + source, summary);
-  out += summary_line("all", summarise(scores));
+  const ValidationSummary all = summarise(scores);
+  out += summary_line("all", all);
   if (r.profile) {
     out += fmt::format("\ncalibration {}: {} fitted case(s) not scored as held-out; {} case(s) on devices the profile was not fitted on "
                        "scored with the defaults\n", *r.profile, r.fitted, r.other_device);
     for (const auto& [kind, summary] : summarise_by(before, false)) out += summary_line("defaults, kind " + kind, summary);
     out += summary_line("defaults, all", summarise(before));
   }
-  const ValidationSummary v = summarise(scores);
-  if (v.within_tolerance != v.scored) out += fmt::format("{} scored case(s) outside their tolerance\n", v.scored - v.within_tolerance);
+  if (all.within_tolerance != all.scored) out += fmt::format("{} scored case(s) outside their tolerance\n", all.scored - all.within_tolerance);
   return out;
 }
 

@@ -309,12 +309,7 @@ std::optional<std::string> KeyReader::text(std::string_view key) {
 std::optional<std::string> KeyReader::choice(std::string_view key) { return t_.choice(key, declared(key, KeyType::choice).choices); }
 
 std::optional<std::size_t> KeyReader::choice_index(std::string_view key) {
-  const ScenarioKey& k = declared(key, KeyType::choice);
-  auto v = t_.choice(key, k.choices);
-  if (!v) return std::nullopt;
-  for (std::size_t i = 0; i < k.choices.size(); ++i)
-    if (k.choices[i] == *v) return i;
-  return std::nullopt;
+  return t_.choice_index(key, declared(key, KeyType::choice).choices);
 }
 
 }  // namespace perfcast::schema
