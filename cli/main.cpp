@@ -46,6 +46,7 @@ int main(int argc, char** argv) {
   perfcast::cli::add_calibrate_command(app, options, action);
   perfcast::cli::add_fields_command(app, action);
   perfcast::cli::add_schema_command(app, action);
+  perfcast::cli::add_stacks_command(app, action);
 
   try {
     app.parse(argc, argv);

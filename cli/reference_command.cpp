@@ -6,6 +6,7 @@
 #include "engine/core/errors.hpp"
 #include "engine/data/schema/scenario.hpp"
 #include "engine/writers/output_fields.hpp"
+#include "engine/writers/stack_writers.hpp"
 
 namespace perfcast::cli {
 namespace {
@@ -49,6 +50,18 @@ void add_schema_command(CLI::App& app, std::function<int()>& action) {
   cmd->callback([&action, format] {
     action = [format] {
       fmt::print("{}", *format == "json" ? schema::scenario_schema_json() + "\n" : schema::scenario_schema_markdown());
+      return 0;
+    };
+  });
+}
+
+void add_stacks_command(CLI::App& app, std::function<int()>& action) {
+  auto format = std::make_shared<std::string>("markdown");
+  CLI::App* cmd = app.add_subcommand("stacks", "Training stacks: the layouts, overlaps and bytes per parameter of each (docs/stacks.md)");
+  cmd->add_option("--format", *format, "Output format")->check(CLI::IsMember({"markdown", "json"}))->capture_default_str();
+  cmd->callback([&action, format] {
+    action = [format] {
+      fmt::print("{}", *format == "json" ? stacks_json() + "\n" : stacks_markdown());
       return 0;
     };
   });

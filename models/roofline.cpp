@@ -7,13 +7,14 @@
 namespace perfcast::models {
 
 // Every default names its source (MODELS-REFERENCE §16 unless stated). None was fitted to the
-// validation cases it is scored on; validation/microbenchmarks.toml flags the one case that
-// is the source of `gemm` itself.
+// validation cases it is scored on; validation/microbenchmarks.toml flags the cases that
+// are the sources of `gemm` and `gemm_8bit` themselves.
 Efficiency default_efficiency() {
   return Efficiency{
       .gemm = 0.80,
-      .gemm_8bit = 0.735,
+      .gemm_8bit = 0.709,
       .attention = 0.75,
+      .attention_backward = 0.567,
       .memory = 0.90,
       .host_link = 0.90,
       .kernel_overhead_s = 4e-6,
@@ -28,8 +29,12 @@ std::vector<EfficiencySource> efficiency_sources() {
       {"gemm", &Efficiency::gemm, e.gemm,
        "H100 SXM BF16 best-shape GEMM 794.5 of 989 TFLOP/s = 0.803 (stas00/ml-engineering MAMF table; MODELS-REFERENCE §16)"},
       {"gemm_8bit", &Efficiency::gemm_8bit, e.gemm_8bit,
-       "H800 FP8 GEMM 1404-1500 of 1979 TFLOP/s on large shapes = 0.71-0.76, midpoint (deepseek-ai/DeepGEMM PRs #73/#81; §16)"},
+       "H100 SXM FP8 best-shape GEMM 1402.6 of 1979 TFLOP/s = 0.709, the same MAMF table as gemm (stas00/ml-engineering "
+       "compute/accelerator/README.md); DeepGEMM's hand-tuned H800 kernels reach 0.71-0.76 on large shapes only"},
       {"attention", &Efficiency::attention, e.attention, "FlashAttention-3 forward 740 TFLOP/s FP16 on H100 = 0.75 (FA3 paper abstract; §16)"},
+      {"attention_backward", &Efficiency::attention_backward, e.attention_backward,
+       "FlashAttention-3 backward, head dim 128, 561 TFLOP/s BF16 at 16k tokens on H100 = 0.567 (Shah et al. 2024, arXiv:2407.08608, "
+       "Fig. 6; read from a transcription of the figure, reference/training-stacks.md §3.3)"},
       {"memory", &Efficiency::memory, e.memory, "FlashMLA decode 3000 of 3350 GB/s on H800 = 0.90 (deepseek-ai/FlashMLA README; §16)"},
       {"host_link", &Efficiency::host_link, e.host_link,
        "derived: PCIe TLP efficiency with 256 B payloads and ~24 B of header/framing/DLLP overhead = 256/280 = 0.91; "
@@ -70,7 +75,7 @@ double gemm_shape_efficiency(const GemmShape& s, int compute_units) {
 }
 
 double compute_efficiency(const Op& op, const Efficiency& e) {
-  if (op.kind == OpKind::attention) return e.attention;
+  if (op.kind == OpKind::attention) return op.pass == Pass::backward ? e.attention_backward : e.attention;
   return gemm_efficiency(op.precision, e);
 }
 

@@ -1,6 +1,7 @@
 #include "models/traffic.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace perfcast::models {
 namespace {
@@ -29,11 +30,14 @@ double kv_exchange_width(const TransformerSpec& m, int tp) {
   return 2.0 * std::max(1.0, double(m.kv_heads) / tp) * m.head_dim;
 }
 
-// The overlap model (explicit; what Megatron-LM does by default or with its documented flags):
-//  * TP forward collectives sit on the critical path: the next GEMM needs their result.
-//  * TP backward: the input-gradient all-reduce (reduce-scatter with SP) is issued asynchronously
-//    and hidden behind the same layer's weight-gradient GEMM; with SP the re-gather of the
-//    sequence-sharded input runs under the input-gradient GEMM (F-COMM-SP).
+// The overlap model (explicit; what the training stack does, models/training_stack):
+//  * TP, by the stack's TpOverlap: `exposed` puts every collective on the critical path (Megatron-LM
+//    2021-2022); `backward` (Megatron-Core) issues the input-gradient all-reduce (reduce-scatter
+//    with SP) asynchronously under the same layer's weight-gradient GEMM and, with SP, the re-gather
+//    of the sequence-sharded input under the input-gradient GEMM (F-COMM-SP), the forward ones
+//    exposed since the next GEMM needs their result; `pipelined` (TE userbuffers, async TP; needs
+//    SP) splits the forward all-gather / reduce-scatter into chunks under the GEMMs they feed and
+//    the backward output-gradient gather under the input-gradient GEMM.
 //  * CP: each ring step's K/V transfer runs under the attention of the previous block (F-COMM-CP;
 //    fully hidden when s/cp is above the block-size bound).
 //  * EP all-to-all: exposed (Megatron: 30-40 % of step time without optimisation, §16).
@@ -60,21 +64,26 @@ void training_traffic(const TransformerSpec& m, const TrainingLayout& l, std::ve
 
   if (l.tp > 1) {
     const double ops = tp_ops_per_forward(m, l) * mb;
+    const bool async = l.tp_overlap != TpOverlap::exposed;
+    const bool pipelined = l.tp_overlap == TpOverlap::pipelined && l.sequence_parallel;
+    const OverlapWith under_wgrad = async ? OverlapWith::wgrad : OverlapWith::nothing;
+    const OverlapWith under_dgrad = async ? OverlapWith::dgrad : OverlapWith::nothing;
+    const OverlapWith forward = pipelined ? OverlapWith::forward : OverlapWith::nothing;
     if (!l.sequence_parallel) {
       add(out, tp, "forward all-reduce (attention / MLP outputs)", Collective::all_reduce, act, ops, OverlapWith::nothing);
-      add(out, tp, "backward all-reduce of input gradients", Collective::all_reduce, act, ops, OverlapWith::wgrad);
+      add(out, tp, "backward all-reduce of input gradients", Collective::all_reduce, act, ops, under_wgrad);
       if (full_recompute)
         add(out, tp, "recomputed forward all-reduce", Collective::all_reduce, act, ops, OverlapWith::nothing);
       if (l.first_stage) add(out, tp, "embedding all-reduce", Collective::all_reduce, act, mb, OverlapWith::nothing);
     } else {
-      add(out, tp, "forward all-gather (sequence-parallel input)", Collective::all_gather, act, ops, OverlapWith::nothing);
-      add(out, tp, "forward reduce-scatter (outputs)", Collective::reduce_scatter, act, ops, OverlapWith::nothing);
-      add(out, tp, "backward all-gather (output gradients)", Collective::all_gather, act, ops, OverlapWith::nothing);
-      add(out, tp, "backward reduce-scatter of input gradients", Collective::reduce_scatter, act, ops, OverlapWith::wgrad);
-      add(out, tp, "backward re-gather of the input for wgrad", Collective::all_gather, act, ops, OverlapWith::dgrad);
+      add(out, tp, "forward all-gather (sequence-parallel input)", Collective::all_gather, act, ops, forward);
+      add(out, tp, "forward reduce-scatter (outputs)", Collective::reduce_scatter, act, ops, forward);
+      add(out, tp, "backward all-gather (output gradients)", Collective::all_gather, act, ops, pipelined ? OverlapWith::dgrad : OverlapWith::nothing);
+      add(out, tp, "backward reduce-scatter of input gradients", Collective::reduce_scatter, act, ops, under_wgrad);
+      add(out, tp, "backward re-gather of the input for wgrad", Collective::all_gather, act, ops, under_dgrad);
       if (full_recompute) {
-        add(out, tp, "recomputed forward all-gather", Collective::all_gather, act, ops, OverlapWith::nothing);
-        add(out, tp, "recomputed forward reduce-scatter", Collective::reduce_scatter, act, ops, OverlapWith::nothing);
+        add(out, tp, "recomputed forward all-gather", Collective::all_gather, act, ops, forward);
+        add(out, tp, "recomputed forward reduce-scatter", Collective::reduce_scatter, act, ops, forward);
       }
       if (l.first_stage) add(out, tp, "embedding reduce-scatter", Collective::reduce_scatter, act, mb, OverlapWith::nothing);
       if (l.last_stage) add(out, tp, "final-norm all-gather before the LM head", Collective::all_gather, act, mb, OverlapWith::nothing);
@@ -122,9 +131,11 @@ void training_traffic(const TransformerSpec& m, const TrainingLayout& l, std::ve
       add(out, g, rs, Collective::reduce_scatter, grad_bytes, 1, OverlapWith::backward);
       add(out, g, gather, Collective::all_gather, param_bytes, 1, OverlapWith::forward);
     } else {
-      add(out, g, "ZeRO-3 forward parameter all-gather", Collective::all_gather, param_bytes, mb, OverlapWith::forward);
-      add(out, g, "ZeRO-3 backward parameter all-gather", Collective::all_gather, param_bytes, mb, OverlapWith::backward);
-      add(out, g, rs, Collective::reduce_scatter, grad_bytes, mb, OverlapWith::backward);
+      // One call per layer (FSDP units) or per bucket of parameters (DeepSpeed), every micro-batch.
+      const double units = l.gather.bucket_params > 0 ? std::max(1.0, std::ceil(params / l.gather.bucket_params)) : std::max(1.0, layers);
+      add(out, g, "ZeRO-3 forward parameter all-gather", Collective::all_gather, param_bytes / units, mb * units, OverlapWith::forward);
+      add(out, g, "ZeRO-3 backward parameter all-gather", Collective::all_gather, param_bytes / units, mb * units, OverlapWith::backward);
+      add(out, g, rs, Collective::reduce_scatter, grad_bytes / units, mb * units, OverlapWith::backward);
     }
   };
   data_parallel(dp, l.dp, l.dense_parameters, "gradient all-reduce", "updated-parameter all-gather",

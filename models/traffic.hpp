@@ -8,6 +8,7 @@
 
 #include "models/collective.hpp"
 #include "models/memory.hpp"
+#include "models/training_stack.hpp"
 #include "models/transformer.hpp"
 
 namespace perfcast::models {
@@ -31,6 +32,8 @@ struct TrafficItem {
 struct TrainingLayout {
   int tp = 1, cp = 1, ep = 1, etp = 1, pp = 1, vp = 1, dp = 1, edp = 1, zero = 0;
   bool sequence_parallel = false;
+  TpOverlap tp_overlap = TpOverlap::backward;  // the stack's (pipelined falls back to backward without SP)
+  ShardedGather gather;                        // the stack's ZeRO-3 gather unit
   Recompute recompute = Recompute::none;
   double micro_batch = 1, seq_len = 0, micro_batches = 1;  // micro-batches per optimizer step
   double activation_bytes = 2;        // per element on the wire (bf16)

@@ -20,8 +20,13 @@ class LayerBuilder {
   std::vector<Op> take() { return std::move(ops_); }
 
   void gemm(std::string name, double m, double n, double k, double count = 1, bool weight = true) {
+    // FP8 training (Transformer Engine): each FP8 GEMM's input is cast to FP8 together with the
+    // transposed copy the weight-gradient GEMM reads (TE cast_transpose). Counted as its own pass
+    // over the input even where TE fuses the cast into the norm or activation before it.
+    if (fp8_training() && weight) memory(name + ".fp8_cast", count * m * k * act_, 2 * count * m * k);
     ops_.push_back(gemm_op(std::move(name), {m, n, k, count}, c_.math, in_, weight ? c_.weight_bytes : in_, act_, weight));
   }
+  bool fp8_training() const { return c_.phase == Phase::training && bytes_per_element(c_.math) <= 1; }
   void memory(std::string name, double read, double written) { ops_.push_back(memory_op(std::move(name), read, written)); }
   void norm(std::string name, double width) { memory(std::move(name), Tn_ * width * act_, Tn_ * width * act_); }
   void residual(std::string name) { memory(std::move(name), 2 * Tn_ * m_.hidden * act_, Tn_ * m_.hidden * act_); }
@@ -139,7 +144,13 @@ class LayerBuilder {
     norm("final.norm", h);
     // Logits for every position in training, the last position of each sequence otherwise (§6.1).
     const double rows = c_.phase == Phase::training ? T_ : c_.batch;
-    gemm("lm_head", rows, V, h);
+    if (fp8_training()) {
+      // Megatron-LM / Transformer Engine keep the output layer in BF16 under FP8 recipes
+      // (fp8_output_proj is MXFP8-only and off by default; reference/training-stacks.md §1.1).
+      ops_.push_back(gemm_op("lm_head", {rows, V, h, 1}, Precision::bf16, act_, c_.weight_bytes, act_, true));
+    } else {
+      gemm("lm_head", rows, V, h);
+    }
     if (c_.phase == Phase::training) memory("loss.cross_entropy", rows * V * act_, rows * V * act_);
     else memory("sample.softmax", rows * V * act_, rows * 4);
   }
@@ -193,6 +204,7 @@ std::vector<Op> backward_ops(const std::vector<Op>& forward, const OpContext& c)
   for (auto it = forward.rbegin(); it != forward.rend(); ++it) {
     const Op& f = *it;
     if (f.name.ends_with(".residual")) continue;  // the gradient passes through; the add is in the norm backward
+    if (f.name.ends_with(".fp8_cast")) continue;  // the gradient of a cast is the identity
     if (f.kind == OpKind::gemm) {
       const GemmShape& s = f.gemm;
       // dA = dC . B^T : (M x N)(N x K)
@@ -203,6 +215,12 @@ std::vector<Op> backward_ops(const std::vector<Op>& forward, const OpContext& c)
       da.model_flops = f.model_flops;  // each is one forward's worth: 2x in all (§6.1)
       db.model_flops = f.model_flops;
       da.pass = db.pass = Pass::backward;
+      if (bytes_per_element(f.precision) <= 1 && s.b_is_weight) {
+        // The output gradient cast to FP8 (E5M2) with its transpose, for the dgrad and wgrad GEMMs.
+        Op cast = memory_op(f.name + ".grad_fp8_cast", s.count * s.m * s.n * s.c_bytes, 2 * s.count * s.m * s.n);
+        cast.pass = Pass::backward;
+        out.push_back(std::move(cast));
+      }
       out.push_back(std::move(da));
       out.push_back(std::move(db));
     } else if (f.kind == OpKind::attention) {

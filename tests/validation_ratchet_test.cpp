@@ -22,16 +22,19 @@ struct Pin {
   int held_out;             // held-out cases: a change in count must update the pin knowingly
 };
 
-// Pinned 2026-11-23 (perfcast validate, uncalibrated, every file under validation/).
+// Pinned 2026-11-23 (perfcast validate, uncalibrated, every file under validation/); training,
+// inference, edge and gemm moved with training stacks, FP8 structure and the MAMF FP8 default
+// (gemm: its H100 FP8 case is now the default's source, so one fewer held out).
 const std::map<std::string, Pin> kPins = {
-    {"training", {0.18776, 15, 47}},  {"inference", {0.14915, 30, 59}}, {"edge", {0.58687, 2, 6}},
-    {"collective", {0.07518, 28, 26}}, {"memory", {0.01682, 5, 5}},      {"gemm", {0.07782, 18, 20}},
+    {"training", {0.14929, 24, 47}},  {"inference", {0.13810, 31, 59}}, {"edge", {0.58005, 2, 6}},
+    {"collective", {0.07518, 28, 26}}, {"memory", {0.01682, 5, 5}},      {"gemm", {0.06295, 18, 19}},
     {"carbon", {0.00421, 15, 15}},
 };
 
 // Held-out cases more than 50 % off, each with why (and the issue that takes it on).
 const std::map<std::string, std::string> kKnownOutliers = {
-    {"narayanan2021-t2-zero3-174p6b-1536gpu", "ZeRO-3: per-layer parameter all-gathers and DeepSpeed's ZeRO-3 overheads are not modelled (issue 23)"},
+    {"narayanan2021-t2-zero3-174p6b-1536gpu", "DeepSpeed ZeRO-3 (2021): its bucketed gathers are modelled, its per-parameter hooks, fetch "
+                                              "serialisation and SM contention are not (issue 23)"},
     {"narayanan2021-t2-zero3-529p6b-2240gpu", "ZeRO-3, as above (issue 23)"},
     {"narayanan2021-t2-zero3-174p6b-768gpu", "ZeRO-3, as above (issue 23)"},
     {"narayanan2021-t2-zero3-529p6b-1120gpu", "ZeRO-3, as above (issue 23)"},
@@ -41,9 +44,6 @@ const std::map<std::string, std::string> kKnownOutliers = {
     {"trtllm-perfmd-thr-llama-2-70b-h100-tp4-bs480-128-2048", "max-throughput rows, as above (issue 24)"},
     {"trtllm-perfmd-thr-falcon-180b-h100-tp8-bs1024-128-2048", "max-throughput rows, as above (issue 24)"},
     {"trtllm-perfmd-thr-falcon-180b-h100-tp4-bs64-2048-2048", "max-throughput rows, as above (issue 24)"},
-    {"nemo2407-h100-llama3-8b-8gpu", "NeMo FP8: cast/amax traffic, BF16 attention and norms at their real cost are not modelled (issue 23)"},
-    {"nemo2407-h100-llama2-13b-16gpu", "NeMo FP8, as above (issue 23)"},
-    {"nemo2407-h100-llama2-7b-8gpu", "NeMo FP8, as above (issue 23)"},
     {"azure-nccl-allreduce-h100-8gpu-65k", "small all-reduce: NCCL's protocol choice (LL/LL128) and launch latency are not modelled (issue 27)"},
     {"azure-nccl-allreduce-h100-8gpu-132k", "small all-reduce, as above (issue 27)"},
     {"azure-nccl-allreduce-h100-8gpu-256k", "small all-reduce, as above (issue 27)"},

@@ -97,6 +97,12 @@ TrainingSettings read_training(TomlSection& t) {
   s.optimizer = read_recipe(t, "optimizer").value_or("");
   s.offload = read_offload(t, "offload").value_or(models::Offload::none);
   s.data_loading_s = r.number("data_loading_s");
+  s.stack = r.pick<models::TrainingStack>("stack").value_or(models::TrainingStack::megatron_lm);
+  const models::StackTraits& stack = models::traits(s.stack);
+  s.tp_overlap = r.pick<models::TpOverlap>("tp_overlap").value_or(stack.tp_overlap);
+  if (s.tp_overlap > stack.tp_overlap_max)
+    t.fail("tp_overlap", fmt::format("stack {} has no '{}' TP overlap (at most '{}')", stack.name, models::kTpOverlapKeys[std::size_t(s.tp_overlap)],
+                                     models::kTpOverlapKeys[std::size_t(stack.tp_overlap_max)]));
   t.finish();
   if (std::fmod(s.global_batch, s.micro_batch) != 0)
     t.fail("micro_batch", fmt::format("{} does not divide global_batch {}", s.micro_batch, s.global_batch));
@@ -225,13 +231,15 @@ ReliabilitySettings read_reliability(TomlSection& t) {
   return r;
 }
 
-// The recipe a framework uses for a training precision when none is named (MODELS-REFERENCE §17.2:
-// Megatron-LM/NeMo keep fp32 main gradients; FP8 adds Transformer Engine's weight cache).
-std::string default_recipe(std::optional<Precision> p) {
-  if (p == Precision::fp16) return "megatron-fp16";
-  if (p == Precision::fp8) return "fp8-te";
-  if (p == Precision::fp32 || p == Precision::tf32) return "fp32-adam";
-  return "megatron-bf16";
+// The recipe a stack keeps for a training precision when none is named (models/training_stack:
+// Megatron-LM/NeMo keep fp32 main gradients, FP8 adds Transformer Engine's weight cache; FSDP2
+// keeps fp32 sharded parameters; DeepSpeed fp16 gradients).
+std::string default_recipe(const TrainingSettings& t) {
+  const models::StackTraits& stack = models::traits(t.stack);
+  if (t.precision == Precision::fp32 || t.precision == Precision::tf32) return "fp32-adam";
+  if (t.precision == Precision::fp16) return std::string(stack.recipe_fp16);
+  if (t.precision == Precision::fp8) return std::string(stack.recipe_fp8);
+  return std::string(stack.recipe_bf16);
 }
 
 }  // namespace
@@ -321,7 +329,7 @@ Scenario read_scenario(TomlSection& root, const std::string& label, const std::f
   } else if (s.training) {
     if (auto problem = layout_problem(s.workload, s.parallelism, s.hardware.count, s.training)) root.fail("training", problem->message);
   }
-  if (s.training && s.training->optimizer.empty()) s.training->optimizer = default_recipe(s.training->precision);
+  if (s.training && s.training->optimizer.empty()) s.training->optimizer = default_recipe(*s.training);
   resolve_offer_and_region(db, s.cost, s.region, s.hw);
   return s;
 }

@@ -46,6 +46,18 @@ int layers_on_stage(const models::TransformerSpec& m, const ParallelismSettings&
   return s.middle_layers / s.middle_stages;
 }
 
+namespace {
+
+// Megatron-Core splits each sequence into 2·cp chunks for load-balanced causal attention
+// (arguments.py: seq_length % (2 * context_parallel_size) == 0); other stacks into cp.
+double cp_chunks(const ParallelismSettings& p, const TrainingSettings& t) {
+  using enum models::TrainingStack;
+  const bool megatron = t.stack == megatron_lm || t.stack == nemo;
+  return p.cp > 1 && megatron ? 2.0 * p.cp : p.cp;
+}
+
+}  // namespace
+
 std::optional<LayoutRule> broken_layout_rule(const Workload& w, const ParallelismSettings& p, int devices,
                                             const std::optional<TrainingSettings>& training) {
   using enum LayoutRule;
@@ -79,13 +91,23 @@ std::optional<LayoutRule> broken_layout_rule(const Workload& w, const Parallelis
     if ((long(p.tp) * p.cp * dp) % p.ep != 0) return ep_ranks;
   }
   if (m.moe && m.moe->expert_ffn_hidden % expert_tensor_parallel(p, dp) != 0) return expert_tp_ffn;
-  if (training && std::fmod(training->seq_len, p.cp) != 0) return cp_seq;
-  // Last, the rules on what a sweep varies inside a unit (vp, sequence parallelism).
+  if (training && std::fmod(training->seq_len, cp_chunks(p, *training)) != 0) return cp_seq;
+  const models::StackTraits* stack = training ? &models::traits(training->stack) : nullptr;
+  if (stack && p.cp > 1 && !stack->context_parallel) return stack_cp;
+  if (stack && p.ep > 1 && !stack->expert_parallel) return stack_ep;
+  // Last, the rules on what a sweep varies inside a unit (vp, SP, ZeRO, schedule, recomputation).
   if (training && p.vp > 1 && std::fmod(training->global_batch / (double(dp) * training->micro_batch), p.pp) != 0)
     return interleave_microbatches;
   for (int stage = 0; stage < p.pp && p.vp > 1; ++stage)
     if (layers_on_stage(m, p, stage) % p.vp != 0) return vp_layers;
   if (p.sequence_parallel && p.tp == 1) return sp_without_tp;
+  if (!stack) return std::nullopt;
+  if (p.sequence_parallel && !stack->sequence_parallel) return stack_sp;
+  if (training->recompute == models::Recompute::selective && !stack->selective_recompute) return stack_selective;
+  if (!stack->zero_stages[std::size_t(p.zero)]) return stack_zero;
+  if (p.zero >= 2 && p.pp > 1 && !stack->sharded_with_pp) return stack_zero_pp;
+  if (p.vp > 1 && !stack->interleaved) return stack_interleave;
+  if (p.pp > 1 && !stack->schedules[std::size_t(p.schedule)]) return stack_schedule;
   return std::nullopt;
 }
 
@@ -108,6 +130,14 @@ std::string_view describe(LayoutRule r) {
     case LayoutRule::expert_tp_ffn: return "expert_ffn_hidden not divisible by expert tensor parallelism";
     case LayoutRule::cp_seq: return "seq_len not divisible by cp";
     case LayoutRule::sp_without_tp: return "sequence parallelism without tp";
+    case LayoutRule::stack_cp: return "the stack has no context parallelism";
+    case LayoutRule::stack_ep: return "the stack has no expert parallelism";
+    case LayoutRule::stack_sp: return "the stack has no sequence parallelism";
+    case LayoutRule::stack_selective: return "the stack has no selective recomputation";
+    case LayoutRule::stack_zero: return "ZeRO stage the stack does not offer";
+    case LayoutRule::stack_zero_pp: return "ZeRO-2/3 with pipeline parallelism, which the stack refuses";
+    case LayoutRule::stack_interleave: return "interleaving (vp > 1), which the stack does not run";
+    case LayoutRule::stack_schedule: return "pipeline schedule the stack does not implement";
   }
   return "";
 }
@@ -162,8 +192,28 @@ std::optional<LayoutProblem> layout_problem(const Workload& w, const Parallelism
     case expert_tp_ffn:
       return problem("tp", fmt::format("expert tensor parallelism {} does not divide expert_ffn_hidden {}", expert_tensor_parallel(p, dp),
                                        m.moe->expert_ffn_hidden));
-    case cp_seq: return problem("cp", fmt::format("{} does not divide seq_len {}", p.cp, training->seq_len));
+    case cp_seq:
+      return problem("cp", cp_chunks(p, *training) > p.cp
+                               ? fmt::format("stack {}: 2 x cp = {} does not divide seq_len {} (load-balanced causal chunks)",
+                                             models::name_of(training->stack), 2 * p.cp, training->seq_len)
+                               : fmt::format("{} does not divide seq_len {}", p.cp, training->seq_len));
     case sp_without_tp: return problem("sequence_parallel", "needs tp > 1");
+    default: break;
+  }
+  const models::StackTraits& st = models::traits(training->stack);
+  auto refused = [&](std::string key, std::string what) {
+    return problem(std::move(key), fmt::format("stack {} {} (perfcast stacks lists what each stack runs)", st.name, what));
+  };
+  switch (*rule) {
+    case stack_cp: return refused("cp", "has no context parallelism");
+    case stack_ep: return refused("ep", "has no expert parallelism");
+    case stack_sp: return refused("sequence_parallel", "has no sequence parallelism");
+    case stack_selective: return refused("recompute", "has no selective recomputation");
+    case stack_zero: return refused("zero", fmt::format("does not offer ZeRO-{}", p.zero));
+    case stack_zero_pp: return refused("zero", fmt::format("refuses ZeRO-{} with pipeline parallelism (pp = {})", p.zero, p.pp));
+    case stack_interleave: return refused("vp", "does not interleave pipeline stages (vp > 1)");
+    case stack_schedule:
+      return refused("schedule", fmt::format("does not implement the {} schedule", models::kScheduleKeys[std::size_t(p.schedule)]));
     default: break;
   }
   return problem("parallelism", std::string(describe(*rule)));

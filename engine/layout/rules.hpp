@@ -15,12 +15,16 @@ struct LayoutProblem {
 };
 
 // The rules a layout can break, in the order they are checked (what a sweep counts its
-// rejections by); the last three concern what a sweep varies inside a unit (vp, SP).
+// rejections by); from interleave_microbatches on they concern what a sweep varies inside a unit
+// (vp, SP, ZeRO stage, schedule, recomputation), and the first layout of a unit (1F1B, no SP,
+// ZeRO 0, no recomputation) breaks none of those. The stack_* rules are the training stack's
+// (models/training_stack).
 enum class LayoutRule {
   devices_split, dp_devices, batch_split, tp_heads, tp_kv_heads, tp_ffn, pp_layers, uneven_sum, uneven_middle, ep_dense,
-  ep_experts, ep_ranks, expert_tp_ffn, cp_seq, interleave_microbatches, vp_layers, sp_without_tp
+  ep_experts, ep_ranks, expert_tp_ffn, cp_seq, stack_cp, stack_ep, interleave_microbatches, vp_layers, sp_without_tp,
+  stack_sp, stack_selective, stack_zero, stack_zero_pp, stack_interleave, stack_schedule
 };
-constexpr int kLayoutRules = int(LayoutRule::sp_without_tp) + 1;
+constexpr int kLayoutRules = int(LayoutRule::stack_schedule) + 1;
 std::string_view describe(LayoutRule r);   // "heads not divisible by tp"
 std::optional<LayoutRule> broken_layout_rule(const Workload& w, const ParallelismSettings& p, int devices,
                                              const std::optional<TrainingSettings>& training);
@@ -28,7 +32,8 @@ std::optional<LayoutRule> broken_layout_rule(const Workload& w, const Parallelis
 // Megatron-LM's argument checks for `p` on `devices` devices (TP dividing heads, KV heads and
 // FFN widths, PP dividing layers, VP dividing a stage's layers, EP dividing experts and the
 // tp x cp x dp ranks it folds into, CP dividing the sequence, the batch splitting into
-// micro-batches over data-parallel replicas). Pure: used by the loader and by what-if searches.
+// micro-batches over data-parallel replicas), then the training stack's: the ZeRO stages,
+// schedules and features it has. Pure: used by the loader and by what-if searches.
 std::optional<LayoutProblem> layout_problem(const Workload& w, const ParallelismSettings& p, int devices,
                                             const std::optional<TrainingSettings>& training);
 

@@ -81,6 +81,8 @@ models::TrainingLayout training_layout(const Scenario& s, int stage) {
   l.dp = dp * p.cp;
   l.edp = p.ep > 1 ? p.tp * p.cp * dp / (p.ep * plan.etp) : 1;
   l.sequence_parallel = p.sequence_parallel;
+  l.tp_overlap = tr.tp_overlap;
+  l.gather = models::traits(tr.stack).gather;
   l.recompute = tr.recompute;
   l.micro_batch = tr.micro_batch;
   l.seq_len = tr.seq_len;

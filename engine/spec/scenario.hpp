@@ -8,6 +8,7 @@
 #include "engine/spec/workload.hpp"
 #include "models/memory.hpp"
 #include "models/precision.hpp"
+#include "models/training_stack.hpp"
 #include "models/transformer_ops.hpp"
 
 namespace perfcast {
@@ -32,6 +33,8 @@ struct TrainingSettings {
   std::string optimizer;       // a models::optimizer_recipes() name; "" = the default for `precision`
   models::Offload offload = models::Offload::none;
   std::optional<double> data_loading_s;  // per step and replica, prefetched (F-DATA-1)
+  models::TrainingStack stack = models::TrainingStack::megatron_lm;  // what runs it (models/training_stack)
+  models::TpOverlap tp_overlap = models::TpOverlap::backward;        // the stack's unless the scenario says
 };
 
 struct InferenceSettings {

@@ -94,8 +94,13 @@ struct ComputeEntry {
   ActivationFootprint footprint;
 };
 
-// Without pipeline parallelism every schedule is plain 1F1B.
-bool repeat(const SweepLayout& l) { return l.pp == 1 && (l.vp > 1 || l.schedule != models::Schedule::one_f_one_b); }
+// Not a distinct layout: without pipeline parallelism every schedule is plain 1F1B, and without
+// data-parallel replicas to shard over (dp x cp = 1) every ZeRO stage is plain ZeRO-0.
+bool repeat(const SweepLayout& l) {
+  const bool no_pipeline_choice = l.pp == 1 && (l.vp > 1 || l.schedule != models::Schedule::one_f_one_b);
+  const bool no_zero_choice = l.zero > 0 && l.devices / (l.tp * l.pp) == 1;
+  return no_pipeline_choice || no_zero_choice;
+}
 
 // The sweep's evaluator: one per thread, with its own copy of the scenario that each layout is
 // written into, and caches keyed by what each model input depends on.
@@ -122,8 +127,11 @@ class Evaluator {
     counts.combinations += size;
     SweepLayout l = space.layout(id);
     apply_layout(s_, l);
-    // Without pp every schedule but the first repeats plain 1F1B.
-    const std::uint64_t repeats = l.pp == 1 ? size / space.pipeline.size() * (space.pipeline.size() - 1) : 0;
+    // Without pp every schedule but the first repeats plain 1F1B; without dp x cp every ZeRO stage
+    // repeats ZeRO-0 (the space's first stage).
+    const std::uint64_t pipes = space.pipeline.size(), zeros = space.zero.size();
+    const std::uint64_t distinct = size / (pipes * zeros) * (l.pp == 1 ? 1 : pipes) * (l.devices / (l.tp * l.pp) == 1 ? 1 : zeros);
+    const std::uint64_t repeats = size - distinct;
     if (const auto rule = broken_layout_rule(s_.workload, s_.parallelism, l.devices, s_.training)) {
       // A rule on the unit's own dimensions: every layout of the unit breaks it (the rules on vp
       // and SP come last), except the repeats, which are not layouts.
@@ -378,6 +386,7 @@ SweepResult sweep(const Scenario& s, const SweepRequest& r, const TrainingOption
   if (r.top < 0) throw InputError({}, "--top: must not be negative");
   SweepResult out;
   out.scenario_file = s.file;
+  out.stack = std::string(models::name_of(s.training->stack));
   out.scenario = s.name;
   out.workload = s.workload.display_name.empty() ? s.workload.name : s.workload.display_name;
   out.accelerator = s.hardware.accelerator;
@@ -455,7 +464,7 @@ SweepResult merge_sweeps(const std::vector<SweepResult>& shards, const std::vect
         if (x.constraints[c].text != first.constraints[c].text) return false;
       return true;
     };
-    if (x.scenario_file != first.scenario_file || x.scenario != first.scenario || !same_space(x.space, first.space) ||
+    if (x.scenario_file != first.scenario_file || x.scenario != first.scenario || x.stack != first.stack || !same_space(x.space, first.space) ||
         x.objective != first.objective || x.pareto != first.pareto || x.top != first.top || !same_constraints())
       throw InputError(where, fmt::format("not a shard of the same sweep as {} (scenario, space, objective, constraints, --pareto and "
                                           "--top must match)", files[0]));

@@ -150,6 +150,7 @@ struct SweepRequest {
 
 struct SweepResult {
   std::string scenario_file, scenario, workload, accelerator;
+  std::string stack;                   // the training stack whose rules dropped layouts
   SweepSpace space;
   SweepMetric objective = SweepMetric::time_to_train;
   std::vector<SweepConstraint> constraints;

@@ -262,13 +262,14 @@ std::vector<OutputField> sweep_fields() {
   b.add(s + "kind", "", "inference for a serving sweep");
   for (const char* key : {"scenario", "workload", "accelerator"}) b.add(s + key, "", "What was swept");
   b.add(s + "scenario_file", "", "The scenario file (training sweeps; what sweep-merge checks)");
+  b.add(s + "stack", "", "The training stack whose layout rules the sweep applied (training sweeps)");
   b.add(s + "objective", "", "The metric ranked by").add(s + "higher_is_better", "", "Whether the objective is maximised");
   b.add(s + "constraints[].text", "", "A constraint as given").add(s + "constraints[].metric", "", "Its metric");
   b.add(s + "constraints[].at_most", "", "true for <=, false for >=").add(s + "constraints[].bound", "", "Its bound, in the metric's SI unit");
   b.add(s + "constraints[].dropped", "layouts", "Layouts it dropped");
   b.add(s + "pareto_metrics[]", "", "Metrics of the Pareto front").add(s + "top", "", "Rows kept");
   b.add(s + "capacity_B", "B", "Device memory a layout must fit in");
-  b.add(s + "counts.combinations", "layouts", "Layouts in the space").add(s + "counts.repeats", "layouts", "Repeats of plain 1F1B (no pp)");
+  b.add(s + "counts.combinations", "layouts", "Layouts in the space").add(s + "counts.repeats", "layouts", "Not distinct: a schedule without pp, a ZeRO stage without dp x cp");
   b.add(s + "counts.dropped_by_rule.*", "layouts", "Layouts each layout rule dropped");
   b.add(s + "counts.dropped_by_memory", "layouts", "Layouts that do not fit").add(s + "counts.timed", "layouts", "Layouts timed");
   b.add(s + "counts.feasible", "layouts", "Layouts that fit and meet every constraint");

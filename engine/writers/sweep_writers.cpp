@@ -332,13 +332,13 @@ std::string sweep_to_csv(const ServeResult& r) {
 
 std::string sweep_to_table(const SweepResult& r, const std::vector<TrainingPrediction>& best) {
   const SweepCounts& c = r.counts;
-  std::string out = fmt::format("Sweep of {} on {} ({}): objective {} ({} is better){}\n", r.workload, r.accelerator, r.scenario,
+  std::string out = fmt::format("Sweep of {} on {} ({}, stack {}): objective {} ({} is better){}\n", r.workload, r.accelerator, r.scenario, r.stack,
                                 name_of(r.objective), higher_is_better(r.objective) ? "higher" : "lower",
                                 r.shards > 1 ? fmt::format(", shard {}/{}", r.shard, r.shards) : "");
   std::string counts_line = fmt::format("{} combinations", thousands(c.combinations));
   if (r.space.devices.size() > 1)
     counts_line += fmt::format(" over {} device counts ({}–{})", r.space.devices.size(), r.space.devices.front(), r.space.devices.back());
-  out += counts_line + fmt::format("; {} repeat plain 1F1B (a schedule without pp)\n", thousands(c.repeats));
+  out += counts_line + fmt::format("; {} not distinct (a schedule without pp, a ZeRO stage without dp x cp)\n", thousands(c.repeats));
   std::vector<std::string> texts;
   for (const SweepConstraint& k : r.constraints) texts.push_back(k.text);
   out += drops_text(c.rule, c.memory, r.capacity_B, texts, c.constraint);
@@ -366,6 +366,7 @@ json sweep_to_json(const SweepResult& r, const std::vector<TrainingPrediction>& 
   json sweep = shared_sweep_json(r, rows, front);
   sweep["counts"]["repeats"] = c.repeats;
   sweep.update({{"scenario_file", r.scenario_file},
+                {"stack", r.stack},
             {"shard", r.shard},
             {"shards", r.shards},
             {"job", r.job},
@@ -392,6 +393,7 @@ SweepResult sweep_from_json(const json& doc, const std::string& file) {
   const json& j = in.at(doc, "sweep");
   SweepResult r;
   r.scenario_file = in.get<std::string>(j, "scenario_file");
+  r.stack = in.get<std::string>(j, "stack");
   r.scenario = in.get<std::string>(j, "scenario");
   r.workload = in.get<std::string>(j, "workload");
   r.accelerator = in.get<std::string>(j, "accelerator");

@@ -9,6 +9,7 @@
 #include "engine/core/toml_section.hpp"
 #include "models/memory.hpp"
 #include "models/pipeline.hpp"
+#include "models/training_stack.hpp"
 #include "models/transformer_ops.hpp"
 
 namespace perfcast::schema {
@@ -112,10 +113,14 @@ constexpr ScenarioKey kTraining[] = {
     choice("precision", kTrainingPrecisions, "bf16", "GEMM math precision"),
     choice("recompute", models::kRecomputeKeys, "none", "Activation recomputation (Korthikanti et al. 2022)"),
     number("tokens", "tokens", "none (no time-to-train)", 0, false, 1e18, "Tokens to train on: time-to-train, goodput, cost"),
-    name("optimizer", "optimizer recipe", "from precision (megatron-bf16, megatron-fp16, fp8-te, fp32-adam)",
+    name("optimizer", "optimizer recipe", "the stack's for the precision (megatron-lm: megatron-bf16, megatron-fp16, fp8-te)",
          "Bytes per parameter of weights, gradients and optimizer states (MODELS-REFERENCE §17.2)"),
     choice("offload", models::kOffloadKeys, "none", "ZeRO-Offload of optimizer states (and parameters) to host memory"),
     number("data_loading_s", "s", "0", 0, true, 1e9, "Data loading per step and replica, prefetched behind compute (F-DATA-1)"),
+    choice("stack", models::kTrainingStackKeys, "megatron-lm",
+           "The training software: which layouts run, which overlaps, bytes per parameter (perfcast stacks)"),
+    choice("tp_overlap", models::kTpOverlapKeys, "the stack's",
+           "TP collectives: exposed, backward (async under the backward GEMMs), pipelined (forward too; needs SP)"),
 };
 
 constexpr ScenarioKey kInference[] = {

@@ -1,0 +1,135 @@
+#include "models/training_stack.hpp"
+
+namespace perfcast::models {
+namespace {
+
+using enum TpOverlap;
+//                                  gpipe  1f1b  zb-h1  zb-h2
+constexpr std::array<bool, 4> kOneFOneB{false, true, false, false};
+constexpr std::array<bool, 4> kTorchPipelining{true, true, true, false};
+constexpr std::array<bool, 4> kZeroBubble{false, true, true, true};
+
+constexpr std::array kStacks = {
+    StackTraits{
+        .id = TrainingStack::megatron_lm,
+        .name = "megatron-lm",
+        .description = "Megatron-Core (2024-2026): distributed optimizer (ZeRO-1), Megatron-FSDP / torch FSDP2 for ZeRO-2/3 "
+                       "without pipeline parallelism, interleaved 1F1B, SP, CP, EP; TP backward collectives asynchronous, "
+                       "--tp-comm-overlap pipelines the forward ones",
+        .zero_stages = {true, true, true, true},
+        .sharded_with_pp = false,
+        .interleaved = true,
+        .schedules = kOneFOneB,
+        .sequence_parallel = true, .selective_recompute = true, .context_parallel = true, .expert_parallel = true,
+        .tp_overlap = backward, .tp_overlap_max = pipelined,
+        .recipe_bf16 = "megatron-bf16", .recipe_fp16 = "megatron-fp16", .recipe_fp8 = "fp8-te",
+        .gather = {},
+        .source = "NVIDIA/Megatron-LM @ d98e8a64dd: megatron/training/arguments.py (torch FSDP2 asserts pp = 1 and ep = 1; "
+                  "--tp-comm-overlap asserts sequence parallelism; no zero-bubble schedule in megatron/core/pipeline_parallel), "
+                  "docs/user-guide/features/dist_optimizer.md (ZeRO-1-style sharding, fp32 main grads)",
+    },
+    StackTraits{
+        .id = TrainingStack::megatron_lm_2022,
+        .name = "megatron-lm-2022",
+        .description = "Megatron-LM as Korthikanti et al. ran it in 2022: sequence parallelism and selective recomputation, "
+                       "interleaved 1F1B, no distributed optimizer, CP or EP; TP collectives not overlapped",
+        .zero_stages = {true, false, false, false},
+        .sharded_with_pp = false,
+        .interleaved = true,
+        .schedules = kOneFOneB,
+        .sequence_parallel = true, .selective_recompute = true, .context_parallel = false, .expert_parallel = false,
+        .tp_overlap = exposed, .tp_overlap_max = exposed,
+        .recipe_bf16 = "megatron-bf16", .recipe_fp16 = "megatron-fp16", .recipe_fp8 = "fp8-te",
+        .gather = {},
+        .source = "Korthikanti et al., 'Reducing Activation Recomputation in Large Transformer Models' (arXiv:2205.05198) "
+                  "§4.2.2 and Table 3; exposed TP communication as Calculon (Isaev et al., SC'23) models the same runs",
+    },
+    StackTraits{
+        .id = TrainingStack::megatron_lm_2021,
+        .name = "megatron-lm-2021",
+        .description = "Megatron-LM as Narayanan et al. ran it in 2021 (PTD-P): TP, PP with interleaving, DP; full "
+                       "recomputation only, no sequence parallelism or sharded optimizer; TP collectives not overlapped",
+        .zero_stages = {true, false, false, false},
+        .sharded_with_pp = false,
+        .interleaved = true,
+        .schedules = kOneFOneB,
+        .sequence_parallel = false, .selective_recompute = false, .context_parallel = false, .expert_parallel = false,
+        .tp_overlap = exposed, .tp_overlap_max = exposed,
+        .recipe_bf16 = "megatron-bf16", .recipe_fp16 = "megatron-fp16", .recipe_fp8 = "fp8-te",
+        .gather = {},
+        .source = "Narayanan et al., 'Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM' "
+                  "(SC21, arXiv:2104.04473) §2-§4: PTD-P, interleaved schedule, activation recomputation",
+    },
+    StackTraits{
+        .id = TrainingStack::megatron_zb,
+        .name = "megatron-zb",
+        .description = "Sea AI Lab's zero-bubble fork of Megatron-LM: ZB-H1 (ZB1P) and ZB-H2 (ZB2P) besides 1F1B and "
+                       "interleaving, distributed optimizer, SP; no CP or EP; TP backward collectives asynchronous",
+        .zero_stages = {true, true, false, false},
+        .sharded_with_pp = false,
+        .interleaved = true,
+        .schedules = kZeroBubble,
+        .sequence_parallel = true, .selective_recompute = true, .context_parallel = false, .expert_parallel = false,
+        .tp_overlap = backward, .tp_overlap_max = backward,
+        .recipe_bf16 = "megatron-bf16", .recipe_fp16 = "megatron-fp16", .recipe_fp8 = "fp8-te",
+        .gather = {},
+        .source = "sail-sg/zero-bubble-pipeline-parallelism @ 3a91d0c8c2 README.md (a Megatron-LM fork; --enable-zero-bubble, "
+                  "--zero-bubble-max-pending-backward 1x / 2x pp for ZB1P / ZB2P); Qi et al., arXiv:2401.10241",
+    },
+    StackTraits{
+        .id = TrainingStack::nemo,
+        .name = "nemo",
+        .description = "NeMo 2 / Megatron-Bridge recipes on Megatron-Core: Megatron-Core's layouts, with TP communication "
+                       "overlap (Transformer Engine userbuffers) on wherever tp > 1 and sequence parallelism allow it",
+        .zero_stages = {true, true, true, true},
+        .sharded_with_pp = false,
+        .interleaved = true,
+        .schedules = kOneFOneB,
+        .sequence_parallel = true, .selective_recompute = true, .context_parallel = true, .expert_parallel = true,
+        .tp_overlap = pipelined, .tp_overlap_max = pipelined,
+        .recipe_bf16 = "megatron-bf16", .recipe_fp16 = "megatron-fp16", .recipe_fp8 = "fp8-te",
+        .gather = {},
+        .source = "Megatron-Bridge CommOverlapConfig (docs.nvidia.com/nemo/megatron-bridge, tp-dp-comm-overlap: TP overlap "
+                  "on in the performance recipes, off when tp < 2 or without SP) over Megatron-Core's argument checks",
+    },
+    StackTraits{
+        .id = TrainingStack::torchtitan,
+        .name = "torchtitan",
+        .description = "torchtitan: FSDP2 (ZeRO-3, or ZeRO-2 with reshard_after_forward off) or DDP replicas, TP with SP, "
+                       "torch.distributed.pipelining schedules, CP, EP; TP collectives synchronous unless async TP (compile)",
+        .zero_stages = {true, false, true, true},
+        .sharded_with_pp = true,
+        .interleaved = true,
+        .schedules = kTorchPipelining,
+        .sequence_parallel = true, .selective_recompute = true, .context_parallel = true, .expert_parallel = true,
+        .tp_overlap = exposed, .tp_overlap_max = pipelined,
+        .recipe_bf16 = "fp32-adam", .recipe_fp16 = "fp32-adam", .recipe_fp8 = "fp32-adam",
+        .gather = {.bucket_params = 0, .prefetch_layers = 1},
+        .source = "pytorch/torchtitan @ b5bcd76c66: torchtitan/config/configs.py, distributed/fsdp.py (FSDP2 fp32 sharded "
+                  "parameters with bf16 compute, reduce in fp32; reshard_after_forward off under PP); async TP needs compile; "
+                  "torch/distributed/pipelining/schedules.py (GPipe, 1F1B, interleaved, interleaved zero bubble)",
+    },
+    StackTraits{
+        .id = TrainingStack::deepspeed,
+        .name = "deepspeed",
+        .description = "DeepSpeed (with Megatron-DeepSpeed's TP): ZeRO 1-3, its own 1F1B pipeline engine without "
+                       "interleaving, which refuses ZeRO-2/3; full activation checkpointing; TP collectives not overlapped",
+        .zero_stages = {true, true, true, true},
+        .sharded_with_pp = false,
+        .interleaved = false,
+        .schedules = kOneFOneB,
+        .sequence_parallel = false, .selective_recompute = false, .context_parallel = false, .expert_parallel = true,
+        .tp_overlap = exposed, .tp_overlap_max = exposed,
+        .recipe_bf16 = "mixed-adam", .recipe_fp16 = "mixed-adam", .recipe_fp8 = "mixed-adam",
+        .gather = {.bucket_params = 5e7, .prefetch_layers = 1},
+        .source = "microsoft/DeepSpeed @ edaa722126: runtime/pipe/engine.py ('ZeRO-2 and ZeRO-3 are incompatible with "
+                  "pipeline parallelism'), runtime/pipe/schedule.py (TrainSchedule), runtime/zero/config.py "
+                  "(stage3_prefetch_bucket_size 5e7); its sequence parallelism is Ulysses (all-to-all), not modelled",
+    },
+};
+
+}  // namespace
+
+const StackTraits& traits(TrainingStack s) { return kStacks[static_cast<std::size_t>(s)]; }
+
+}  // namespace perfcast::models

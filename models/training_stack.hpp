@@ -1,0 +1,53 @@
+#pragma once
+// Training software stacks (DESIGN.md "Software stacks and engines"): which layouts a stack runs,
+// which overlaps it has, and its bytes-per-parameter convention. Facts only, each with its source
+// (../shared/reference/training-stacks.md paraphrases them); efficiency profiles fitted to a
+// stack's measurements are calibration (perfcast calibrate), not traits.
+#include <array>
+#include <string_view>
+
+#include "models/pipeline.hpp"
+
+namespace perfcast::models {
+
+enum class TrainingStack { megatron_lm, megatron_lm_2022, megatron_lm_2021, megatron_zb, nemo, torchtitan, deepspeed };
+inline constexpr std::array<std::string_view, 7> kTrainingStackKeys{
+    "megatron-lm", "megatron-lm-2022", "megatron-lm-2021", "megatron-zb", "nemo", "torchtitan", "deepspeed"};  // in enum order
+
+// How a stack overlaps tensor-parallel collectives with its GEMMs.
+//  exposed:   every TP collective on the critical path (Megatron-LM as run in 2021-2022);
+//  backward:  the input-gradient collectives run asynchronously under the weight-gradient GEMM
+//             and the sequence-parallel re-gather under the input-gradient GEMM (Megatron-Core);
+//  pipelined: as backward, and the forward all-gather / reduce-scatter are split into chunks
+//             pipelined with the GEMMs they feed (Transformer Engine userbuffers, --tp-comm-overlap;
+//             torchtitan's async TP). Needs sequence parallelism.
+enum class TpOverlap { exposed, backward, pipelined };
+inline constexpr std::array<std::string_view, 3> kTpOverlapKeys{"exposed", "backward", "pipelined"};  // in enum order
+
+// How a ZeRO-3 / FSDP data-parallel group gathers parameters: one all-gather per transformer layer
+// (FSDP2 fully_shard per block, Megatron-FSDP), or in buckets of `gather_bucket_params` (DeepSpeed's
+// stage3_prefetch_bucket_size).
+struct ShardedGather {
+  double bucket_params = 0;   // 0: one call per layer
+  int prefetch_layers = 1;    // gathers in flight ahead of the compute that needs them
+};
+
+struct StackTraits {
+  TrainingStack id;
+  std::string_view name, description;
+  std::array<bool, 4> zero_stages;     // which ZeRO stages (0 = plain data parallel) it offers
+  bool sharded_with_pp;                // ZeRO-2/3 together with pipeline parallelism
+  bool interleaved;                    // vp > 1
+  std::array<bool, 4> schedules;       // by models::Schedule
+  bool sequence_parallel, selective_recompute, context_parallel, expert_parallel;
+  TpOverlap tp_overlap;                // by default
+  TpOverlap tp_overlap_max;            // with its overlap flag on
+  std::string_view recipe_bf16, recipe_fp16, recipe_fp8;  // optimizer recipes (models/memory) it keeps
+  ShardedGather gather;
+  std::string_view source;
+};
+
+const StackTraits& traits(TrainingStack s);
+inline std::string_view name_of(TrainingStack s) { return kTrainingStackKeys[static_cast<std::size_t>(s)]; }
+
+}  // namespace perfcast::models

@@ -1,0 +1,192 @@
+// Training stacks (models/training_stack): predict refuses a layout its stack does not run, in one
+// line naming the stack and the rule; the sweep drops such layouts and counts them by reason, and
+// never ranks one; ZeRO stages without replicas are not distinct layouts; each stack's overlap and
+// ZeRO-3 gather unit reach the traffic model; docs/stacks.md is what `perfcast stacks` writes.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+
+#include "engine/core/errors.hpp"
+#include "engine/data/scenario_reader.hpp"
+#include "engine/predict/training.hpp"
+#include "engine/sweep/training_sweep.hpp"
+#include "models/traffic.hpp"
+#include "tests/run_binary.hpp"
+#include "tests/shipped_db.hpp"
+
+using namespace perfcast;
+namespace fs = std::filesystem;
+
+namespace {
+
+// GPT-3 175B on 64 A100 (Korthikanti et al.'s machine) under `stack`, with `parallelism`.
+std::string gpt3_64(std::string_view stack, std::string_view parallelism, std::string_view training_extra = "") {
+  return fmt::format(R"(
+[model]
+preset = "gpt3-175b"
+[hardware]
+system = "dgx-a100-80gb"
+nodes = 8
+[training]
+seq_len = 2048
+global_batch = 64
+recompute = "full"
+stack = "{}"
+{}
+[parallelism]
+{}
+)", stack, training_extra, parallelism);
+}
+
+Scenario scenario(const std::string& text) { return parse_scenario(text, "test.toml", PERFCAST_DEFAULT_WORKLOADS, shipped_db()); }
+
+std::string error_of(const std::string& text) {
+  try {
+    scenario(text);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("A layout the stack does not run is refused in one line naming the stack, the key and the rule") {
+  struct Refusal {
+    std::string_view stack, parallelism, extra, key, words;
+  };
+  const Refusal refusals[] = {
+      {"megatron-lm", "tp = 8\npp = 2\nzero = 3", "", "zero", "stack megatron-lm refuses ZeRO-3 with pipeline parallelism"},
+      {"deepspeed", "tp = 8\npp = 2\nzero = 2", "", "zero", "stack deepspeed refuses ZeRO-2 with pipeline parallelism"},
+      {"deepspeed", "tp = 8\npp = 4\nvp = 2", "", "vp", "stack deepspeed does not interleave"},
+      {"megatron-lm", "tp = 8\npp = 4\nschedule = \"zb-h2\"", "", "schedule", "stack megatron-lm does not implement the zb-h2 schedule"},
+      {"megatron-lm-2021", "tp = 8\npp = 4\nzero = 1", "", "zero", "stack megatron-lm-2021 does not offer ZeRO-1"},
+      {"megatron-lm-2021", "tp = 8\npp = 4\nsequence_parallel = true", "", "sequence_parallel", "has no sequence parallelism"},
+      {"torchtitan", "tp = 8\npp = 4\nzero = 1", "", "zero", "stack torchtitan does not offer ZeRO-1"},
+      {"deepspeed", "tp = 8\ncp = 2", "", "cp", "stack deepspeed has no context parallelism"},
+      // Megatron-Core splits each sequence into 2·cp load-balanced chunks.
+      {"megatron-lm", "tp = 8\ncp = 4\ndp = 2", "", "cp", "2 x cp = 8 does not divide seq_len 2044"},
+  };
+  for (const Refusal& r : refusals) {
+    std::string text = gpt3_64(r.stack, r.parallelism, r.extra);
+    if (r.words.find("2044") != std::string_view::npos) text.replace(text.find("2048"), 4, "2044");
+    const std::string e = error_of(text);
+    CAPTURE(r.stack);
+    CAPTURE(r.parallelism);
+    CHECK(e.find(fmt::format("parallelism.{}:", r.key)) != std::string::npos);
+    CHECK(e.find(r.words) != std::string::npos);
+    CHECK(e.find('\n') == std::string::npos);
+  }
+  // Allowed elsewhere: torchtitan shards with pipeline parallelism (FSDP2 without resharding).
+  CHECK(error_of(gpt3_64("torchtitan", "tp = 8\npp = 2\nzero = 3")).empty());
+  CHECK(error_of(gpt3_64("megatron-lm", "tp = 8\npp = 2\nzero = 1")).empty());
+  // A TP overlap above the stack's most is refused at its key.
+  const std::string overlap = error_of(gpt3_64("deepspeed", "tp = 8", "tp_overlap = \"pipelined\""));
+  CHECK(overlap.find("training.tp_overlap:") != std::string::npos);
+  CHECK(overlap.find("stack deepspeed has no 'pipelined' TP overlap") != std::string::npos);
+}
+
+TEST_CASE("The CLI refuses a stack's forbidden layout with exit 2 and one line on stderr") {
+  const fs::path file = fs::temp_directory_path() / "perfcast-stack-test.toml";
+  std::ofstream(file) << gpt3_64("megatron-lm", "tp = 8\npp = 2\nzero = 3");
+  const auto r = perfcast::test::run("predict " + file.string());
+  CHECK(r.code == 2);
+  CHECK(r.out.empty());
+  CHECK(r.err.find("stack megatron-lm refuses ZeRO-3 with pipeline parallelism") != std::string::npos);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  fs::remove(file);
+}
+
+TEST_CASE("Under megatron-lm the sweep ranks only layouts Megatron-LM runs, and counts the rest by reason") {
+  Scenario s = scenario(gpt3_64("megatron-lm", "tp = 8\npp = 8\nvp = 3\nsequence_parallel = true", ""));
+  SweepRequest r;
+  r.top = 200;
+  r.threads = 2;
+  const SweepResult result = sweep(s, r);
+  REQUIRE(!result.best.empty());
+  CHECK(result.stack == "megatron-lm");
+  for (const SweepRow& row : result.best) {
+    const SweepLayout& l = row.layout;
+    CAPTURE(layout_label(l));
+    CHECK((l.zero < 2 || l.pp == 1));  // Megatron's FSDP paths assert pp = 1
+    CHECK(l.schedule == models::Schedule::one_f_one_b);  // no zero-bubble or GPipe schedule in Megatron-Core
+    // A ZeRO stage without replicas is not a distinct layout: never ranked above ZeRO-0.
+    CHECK((l.zero == 0 || l.devices / (l.tp * l.pp) > 1));
+  }
+  CHECK(result.counts.rule[std::size_t(LayoutRule::stack_zero_pp)] > 0);
+  CHECK(result.counts.rule[std::size_t(LayoutRule::stack_schedule)] > 0);
+  std::uint64_t dropped = result.counts.repeats + result.counts.memory + result.counts.timed;
+  for (std::uint64_t n : result.counts.rule) dropped += n;
+  CHECK(dropped == result.counts.combinations);
+
+  // DeepSpeed: no interleaving, so no vp > 1 row; more layouts dropped than under Megatron-LM.
+  Scenario ds = scenario(gpt3_64("deepspeed", "tp = 8\npp = 8", ""));
+  const SweepResult dsr = sweep(ds, r);
+  for (const SweepRow& row : dsr.best) CHECK(row.layout.vp == 1);
+  CHECK(dsr.counts.rule[std::size_t(LayoutRule::stack_interleave)] > 0);
+}
+
+TEST_CASE("The stack's TP overlap decides which TP collectives may hide, and exposing them is slower") {
+  models::TransformerSpec m = scenario(gpt3_64("megatron-lm", "tp = 8")).workload.transformer();
+  models::TrainingLayout l;
+  l.tp = 8, l.sequence_parallel = true, l.seq_len = 2048, l.dense_layers = 12, l.micro_batches = 4;
+  auto hidden = [&](models::TpOverlap o) {
+    l.tp_overlap = o;
+    int n = 0;
+    for (const models::TrafficItem& x : models::training_traffic(m, l)) n += x.overlap != models::OverlapWith::nothing;
+    return n;
+  };
+  CHECK(hidden(models::TpOverlap::exposed) == 0);
+  CHECK(hidden(models::TpOverlap::backward) == 2);   // input-gradient reduce-scatter, input re-gather
+  CHECK(hidden(models::TpOverlap::pipelined) == 5);  // and the forward all-gather, reduce-scatter, output-gradient gather
+
+  const std::string layout = "tp = 8\npp = 8\nvp = 3\nsequence_parallel = true";
+  const double exposed = predict_training(scenario(gpt3_64("megatron-lm", layout, "tp_overlap = \"exposed\""))).step_time_s;
+  const double backward = predict_training(scenario(gpt3_64("megatron-lm", layout))).step_time_s;
+  const double pipelined = predict_training(scenario(gpt3_64("megatron-lm", layout, "tp_overlap = \"pipelined\""))).step_time_s;
+  CHECK(exposed > backward);
+  CHECK(backward >= pipelined);
+}
+
+TEST_CASE("ZeRO-3 gathers per layer (FSDP) or per DeepSpeed bucket, every micro-batch") {
+  models::TransformerSpec m = scenario(gpt3_64("megatron-lm", "tp = 8")).workload.transformer();
+  models::TrainingLayout l;
+  l.dp = 64, l.zero = 3, l.seq_len = 2048, l.dense_layers = 96, l.micro_batches = 2, l.dense_parameters = 1.75e11;
+  auto gather = [&](double bucket) {
+    l.gather.bucket_params = bucket;
+    for (const models::TrafficItem& x : models::training_traffic(m, l))
+      if (x.what == "ZeRO-3 forward parameter all-gather") return x;
+    return models::TrafficItem{};
+  };
+  const models::TrafficItem per_layer = gather(0);
+  CHECK(per_layer.calls == doctest::Approx(2 * 96));
+  CHECK(per_layer.bytes == doctest::Approx(1.75e11 * 2 / 96));
+  const models::TrafficItem bucketed = gather(5e7);
+  CHECK(bucketed.calls == doctest::Approx(2 * 3500));  // 1.75e11 / 5e7 buckets, each micro-batch
+  CHECK(bucketed.bytes * bucketed.calls == doctest::Approx(per_layer.bytes * per_layer.calls));
+}
+
+TEST_CASE("A stack's default recipe sets the bytes per parameter; the assumptions name the stack") {
+  CHECK(scenario(gpt3_64("megatron-lm", "tp = 8")).training->optimizer == "megatron-bf16");
+  CHECK(scenario(gpt3_64("torchtitan", "tp = 8")).training->optimizer == "fp32-adam");
+  CHECK(scenario(gpt3_64("deepspeed", "tp = 8")).training->optimizer == "mixed-adam");
+  CHECK(scenario(gpt3_64("deepspeed", "tp = 8", "optimizer = \"megatron-bf16\"")).training->optimizer == "megatron-bf16");
+  const TrainingPrediction p = predict_training(scenario(gpt3_64("nemo", "tp = 8\npp = 8\nsequence_parallel = true")));
+  bool named = false;
+  for (const std::string& a : p.assumptions) named |= a.starts_with("training stack nemo");
+  CHECK(named);
+}
+
+TEST_CASE("docs/stacks.md is what `perfcast stacks` writes") {
+  std::ifstream in(fs::path(PERFCAST_SOURCE_DIR) / "docs" / "stacks.md");
+  REQUIRE(in);
+  const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto r = perfcast::test::run("stacks");
+  REQUIRE(r.code == 0);
+  CHECK_MESSAGE(doc == r.out, "regenerate: perfcast stacks > docs/stacks.md");
+  const auto j = perfcast::test::run("stacks --format json");
+  CHECK(j.code == 0);
+  CHECK(j.out.find("\"sharded_with_pp\": false") != std::string::npos);
+}
