@@ -10,7 +10,20 @@ Run from the repository root: python3 validation/import/training_cases.py > vali
 import json
 import sys
 
-from case_toml import emit
+from case_toml import emit as emit_case
+
+# The training stack each source ran (models/training_stack.hpp; perfcast stacks).
+STACKS = (("narayanan2021-t2-zero3", "deepspeed"), ("narayanan2021", "megatron-lm-2021"), ("korthikanti2022", "megatron-lm-2022"),
+          ("bloom", "deepspeed"), ("nemo2407", "nemo"),
+          # Meta's own FSDP + TP + PP stack is not public; torchtitan is the modelled stack closest to it.
+          ("llama3-405b", "torchtitan"))
+
+
+def emit(c, metric, measured, sc, notes, **kw):
+    stack = next((st for prefix, st in STACKS if c["id"].startswith(prefix)), None)
+    if sc and stack:
+        sc["training"]["stack"] = stack
+    emit_case(c, metric, measured, sc, notes, **kw)
 
 cases = json.load(open(sys.argv[1] if len(sys.argv) > 1 else "../shared/validation/training_cases.json"))
 
