@@ -40,6 +40,7 @@ struct StackTraits {
   bool interleaved;                    // vp > 1
   std::array<bool, 4> schedules;       // by models::Schedule
   bool sequence_parallel, selective_recompute, context_parallel, expert_parallel;
+  int cp_chunks;                       // sequence chunks per CP rank (2: load-balanced causal split)
   TpOverlap tp_overlap;                // by default
   TpOverlap tp_overlap_max;            // with its overlap flag on
   std::string_view recipe_bf16, recipe_fp16, recipe_fp8;  // optimizer recipes (models/memory) it keeps

@@ -13,20 +13,23 @@ class LayerBuilder {
     T_ = c.tokens();
     Tn_ = c.sequence_parallel ? T_ / c.tp : T_;  // tokens per rank in norms/residuals
     act_ = c.activation_bytes;
-    in_ = std::min(act_, bytes_per_element(c.math));  // GEMM input as the math format reads it
     kv_ = c.phase == Phase::training ? act_ : c.kv_bytes;
   }
 
   std::vector<Op> take() { return std::move(ops_); }
 
-  void gemm(std::string name, double m, double n, double k, double count = 1, bool weight = true) {
+  // A GEMM in the context's math format, or in `math` where it differs (FP8 training's BF16 LM head).
+  void gemm(std::string name, double m, double n, double k, double count = 1, bool weight = true,
+            std::optional<Precision> math = std::nullopt) {
+    const Precision p = math.value_or(c_.math);
+    const double in = std::min(act_, bytes_per_element(p));
     // FP8 training (Transformer Engine): each FP8 GEMM's input is cast to FP8 together with the
     // transposed copy the weight-gradient GEMM reads (TE cast_transpose). Counted as its own pass
     // over the input even where TE fuses the cast into the norm or activation before it.
-    if (fp8_training() && weight) memory(name + ".fp8_cast", count * m * k * act_, 2 * count * m * k);
-    ops_.push_back(gemm_op(std::move(name), {m, n, k, count}, c_.math, in_, weight ? c_.weight_bytes : in_, act_, weight));
+    if (c_.phase == Phase::training && bytes_per_element(p) <= 1 && weight)
+      memory(name + ".fp8_cast", count * m * k * act_, 2 * count * m * k);
+    ops_.push_back(gemm_op(std::move(name), {m, n, k, count}, p, in, weight ? c_.weight_bytes : in, act_, weight));
   }
-  bool fp8_training() const { return c_.phase == Phase::training && bytes_per_element(c_.math) <= 1; }
   void memory(std::string name, double read, double written) { ops_.push_back(memory_op(std::move(name), read, written)); }
   void norm(std::string name, double width) { memory(std::move(name), Tn_ * width * act_, Tn_ * width * act_); }
   void residual(std::string name) { memory(std::move(name), 2 * Tn_ * m_.hidden * act_, Tn_ * m_.hidden * act_); }
@@ -144,13 +147,10 @@ class LayerBuilder {
     norm("final.norm", h);
     // Logits for every position in training, the last position of each sequence otherwise (§6.1).
     const double rows = c_.phase == Phase::training ? T_ : c_.batch;
-    if (fp8_training()) {
-      // Megatron-LM / Transformer Engine keep the output layer in BF16 under FP8 recipes
-      // (fp8_output_proj is MXFP8-only and off by default; reference/training-stacks.md §1.1).
-      ops_.push_back(gemm_op("lm_head", {rows, V, h, 1}, Precision::bf16, act_, c_.weight_bytes, act_, true));
-    } else {
-      gemm("lm_head", rows, V, h);
-    }
+    // Megatron-LM / Transformer Engine keep the output layer in BF16 under FP8 training recipes
+    // (fp8_output_proj is MXFP8-only and off by default; reference/training-stacks.md §1.1).
+    const bool fp8_training = c_.phase == Phase::training && bytes_per_element(c_.math) <= 1;
+    gemm("lm_head", rows, V, h, 1, true, fp8_training ? std::optional(Precision::bf16) : std::nullopt);
     if (c_.phase == Phase::training) memory("loss.cross_entropy", rows * V * act_, rows * V * act_);
     else memory("sample.softmax", rows * V * act_, rows * 4);
   }
@@ -158,7 +158,7 @@ class LayerBuilder {
  private:
   const TransformerSpec& m_;
   const OpContext& c_;
-  double T_ = 0, Tn_ = 0, act_ = 2, in_ = 2, kv_ = 2;
+  double T_ = 0, Tn_ = 0, act_ = 2, kv_ = 2;
   std::vector<Op> ops_;
 };
 

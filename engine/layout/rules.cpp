@@ -46,18 +46,6 @@ int layers_on_stage(const models::TransformerSpec& m, const ParallelismSettings&
   return s.middle_layers / s.middle_stages;
 }
 
-namespace {
-
-// Megatron-Core splits each sequence into 2·cp chunks for load-balanced causal attention
-// (arguments.py: seq_length % (2 * context_parallel_size) == 0); other stacks into cp.
-double cp_chunks(const ParallelismSettings& p, const TrainingSettings& t) {
-  using enum models::TrainingStack;
-  const bool megatron = t.stack == megatron_lm || t.stack == nemo;
-  return p.cp > 1 && megatron ? 2.0 * p.cp : p.cp;
-}
-
-}  // namespace
-
 std::optional<LayoutRule> broken_layout_rule(const Workload& w, const ParallelismSettings& p, int devices,
                                             const std::optional<TrainingSettings>& training) {
   using enum LayoutRule;
@@ -91,8 +79,9 @@ std::optional<LayoutRule> broken_layout_rule(const Workload& w, const Parallelis
     if ((long(p.tp) * p.cp * dp) % p.ep != 0) return ep_ranks;
   }
   if (m.moe && m.moe->expert_ffn_hidden % expert_tensor_parallel(p, dp) != 0) return expert_tp_ffn;
-  if (training && std::fmod(training->seq_len, cp_chunks(p, *training)) != 0) return cp_seq;
   const models::StackTraits* stack = training ? &models::traits(training->stack) : nullptr;
+  // The sequence splits into cp ranks x the stack's chunks per rank (Megatron-Core: 2).
+  if (stack && p.cp > 1 && std::fmod(training->seq_len, double(p.cp) * stack->cp_chunks) != 0) return cp_seq;
   if (stack && p.cp > 1 && !stack->context_parallel) return stack_cp;
   if (stack && p.ep > 1 && !stack->expert_parallel) return stack_ep;
   // Last, the rules on what a sweep varies inside a unit (vp, SP, ZeRO, schedule, recomputation).
@@ -192,11 +181,12 @@ std::optional<LayoutProblem> layout_problem(const Workload& w, const Parallelism
     case expert_tp_ffn:
       return problem("tp", fmt::format("expert tensor parallelism {} does not divide expert_ffn_hidden {}", expert_tensor_parallel(p, dp),
                                        m.moe->expert_ffn_hidden));
-    case cp_seq:
-      return problem("cp", cp_chunks(p, *training) > p.cp
-                               ? fmt::format("stack {}: 2 x cp = {} does not divide seq_len {} (load-balanced causal chunks)",
-                                             models::name_of(training->stack), 2 * p.cp, training->seq_len)
-                               : fmt::format("{} does not divide seq_len {}", p.cp, training->seq_len));
+    case cp_seq: {
+      const int chunks = models::traits(training->stack).cp_chunks;
+      return problem("cp", chunks > 1 ? fmt::format("stack {}: {} x cp = {} does not divide seq_len {} (load-balanced causal chunks)",
+                                                    models::name_of(training->stack), chunks, chunks * p.cp, training->seq_len)
+                                      : fmt::format("{} does not divide seq_len {}", p.cp, training->seq_len));
+    }
     case sp_without_tp: return problem("sequence_parallel", "needs tp > 1");
     default: break;
   }

@@ -225,21 +225,20 @@ TrainingPrediction predict_training(const Scenario& s, const TrainingOptions& o)
     p.device_hours = *job.expected_wall_s * p.devices / 3600;
   }
 
+  const models::StackTraits& stack = models::traits(tr.stack);
   p.assumptions = {
       fmt::format("{} schedule, {} micro-batches of {:g} × {:g} tokens per replica; bubble per F-PIPE-1..3 with the slowest rank in steady state",
                   p.schedule, mb, tr.micro_batch, tr.seq_len),
       "ops per micro-batch and tp×cp rank timed by the roofline (perfcast roofline); backward = input-gradient + weight-gradient GEMMs",
-      fmt::format("training stack {} (perfcast stacks): {}; optimizer recipe {}", models::name_of(tr.stack),
-                  models::traits(tr.stack).description, tr.optimizer),
+      fmt::format("training stack {} (perfcast stacks): {}; optimizer recipe {}", stack.name, stack.description, tr.optimizer),
       fmt::format("overlap model (models/traffic.cpp): TP collectives {}, CP ring under attention, EP all-to-all exposed, PP sends "
                   "blocking unless interleaved, DP reduction under the last micro-batch's backward, ZeRO gathers under forward{}",
                   tr.tp_overlap == models::TpOverlap::exposed    ? "all exposed"
                   : tr.tp_overlap == models::TpOverlap::backward ? "forward exposed, backward under the wgrad/dgrad GEMMs"
                   : par.sequence_parallel                        ? "pipelined with the GEMMs they feed, forward and backward"
                                                                  : "backward under the wgrad/dgrad GEMMs (pipelining needs SP)",
-                  models::traits(tr.stack).gather.bucket_params > 0
-                      ? fmt::format(" (ZeRO-3 in buckets of {:g} parameters)", models::traits(tr.stack).gather.bucket_params)
-                      : " (ZeRO-3 one layer at a time)"),
+                  stack.gather.bucket_params > 0 ? fmt::format(" (ZeRO-3 in buckets of {:g} parameters)", stack.gather.bucket_params)
+                                                 : " (ZeRO-3 one layer at a time)"),
       "communication hidden under compute does not slow it (no SM or HBM contention modelled)",
       "optimizer: fused Adam, memory-bound, 2 × recipe bytes per updated parameter at the achievable HBM rate",
       fmt::format("MFU/HFU: op-level model FLOPs (no recomputation, {} attention) / executed FLOPs, over the dense {} peak {:.4g} TFLOP/s",

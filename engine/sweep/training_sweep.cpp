@@ -94,12 +94,16 @@ struct ComputeEntry {
   ActivationFootprint footprint;
 };
 
-// Not a distinct layout: without pipeline parallelism every schedule is plain 1F1B, and without
-// data-parallel replicas to shard over (dp x cp = 1) every ZeRO stage is plain ZeRO-0.
+// Which of a unit's inner choices are real: without pipeline parallelism every schedule is plain
+// 1F1B, and without data-parallel replicas to shard over (dp x cp = 1) every ZeRO stage is ZeRO-0.
+bool schedules_distinct(const SweepLayout& l) { return l.pp > 1; }
+bool zero_stages_distinct(const SweepLayout& l) { return l.devices / (l.tp * l.pp) != 1; }
+
+// Not a distinct layout: a schedule other than plain 1F1B, or a ZeRO stage other than 0, where
+// those choices are not real.
 bool repeat(const SweepLayout& l) {
-  const bool no_pipeline_choice = l.pp == 1 && (l.vp > 1 || l.schedule != models::Schedule::one_f_one_b);
-  const bool no_zero_choice = l.zero > 0 && l.devices / (l.tp * l.pp) == 1;
-  return no_pipeline_choice || no_zero_choice;
+  return (!schedules_distinct(l) && (l.vp > 1 || l.schedule != models::Schedule::one_f_one_b)) ||
+         (!zero_stages_distinct(l) && l.zero > 0);
 }
 
 // The sweep's evaluator: one per thread, with its own copy of the scenario that each layout is
@@ -127,10 +131,11 @@ class Evaluator {
     counts.combinations += size;
     SweepLayout l = space.layout(id);
     apply_layout(s_, l);
-    // Without pp every schedule but the first repeats plain 1F1B; without dp x cp every ZeRO stage
-    // repeats ZeRO-0 (the space's first stage).
+    // The repeats of the unit: all but the first schedule (plain 1F1B) and the first ZeRO stage
+    // (0) where those choices are not real.
     const std::uint64_t pipes = space.pipeline.size(), zeros = space.zero.size();
-    const std::uint64_t distinct = size / (pipes * zeros) * (l.pp == 1 ? 1 : pipes) * (l.devices / (l.tp * l.pp) == 1 ? 1 : zeros);
+    const std::uint64_t distinct =
+        size / (pipes * zeros) * (schedules_distinct(l) ? pipes : 1) * (zero_stages_distinct(l) ? zeros : 1);
     const std::uint64_t repeats = size - distinct;
     if (const auto rule = broken_layout_rule(s_.workload, s_.parallelism, l.devices, s_.training)) {
       // A rule on the unit's own dimensions: every layout of the unit breaks it (the rules on vp

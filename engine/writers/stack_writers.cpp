@@ -1,6 +1,7 @@
 #include "engine/writers/stack_writers.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "models/memory.hpp"
@@ -11,18 +12,23 @@ namespace {
 
 using models::StackTraits;
 
-std::string zero_text(const StackTraits& t) {
-  std::string out;
-  for (int z = 0; z < 4; ++z)
-    if (t.zero_stages[std::size_t(z)]) out += (out.empty() ? "" : ", ") + std::to_string(z);
+// The ZeRO stages and schedule names a stack offers: what both the table and the JSON list.
+std::vector<int> zero_stages(const StackTraits& t) {
+  std::vector<int> out;
+  for (int z = 0; z < int(t.zero_stages.size()); ++z)
+    if (t.zero_stages[std::size_t(z)]) out.push_back(z);
+  return out;
+}
+
+std::vector<std::string_view> schedules(const StackTraits& t) {
+  std::vector<std::string_view> out;
+  for (std::size_t i = 0; i < models::kScheduleKeys.size(); ++i)
+    if (t.schedules[i]) out.push_back(models::kScheduleKeys[i]);
   return out;
 }
 
 std::string schedules_text(const StackTraits& t) {
-  std::string out;
-  for (std::size_t i = 0; i < models::kScheduleKeys.size(); ++i)
-    if (t.schedules[i]) out += (out.empty() ? "" : ", ") + std::string(models::kScheduleKeys[i]);
-  return out + (t.interleaved ? " (interleaved with vp > 1)" : " (no interleaving)");
+  return fmt::format("{}{}", fmt::join(schedules(t), ", "), t.interleaved ? " (interleaved with vp > 1)" : " (no interleaving)");
 }
 
 std::string features_text(const StackTraits& t) {
@@ -60,7 +66,7 @@ std::string stacks_markdown() {
       "| stack | ZeRO stages | ZeRO-2/3 with pp | schedules | features | TP overlap (default / most) | ZeRO-3 gathers | "
       "recipe bf16 / fp16 / fp8 |\n|---|---|---|---|---|---|---|---|\n";
   for (const StackTraits* t : all())
-    out += fmt::format("| `{}` | {} | {} | {} | {} | {} / {} | {} | {} / {} / {} |\n", t->name, zero_text(*t),
+    out += fmt::format("| `{}` | {} | {} | {} | {} | {} / {} | {} | {} / {} / {} |\n", t->name, fmt::join(zero_stages(*t), ", "),
                        t->sharded_with_pp ? "yes" : "no", schedules_text(*t), features_text(*t),
                        models::kTpOverlapKeys[std::size_t(t->tp_overlap)], models::kTpOverlapKeys[std::size_t(t->tp_overlap_max)],
                        gather_text(*t), bytes_text(t->recipe_bf16), bytes_text(t->recipe_fp16), bytes_text(t->recipe_fp8));
@@ -72,17 +78,12 @@ std::string stacks_markdown() {
 std::string stacks_json() {
   nlohmann::ordered_json stacks = nlohmann::ordered_json::array();
   for (const StackTraits* t : all()) {
-    nlohmann::ordered_json zero = nlohmann::ordered_json::array(), schedules = nlohmann::ordered_json::array();
-    for (int z = 0; z < 4; ++z)
-      if (t->zero_stages[std::size_t(z)]) zero.push_back(z);
-    for (std::size_t i = 0; i < models::kScheduleKeys.size(); ++i)
-      if (t->schedules[i]) schedules.push_back(models::kScheduleKeys[i]);
     stacks.push_back({{"name", t->name},
                       {"description", t->description},
-                      {"zero_stages", zero},
+                      {"zero_stages", zero_stages(*t)},
                       {"sharded_with_pp", t->sharded_with_pp},
                       {"interleaved", t->interleaved},
-                      {"schedules", schedules},
+                      {"schedules", schedules(*t)},
                       {"sequence_parallel", t->sequence_parallel},
                       {"selective_recompute", t->selective_recompute},
                       {"context_parallel", t->context_parallel},
