@@ -14,13 +14,14 @@
 #include "engine/validate/validation.hpp"
 #include "models/roofline.hpp"
 #include "tests/case_files.hpp"
+#include "tests/scenario_text.hpp"
 #include "tests/shipped_db.hpp"
 
 using namespace perfcast;
 
 namespace {
 
-Scenario scenario(const std::string& text) { return parse_scenario(text, "test.toml", PERFCAST_DEFAULT_WORKLOADS, shipped_db()); }
+using perfcast::test::scenario;
 
 std::string llama70b(const std::string& inference_extra = "", const std::string& tail = "", int batch = 32) {
   return fmt::format(R"(

@@ -9,13 +9,15 @@
 #include "engine/predict/memory.hpp"
 #include "engine/data/scenario_reader.hpp"
 #include "engine/layout/rules.hpp"
+#include "tests/scenario_text.hpp"
 #include "tests/shipped_db.hpp"
 
 using namespace perfcast;
 
 namespace {
 
-Scenario scenario(const std::string& text) { return parse_scenario(text, "test.toml", PERFCAST_DEFAULT_WORKLOADS, shipped_db()); }
+using perfcast::test::scenario;
+std::string error_of(const std::string& text) { return perfcast::test::scenario_error(text); }
 
 double component(const MemoryReport& r, std::string_view name) {
   for (const MemoryComponent& c : r.components)
@@ -23,14 +25,6 @@ double component(const MemoryReport& r, std::string_view name) {
   return -1;
 }
 
-std::string error_of(const std::string& text) {
-  try {
-    scenario(text);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 }  // namespace
 

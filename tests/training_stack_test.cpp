@@ -14,6 +14,7 @@
 #include "engine/sweep/training_sweep.hpp"
 #include "models/traffic.hpp"
 #include "tests/run_binary.hpp"
+#include "tests/scenario_text.hpp"
 #include "tests/shipped_db.hpp"
 
 using namespace perfcast;
@@ -40,16 +41,9 @@ stack = "{}"
 )", stack, training_extra, parallelism);
 }
 
-Scenario scenario(const std::string& text) { return parse_scenario(text, "test.toml", PERFCAST_DEFAULT_WORKLOADS, shipped_db()); }
+using perfcast::test::scenario;
+std::string error_of(const std::string& text) { return perfcast::test::scenario_error(text); }
 
-std::string error_of(const std::string& text) {
-  try {
-    scenario(text);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 }  // namespace
 

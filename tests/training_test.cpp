@@ -15,6 +15,7 @@
 #include "models/pipeline.hpp"
 #include "models/reliability.hpp"
 #include "models/scaling.hpp"
+#include "tests/scenario_text.hpp"
 #include "tests/shipped_db.hpp"
 
 using namespace perfcast;
@@ -22,7 +23,8 @@ using models::Schedule;
 
 namespace {
 
-Scenario scenario(const std::string& text) { return parse_scenario(text, "test.toml", PERFCAST_DEFAULT_WORKLOADS, shipped_db()); }
+using perfcast::test::scenario;
+std::string error_of(const std::string& text) { return perfcast::test::scenario_error(text); }
 
 // GPT-3 175B on 64 A100 as Korthikanti et al. Table 3, with the [parallelism] block given.
 std::string gpt3_64(const std::string& parallelism, const std::string& training_extra = "", std::string_view recompute = "selective",
@@ -44,14 +46,6 @@ recompute = "{}"
 )", global_batch, recompute, training_extra, parallelism);
 }
 
-std::string error_of(const std::string& text) {
-  try {
-    scenario(text);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 double breakdown(const TrainingPrediction& p, std::string_view name) {
   for (const BreakdownItem& b : p.breakdown)
