@@ -226,7 +226,7 @@ TEST_CASE("training layout rules are one-line errors naming the rule") {
   CHECK(error_of(sixty) == "test.toml:16:1: parallelism.vp: interleaving needs the 60 micro-batches per step to be a multiple of pp 8 (Megatron-LM's interleaved schedule)");
   CHECK(error_of(gpt3_64("tp = 7\npp = 8")).find("does not divide") != std::string::npos);
   CHECK(error_of(gpt3_64("tp = 8\npp = 7")).find("parallelism.tp: tp x pp x cp = 56 does not divide the 64 devices") != std::string::npos);
-  CHECK(error_of(gpt3_64("tp = 8\npp = 8\nvp = 5")).find("parallelism.vp: 5 does not divide the 12 layers per pipeline stage") != std::string::npos);
+  CHECK(error_of(gpt3_64("tp = 8\npp = 8\nvp = 5")).find("parallelism.vp: 5 does not divide the 12 layers of pipeline stage 0") != std::string::npos);
   CHECK(error_of(gpt3_64("tp = 8\npp = 8", "data_loading_s = -1")).find("training.data_loading_s") != std::string::npos);
   CHECK(error_of(gpt3_64("tp = 8\npp = 8") + "[reliability]\nrestart_s = -5\n").find("reliability.restart_s") != std::string::npos);
 }
@@ -278,6 +278,24 @@ TEST_CASE("uneven pipeline splits: Megatron's first/last stage layer counts, the
   CHECK(stage_layers(m, last_only.parallelism, 15).total() == 6);
 }
 
+TEST_CASE("interleaving with the embedding and loss counted as pipeline layers (Megatron-Bridge's 405B recipes)") {
+  // 126 layers + embedding + loss = 128 = 16 stages x 4 chunks x 2: the first chunk of stage 0 and the
+  // last chunk of stage 15 hold one transformer layer each, every other chunk two.
+  const Scenario s = scenario(llama405("first_stage_layers = 7\nlast_stage_layers = 7\nvp = 4"));
+  const models::TransformerSpec& m = s.workload.transformer();
+  CHECK(layers_in_chunk(m, s.parallelism, 0, 0) == 1);
+  CHECK(layers_in_chunk(m, s.parallelism, 0, 1) == 2);
+  CHECK(layers_in_chunk(m, s.parallelism, 15, 3) == 1);
+  CHECK(layers_in_chunk(m, s.parallelism, 15, 0) == 2);
+  CHECK(layers_in_chunk(m, s.parallelism, 7, 3) == 2);
+  double total = 0;
+  for (int r = 0; r < 16; ++r) total += stage_layers(m, s.parallelism, r).total();
+  CHECK(total == 126);
+  CHECK(stage_layers(m, s.parallelism, 0).total() == 7);
+  // Interleaving shrinks the bubble of the same split.
+  CHECK(predict_training(s, {}).step_time_s < predict_training(scenario(llama405("first_stage_layers = 7\nlast_stage_layers = 7")), {}).step_time_s);
+}
+
 TEST_CASE("an uneven split that happens to be even predicts exactly what the even split does") {
   const TrainingPrediction even = predict_training(scenario(gpt3_64("tp = 8\npp = 8\nvp = 2")), {});
   const TrainingPrediction given =
@@ -300,8 +318,9 @@ TEST_CASE("uneven split rules are one-line errors naming the key") {
   CHECK(error_of(llama405("first_stage_layers = 60\nlast_stage_layers = 66", 2)).empty());
   CHECK(error_of(llama405("first_stage_layers = 60\nlast_stage_layers = 60", 2)).find("must add up to the model's 126 layers") !=
         std::string::npos);
-  CHECK(error_of(llama405("first_stage_layers = 7\nlast_stage_layers = 7\nvp = 2")) ==
-        "test.toml:19:1: parallelism.vp: 2 does not divide the 7 layers of pipeline stage 0");
+  CHECK(error_of(llama405("first_stage_layers = 7\nlast_stage_layers = 7\nvp = 3")) ==
+        "test.toml:19:1: parallelism.vp: 3 does not divide the 7 layers of pipeline stage 0, nor them with the embedding and loss "
+        "counted as layers (Megatron-Core's account_for_embedding/loss_in_pipeline_split)");
   CHECK(error_of(llama405("first_stage_layers = 0\nlast_stage_layers = 7")).find("parallelism.first_stage_layers") != std::string::npos);
   CHECK(error_of(gpt3_64("tp = 8\npp = 1\nfirst_stage_layers = 4")).find(
             "parallelism.first_stage_layers: an uneven pipeline split needs pp > 1") != std::string::npos);

@@ -9,13 +9,13 @@ namespace perfcast {
 StageLayers stage_layers(const models::TransformerSpec& m, const ParallelismSettings& p, int stage) {
   StageLayers s;
   if (!uneven_split(p) && (m.moe_layers() == 0 || m.dense_layers() == 0)) {  // one kind of layer, split evenly
-    (m.dense_layers() > 0 ? s.dense : s.moe) = layers_on_stage(m, p, stage) / p.vp * p.vp;
+    (m.dense_layers() > 0 ? s.dense : s.moe) = layers_on_stage(m, p, stage);
     return s;
   }
   int first = 0;  // the first layer of the chunk being placed
   for (int j = 0; j < p.vp; ++j) {
     for (int r = 0; r < p.pp; ++r) {
-      const int chunk = layers_on_stage(m, p, r) / p.vp;
+      const int chunk = layers_in_chunk(m, p, r, j);
       if (r == stage)
         for (int l = first; l < first + chunk; ++l) (l < m.dense_layers() ? s.dense : s.moe) += 1;
       first += chunk;

@@ -11,7 +11,7 @@ struct StageLayers {
   double total() const { return dense + moe; }
 };
 
-// Pipeline rank `stage` holds vp chunks of its layers_on_stage() / vp consecutive layers: model
+// Pipeline rank `stage` holds vp chunks of layers_in_chunk() consecutive layers each: model
 // chunk j of every rank precedes chunk j + 1 (Megatron-LM's interleaved assignment; vp = 1 is the
 // plain split, uneven first/last stages included). Dense layers come first.
 StageLayers stage_layers(const models::TransformerSpec& m, const ParallelismSettings& p, int stage);

@@ -46,6 +46,16 @@ int layers_on_stage(const models::TransformerSpec& m, const ParallelismSettings&
   return s.middle_layers / s.middle_stages;
 }
 
+int layers_in_chunk(const models::TransformerSpec& m, const ParallelismSettings& p, int stage, int chunk) {
+  const int layers = layers_on_stage(m, p, stage);
+  if (layers % p.vp == 0) return layers / p.vp;
+  // Megatron-Core's account_for_embedding/loss_in_pipeline_split: the embedding takes a layer's
+  // place in the first chunk, the loss in the last (the rules admit no other uneven chunks).
+  const int embedding = stage == 0, loss = stage == p.pp - 1;
+  const int per_chunk = (layers + embedding + loss) / p.vp;
+  return per_chunk - (chunk == 0 ? embedding : 0) - (chunk == p.vp - 1 ? loss : 0);
+}
+
 std::optional<LayoutRule> broken_layout_rule(const Workload& w, const ParallelismSettings& p, int devices,
                                             const std::optional<TrainingSettings>& training) {
   using enum LayoutRule;
@@ -87,8 +97,11 @@ std::optional<LayoutRule> broken_layout_rule(const Workload& w, const Parallelis
   // Last, the rules on what a sweep varies inside a unit (vp, SP, ZeRO, schedule, recomputation).
   if (training && p.vp > 1 && std::fmod(training->global_batch / (double(dp) * training->micro_batch), p.pp) != 0)
     return interleave_microbatches;
-  for (int stage = 0; stage < p.pp && p.vp > 1; ++stage)
-    if (layers_on_stage(m, p, stage) % p.vp != 0) return vp_layers;
+  for (int stage = 0; stage < p.pp && p.vp > 1; ++stage) {
+    const int layers = layers_on_stage(m, p, stage);
+    const int with_embedding_and_loss = layers + (stage == 0) + (stage == p.pp - 1);
+    if (layers % p.vp != 0 && with_embedding_and_loss % p.vp != 0) return vp_layers;
+  }
   if (p.sequence_parallel && p.tp == 1) return sp_without_tp;
   if (!stack) return std::nullopt;
   if (p.sequence_parallel && !stack->sequence_parallel) return stack_sp;
@@ -170,9 +183,9 @@ std::optional<LayoutProblem> layout_problem(const Workload& w, const Parallelism
     case vp_layers:
       for (int stage = 0; stage < p.pp; ++stage)
         if (layers_on_stage(m, p, stage) % p.vp != 0)
-          return problem("vp", uneven_split(p) ? fmt::format("{} does not divide the {} layers of pipeline stage {}", p.vp,
-                                                             layers_on_stage(m, p, stage), stage)
-                                               : fmt::format("{} does not divide the {} layers per pipeline stage", p.vp, m.layers / p.pp));
+          return problem("vp", fmt::format("{} does not divide the {} layers of pipeline stage {}, nor them with the embedding "
+                                           "and loss counted as layers (Megatron-Core's account_for_embedding/loss_in_"
+                                           "pipeline_split)", p.vp, layers_on_stage(m, p, stage), stage));
       break;
     case ep_dense: return problem("ep", "expert parallelism needs an MoE model");
     case ep_experts: return problem("ep", fmt::format("{} does not divide the model's {} experts", p.ep, m.moe->experts));

@@ -30,7 +30,8 @@ std::optional<LayoutRule> broken_layout_rule(const Workload& w, const Parallelis
                                              const std::optional<TrainingSettings>& training);
 
 // Megatron-LM's argument checks for `p` on `devices` devices (TP dividing heads, KV heads and
-// FFN widths, PP dividing layers, VP dividing a stage's layers, EP dividing experts and the
+// FFN widths, PP dividing layers, VP dividing a stage's layers (or them with the embedding and
+// loss counted as layers), EP dividing experts and the
 // tp x cp x dp ranks it folds into, CP dividing the sequence, the batch splitting into
 // micro-batches over data-parallel replicas), then the training stack's: the ZeRO stages,
 // schedules and features it has. Pure: used by the loader and by what-if searches.
@@ -40,6 +41,10 @@ std::optional<LayoutProblem> layout_problem(const Workload& w, const Parallelism
 // Transformer layers on pipeline stage `stage` (0-based) under `p`'s split; needs a layout that
 // layout_problem() accepts.
 int layers_on_stage(const models::TransformerSpec& m, const ParallelismSettings& p, int stage);
+// Transformer layers in virtual chunk `chunk` of pipeline stage `stage`: an equal share, or with
+// Megatron-Core's account_for_embedding/loss_in_pipeline_split one fewer in the first stage's
+// first chunk (the embedding) and the last stage's last chunk (the loss).
+int layers_in_chunk(const models::TransformerSpec& m, const ParallelismSettings& p, int stage, int chunk);
 // Whether `p` splits the layers unevenly (first/last stage layer counts given).
 bool uneven_split(const ParallelismSettings& p);
 
