@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <functional>
 #include <unistd.h>
 
 #include "engine/calibrate/calibration.hpp"
@@ -125,6 +126,53 @@ TEST_CASE("calibrate recovers the GEMM and HBM efficiencies a synthetic H100 was
   }
   CHECK(result.profile.cases.size() == 9);
   CHECK(result.profile.accelerators == std::vector<std::string>{"h100-sxm"});
+}
+
+// The synthetic cases with the source of each chosen by `source_of(id)`.
+std::string with_sources(std::string text, const std::function<std::string(const std::string&)>& source_of) {
+  std::string out;
+  std::size_t at = 0;
+  while (true) {
+    const std::size_t id = text.find("id = \"", at);
+    if (id == std::string::npos) break;
+    const std::size_t end = text.find('"', id + 6);
+    const std::size_t src = text.find("source = \"synthetic\"", end);
+    out += text.substr(at, src - at);
+    out += fmt::format("source = \"{}\"", source_of(text.substr(id + 6, end - id - 6)));
+    at = src + std::string("source = \"synthetic\"").size();
+  }
+  return out + text.substr(at);
+}
+
+TEST_CASE("leave-one-source-out refits without a whole source: a parameter only that source informs falls back to its prior") {
+  ModelParams truth;
+  truth.efficiency.gemm = 0.62;
+  truth.efficiency.memory = 0.71;
+  const std::string cases = synthetic_cases(truth, 0.02);
+  CalibrationRequest r;
+  r.threads = 1;
+  // GEMMs from one source, HBM copies from another: leaving the copies out leaves `memory` at its
+  // prior (0.90, the defaults' error), leaving the GEMMs out leaves `gemm` at 0.80.
+  TempFile split("perfcast-sources", with_sources(cases, [](const std::string& id) { return id.starts_with("gemm") ? "gemms" : "copies"; }));
+  r.files = {split.path};
+  const CalibrationResult by_kind = calibrate(r, shipped_db());
+  for (const CalibrationCase& c : by_kind.cases) {
+    REQUIRE(c.leave_one_source_out);
+    CHECK(c.loso_error() == doctest::Approx(c.before.error).epsilon(0.02));
+    CHECK(std::fabs(c.loo_error()) < 0.02);  // one case left out: its source's others still pin it
+  }
+  // Sources that each hold GEMMs and copies predict each other.
+  int k = 0;
+  TempFile mixed("perfcast-mixed", with_sources(cases, [&k](const std::string&) { return ++k % 2 ? "odd" : "even"; }));
+  r.files = {mixed.path};
+  for (const CalibrationCase& c : calibrate(r, shipped_db()).cases) {
+    REQUIRE(c.leave_one_source_out);
+    CHECK(std::fabs(c.loso_error()) < 0.02);
+  }
+  // One source: nothing to leave out.
+  TempFile one("perfcast-one", cases);
+  r.files = {one.path};
+  for (const CalibrationCase& c : calibrate(r, shipped_db()).cases) CHECK_FALSE(c.leave_one_source_out);
 }
 
 TEST_CASE("one wild measurement cannot drag a parameter to an absurd value") {
@@ -295,3 +343,4 @@ TEST_CASE("uncertainty: the intervals are ordered, and collapse to the point wit
     CHECK(f.p90 == doctest::Approx(f.point).epsilon(1e-5));
   }
 }
+

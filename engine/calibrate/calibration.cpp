@@ -50,8 +50,8 @@ struct Active {
   }
 };
 
-// The residuals of the fit for Eigen's Levenberg-Marquardt: the cases (all but `skip`), then one
-// prior per fitted parameter.
+// The residuals of the fit for Eigen's Levenberg-Marquardt: the cases (all but those `left_out`
+// marks), then one prior per fitted parameter.
 struct Residuals {
   using Scalar = double;
   using InputType = Eigen::VectorXd;
@@ -61,18 +61,21 @@ struct Residuals {
 
   const CaseSet* set;
   const Active* active;
-  std::optional<std::size_t> skip;
+  const std::vector<bool>* left_out;  // null: every case
   int* evaluations;
 
   int inputs() const { return int(active->params.size()); }
-  int values() const { return int(set->baseline.size() - (skip ? 1 : 0) + active->params.size()); }
+  int values() const {
+    const auto out = left_out ? std::count(left_out->begin(), left_out->end(), true) : 0;
+    return int(set->baseline.size() - std::size_t(out) + active->params.size());
+  }
 
   int operator()(const Eigen::VectorXd& u, Eigen::VectorXd& r) const {
     ++*evaluations;
     const std::vector<CaseScore> scores = set->score(active->at(u));
     Eigen::Index k = 0;
     for (std::size_t i = 0; i < scores.size(); ++i) {
-      if (skip && i == *skip) continue;
+      if (left_out && (*left_out)[i]) continue;
       const double e = log_error(scores[i]);
       r(k++) = std::isfinite(e) ? e / scores[i].tolerance : 1e3;  // a case the model cannot predict pushes away
     }
@@ -84,8 +87,8 @@ struct Residuals {
   }
 };
 
-Eigen::VectorXd fit(const CaseSet& set, const Active& active, std::optional<std::size_t> skip, Eigen::VectorXd u, int& evaluations) {
-  Residuals f{&set, &active, skip, &evaluations};
+Eigen::VectorXd fit(const CaseSet& set, const Active& active, const std::vector<bool>* left_out, Eigen::VectorXd u, int& evaluations) {
+  Residuals f{&set, &active, left_out, &evaluations};
   Eigen::NumericalDiff<Residuals> diff(f);
   Eigen::LevenbergMarquardt<Eigen::NumericalDiff<Residuals>> lm(diff);
   lm.parameters.maxfev = 60 * (int(u.size()) + 1);
@@ -189,7 +192,7 @@ CalibrationResult calibrate(const CalibrationRequest& r, const HardwareDb& db) {
   Eigen::VectorXd u0(Eigen::Index(active.params.size()));
   for (std::size_t j = 0; j < active.params.size(); ++j)
     u0(Eigen::Index(j)) = Active::u_of(*active.params[j], active.params[j]->default_value());
-  const Eigen::VectorXd u = fit(set, active, std::nullopt, u0, out.evaluations);
+  const Eigen::VectorXd u = fit(set, active, nullptr, u0, out.evaluations);
   const ModelParams fitted = active.at(u);
   const std::vector<CaseScore> after = set.score(fitted);
 
@@ -235,15 +238,35 @@ CalibrationResult calibrate(const CalibrationRequest& r, const HardwareDb& db) {
   for (std::size_t i = 0; i < n; ++i) {
     prof.cases.push_back(set.baseline[i].id);
     if (!set.baseline[i].accelerator.empty()) devices.insert(set.baseline[i].accelerator);
-    out.cases.push_back({set.baseline[i], after[i], std::nullopt});
+    out.cases.push_back({set.baseline[i], after[i], std::nullopt, std::nullopt});
   }
   prof.accelerators.assign(devices.begin(), devices.end());
 
   if (r.leave_one_out && n > 1) {
     std::vector<int> evaluations(std::size_t(thread_count(r.threads, n)), 0);
     for_each_item(int(evaluations.size()), n, {}, [&](int thread, std::uint64_t i) {
-      const Eigen::VectorXd ui = fit(set, active, std::size_t(i), u, evaluations[std::size_t(thread)]);
+      std::vector<bool> left_out(n, false);
+      left_out[i] = true;
+      const Eigen::VectorXd ui = fit(set, active, &left_out, u, evaluations[std::size_t(thread)]);
       out.cases[i].leave_one_out = set.score(active.at(ui))[i].predicted;
+      ++evaluations[std::size_t(thread)];
+    });
+    for (int e : evaluations) out.evaluations += e;
+  }
+  // Leave-one-source-out: refit without every case of one source and predict them (a new
+  // publication's cases share its setup, so one case left out flatters a profile).
+  std::vector<std::string> sources;
+  for (const CaseScore& s : set.baseline)
+    if (std::find(sources.begin(), sources.end(), s.source) == sources.end()) sources.push_back(s.source);
+  if (r.leave_one_out && sources.size() > 1) {
+    std::vector<int> evaluations(std::size_t(thread_count(r.threads, sources.size())), 0);
+    for_each_item(int(evaluations.size()), sources.size(), {}, [&](int thread, std::uint64_t k) {
+      std::vector<bool> left_out(n, false);
+      for (std::size_t i = 0; i < n; ++i) left_out[i] = set.baseline[i].source == sources[k];
+      const Eigen::VectorXd uk = fit(set, active, &left_out, u, evaluations[std::size_t(thread)]);
+      const std::vector<CaseScore> scores = set.score(active.at(uk));
+      for (std::size_t i = 0; i < n; ++i)
+        if (left_out[i]) out.cases[i].leave_one_source_out = scores[i].predicted;
       ++evaluations[std::size_t(thread)];
     });
     for (int e : evaluations) out.evaluations += e;

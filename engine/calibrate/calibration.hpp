@@ -10,7 +10,8 @@
 // defaults. The covariance of ln(value) is s^2 (J^T J)^-1 at the optimum (J: the residuals'
 // Jacobian in ln(value), priors included; s^2 = max(1, case chi^2 / dof)), and the interval is
 // value * exp(+-t * sd) with Student's t on dof = max(1, cases - fitted parameters) (Boost.Math).
-// Leave-one-out refits without each case in turn and predicts it.
+// Leave-one-out refits without each case in turn and predicts it; with two or more sources,
+// leave-one-source-out refits without each source's cases and predicts them.
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -35,7 +36,9 @@ struct CalibrationRequest {
 struct CalibrationCase {
   CaseScore before, after;                   // with the defaults and with the fitted parameters
   std::optional<double> leave_one_out;       // predicted by a fit without this case
+  std::optional<double> leave_one_source_out;  // by a fit without every case of its source (two or more sources)
   double loo_error() const { return leave_one_out ? *leave_one_out / before.measured - 1 : 0; }
+  double loso_error() const { return leave_one_source_out ? *leave_one_source_out / before.measured - 1 : 0; }
 };
 
 struct CalibrationResult {

@@ -16,13 +16,14 @@ std::string value_text(double v) { return fmt::format("{:.4g}", v); }
 }  // namespace
 
 CalibrationErrors calibration_errors(const CalibrationResult& r) {
-  std::vector<double> before, after, loo;
+  std::vector<double> before, after, loo, loso;
   for (const CalibrationCase& c : r.cases) {
     before.push_back(std::fabs(c.before.error));
     after.push_back(std::fabs(c.after.error));
     if (c.leave_one_out) loo.push_back(std::fabs(c.loo_error()));
+    if (c.leave_one_source_out) loso.push_back(std::fabs(c.loso_error()));
   }
-  return {quantile(before, 0.5), quantile(after, 0.5), quantile(loo, 0.5), !loo.empty()};
+  return {quantile(before, 0.5), quantile(after, 0.5), quantile(loo, 0.5), quantile(loso, 0.5), !loo.empty(), !loso.empty()};
 }
 
 std::string calibration_text(const CalibrationResult& r) {
@@ -37,15 +38,19 @@ std::string calibration_text(const CalibrationResult& r) {
                     q.informed ? fmt::format("{} .. {}", value_text(q.low), value_text(q.high)) : "-",
                     q.informed ? percent(q.value / q.default_value - 1) : "-", q.informed ? "yes" : "no (default kept)"});
   out += params.render() + "\n\n";
-  TextTable cases({"case", "kind", "measured", "default error", "fitted error", "left-out error"});
+  TextTable cases({"case", "kind", "measured", "default error", "fitted error", "left-out error", "source left out"});
   for (const CalibrationCase& c : r.cases)
     cases.add_row({c.before.id, c.before.kind, fmt::format("{:.4g}", c.before.measured), percent(c.before.error), percent(c.after.error),
-                   c.leave_one_out ? percent(c.loo_error()) : "-"});
+                   c.leave_one_out ? percent(c.loo_error()) : "-", c.leave_one_source_out ? percent(c.loso_error()) : "-"});
   out += cases.render() + "\n";
   const CalibrationErrors e = calibration_errors(r);
   out += fmt::format("median |error|: defaults {:.1f}%, fitted {:.1f}%", 100 * e.before, 100 * e.after);
-  out += e.has_leave_one_out ? fmt::format(", leave-one-out {:.1f}% (the honest figure for cases not yet run)\n", 100 * e.leave_one_out)
-                             : std::string("\n");
+  if (e.has_leave_one_out) out += fmt::format(", leave-one-out {:.1f}%", 100 * e.leave_one_out);
+  if (e.has_leave_one_source_out)
+    out += fmt::format(", leave-one-source-out {:.1f}% (the honest figure for a source not yet seen)", 100 * e.leave_one_source_out);
+  else if (e.has_leave_one_out)
+    out += " (the honest figure for cases not yet run; one source only, so no leave-one-source-out)";
+  out += "\n";
   for (const std::string& n : r.notes) out += "note: " + n + "\n";
   return out;
 }
@@ -96,11 +101,14 @@ nlohmann::json calibration_json(const CalibrationResult& r) {
                      {"default_predicted", c.before.predicted}, {"default_error", c.before.error},
                      {"fitted_predicted", c.after.predicted}, {"fitted_error", c.after.error}};
     if (c.leave_one_out) x["leave_one_out_predicted"] = *c.leave_one_out, x["leave_one_out_error"] = c.loo_error();
+    if (c.leave_one_source_out)
+      x["leave_one_source_out_predicted"] = *c.leave_one_source_out, x["leave_one_source_out_error"] = c.loso_error();
     j["cases"].push_back(x);
   }
   const CalibrationErrors e = calibration_errors(r);
   j["median_abs_error"] = {{"default", e.before}, {"fitted", e.after}};
   if (e.has_leave_one_out) j["median_abs_error"]["leave_one_out"] = e.leave_one_out;
+  if (e.has_leave_one_source_out) j["median_abs_error"]["leave_one_source_out"] = e.leave_one_source_out;
   j["notes"] = r.notes;
   return j;
 }

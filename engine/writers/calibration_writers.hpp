@@ -14,8 +14,8 @@ nlohmann::json calibration_json(const CalibrationResult& r);
 
 // Median |error| over a result's cases: with the defaults, fitted, and leave-one-out.
 struct CalibrationErrors {
-  double before = 0, after = 0, leave_one_out = 0;
-  bool has_leave_one_out = false;
+  double before = 0, after = 0, leave_one_out = 0, leave_one_source_out = 0;
+  bool has_leave_one_out = false, has_leave_one_source_out = false;
 };
 CalibrationErrors calibration_errors(const CalibrationResult& r);
 
