@@ -31,6 +31,30 @@ const std::map<std::string, Pin> kPins = {
     {"carbon", {0.00421, 15, 15}},
 };
 
+// A source added after its kind's pin gets a pin of its own, its first figure, and stays out of
+// its kind's pin: new, harder cases neither hide a regression in the old ones nor loosen their pin.
+struct SourcePin {
+  std::string kind, source;  // cases of this kind whose source contains this text
+  Pin pin;
+};
+// Megatron-Bridge's NeMo 25.11 / 26.04.01 dense Llama 3 FP8 rows on H100, B200 and GB200 (added
+// 2026-11-23): every one 23-45 % too fast with the defaults (README, Validation).
+const std::vector<SourcePin> kSourcePins = {
+    {"training", "NVIDIA-NeMo/Megatron-Bridge", {0.35846, 0, 10}},
+};
+
+bool has_own_pin(const CaseScore& s) {
+  for (const SourcePin& p : kSourcePins)
+    if (s.kind == p.kind && s.source.find(p.source) != std::string::npos) return true;
+  return false;
+}
+
+void check_pin(const ValidationSummary& s, const Pin& pin) {
+  CHECK(s.held_out == pin.held_out);
+  CHECK(s.median_abs_error <= pin.median_abs_error);
+  CHECK(s.within_tolerance >= pin.within_tolerance);
+}
+
 // Held-out cases more than 50 % off, each with why (and the issue that takes it on).
 const std::map<std::string, std::string> kKnownOutliers = {
     {"narayanan2021-t2-zero3-174p6b-1536gpu", "DeepSpeed ZeRO-3 (2021): its bucketed gathers are modelled, its per-parameter hooks, fetch "
@@ -65,15 +89,24 @@ std::vector<CaseScore> all_scores() {
 
 TEST_CASE("validation ratchet: no suite's held-out error grows, no suite loses cases within tolerance") {
   const std::vector<CaseScore> scores = all_scores();
+  std::vector<CaseScore> kind_pinned;
+  for (const CaseScore& s : scores)
+    if (!has_own_pin(s)) kind_pinned.push_back(s);
   std::map<std::string, ValidationSummary> by_kind;
-  for (const auto& [kind, summary] : summarise_by(scores, false)) by_kind[kind] = summary;
+  for (const auto& [kind, summary] : summarise_by(kind_pinned, false)) by_kind[kind] = summary;
   for (const auto& [kind, pin] : kPins) {
     CAPTURE(kind);
     REQUIRE(by_kind.count(kind));
-    const ValidationSummary& s = by_kind.at(kind);
-    CHECK(s.held_out == pin.held_out);
-    CHECK(s.median_abs_error <= pin.median_abs_error);
-    CHECK(s.within_tolerance >= pin.within_tolerance);
+    check_pin(by_kind.at(kind), pin);
+  }
+  for (const SourcePin& p : kSourcePins) {
+    CAPTURE(p.source);
+    std::vector<CaseScore> own;
+    for (const CaseScore& s : scores)
+      if (s.kind == p.kind && s.source.find(p.source) != std::string::npos) own.push_back(s);
+    const auto summaries = summarise_by(own, false);
+    REQUIRE(summaries.size() == 1);
+    check_pin(summaries.front().second, p.pin);
   }
 }
 
