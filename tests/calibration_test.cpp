@@ -344,3 +344,33 @@ TEST_CASE("uncertainty: the intervals are ordered, and collapse to the point wit
   }
 }
 
+// The shipped stack profile: what `perfcast calibrate` fits today on its cases (so it cannot go
+// stale), never scored on them, and what it does to a source it never saw (NeMo 24.07, H100 FP8).
+TEST_CASE("the shipped NeMo H100 FP8 profile is calibrate's fit on Megatron-Bridge's tables, scored on NeMo 24.07 only") {
+  const std::filesystem::path root = default_validation_dir().parent_path();
+  const CalibrationProfile shipped = load_calibration_profile(root / "profiles" / "nemo-h100-fp8.toml");
+  CalibrationRequest r;
+  r.files = {root / "validation" / "training-megatron-bridge.toml"};
+  r.kind = "training";
+  r.system = "dgx-h100";
+  r.leave_one_out = false;
+  r.threads = 1;
+  const CalibrationResult again = calibrate(r, shipped_db());
+  CHECK(again.profile.cases == shipped.cases);
+  CHECK(param(again.profile, "gemm_8bit") == doctest::Approx(param(shipped, "gemm_8bit")).epsilon(1e-3));
+
+  const CalibratedScores scores = score_with_profile(validation_files(default_validation_dir()), shipped_db(), shipped);
+  CHECK(scores.fitted == int(shipped.cases.size()));
+  std::vector<double> unseen_before, unseen_after;
+  for (std::size_t i = 0; i < scores.after.size(); ++i) {
+    const CaseScore& a = scores.after[i];
+    if (shipped.used_for_fit(a.id)) CHECK_FALSE(a.held_out);
+    if (!a.held_out || a.source.find("NeMo 24.07") == std::string::npos) continue;
+    unseen_after.push_back(std::fabs(a.error));
+    unseen_before.push_back(std::fabs(scores.before[i].error));
+  }
+  REQUIRE(unseen_after.size() == 8);
+  // Measured 2026-11-23: 34.5 % with the defaults, 10.0 % with the profile (README, Calibration).
+  CHECK(quantile(unseen_before, 0.5) > 0.30);
+  CHECK(quantile(unseen_after, 0.5) <= 0.1000);
+}
