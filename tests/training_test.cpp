@@ -321,6 +321,9 @@ TEST_CASE("uneven split rules are one-line errors naming the key") {
   CHECK(error_of(llama405("first_stage_layers = 7\nlast_stage_layers = 7\nvp = 3")) ==
         "test.toml:19:1: parallelism.vp: 3 does not divide the 7 layers of pipeline stage 0, nor them with the embedding and loss "
         "counted as layers (Megatron-Core's account_for_embedding/loss_in_pipeline_split)");
+  // The error names the stage that fails both tests, not the first stage vp leaves undivided.
+  CHECK(error_of(llama405("first_stage_layers = 5\nlast_stage_layers = 5\nvp = 3", 4)).find(
+            "parallelism.vp: 3 does not divide the 58 layers of pipeline stage 1,") != std::string::npos);
   CHECK(error_of(llama405("first_stage_layers = 0\nlast_stage_layers = 7")).find("parallelism.first_stage_layers") != std::string::npos);
   CHECK(error_of(gpt3_64("tp = 8\npp = 1\nfirst_stage_layers = 4")).find(
             "parallelism.first_stage_layers: an uneven pipeline split needs pp > 1") != std::string::npos);

@@ -4,6 +4,7 @@
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <fmt/format.h>
+#include <functional>
 #include <set>
 
 #include <Eigen/Core>
@@ -119,6 +120,24 @@ Eigen::MatrixXd log_jacobian(const CaseSet& set, const Active& active, const Mod
     j(Eigen::Index(n + c), Eigen::Index(c)) = 1 / q.prior_sd;
   }
   return j;
+}
+
+// For each of `groups` groups (group_of[i]: case i's), refits without its cases from `u` and hands
+// each of them its prediction by that fit (in parallel over the groups).
+void refit_without_groups(const CaseSet& set, const Active& active, const Eigen::VectorXd& u, const std::vector<std::size_t>& group_of,
+                          std::size_t groups, int threads, int& total_evaluations,
+                          const std::function<void(std::size_t, double)>& predicted) {
+  std::vector<int> evaluations(std::size_t(thread_count(threads, groups)), 0);
+  for_each_item(int(evaluations.size()), groups, {}, [&](int thread, std::uint64_t g) {
+    std::vector<bool> left_out(group_of.size());
+    for (std::size_t i = 0; i < group_of.size(); ++i) left_out[i] = group_of[i] == g;
+    const Eigen::VectorXd ug = fit(set, active, &left_out, u, evaluations[std::size_t(thread)]);
+    const std::vector<CaseScore> scores = set.score(active.at(ug));
+    ++evaluations[std::size_t(thread)];
+    for (std::size_t i = 0; i < group_of.size(); ++i)
+      if (left_out[i]) predicted(i, scores[i].predicted);
+  });
+  for (int e : evaluations) total_evaluations += e;
 }
 
 bool selected(const CaseScore& s, const CalibrationRequest& r, const std::optional<std::string>& accelerator) {
@@ -242,35 +261,24 @@ CalibrationResult calibrate(const CalibrationRequest& r, const HardwareDb& db) {
   }
   prof.accelerators.assign(devices.begin(), devices.end());
 
-  if (r.leave_one_out && n > 1) {
-    std::vector<int> evaluations(std::size_t(thread_count(r.threads, n)), 0);
-    for_each_item(int(evaluations.size()), n, {}, [&](int thread, std::uint64_t i) {
-      std::vector<bool> left_out(n, false);
-      left_out[i] = true;
-      const Eigen::VectorXd ui = fit(set, active, &left_out, u, evaluations[std::size_t(thread)]);
-      out.cases[i].leave_one_out = set.score(active.at(ui))[i].predicted;
-      ++evaluations[std::size_t(thread)];
-    });
-    for (int e : evaluations) out.evaluations += e;
-  }
-  // Leave-one-source-out: refit without every case of one source and predict them (a new
-  // publication's cases share its setup, so one case left out flatters a profile).
+  if (!r.leave_one_out) return out;
+  // Leave-one-out: each case its own group. Leave-one-source-out (two or more sources): each
+  // source's cases together, since one publication's cases share its setup.
+  std::vector<std::size_t> each(n), by_source(n);
   std::vector<std::string> sources;
-  for (const CaseScore& s : set.baseline)
-    if (std::find(sources.begin(), sources.end(), s.source) == sources.end()) sources.push_back(s.source);
-  if (r.leave_one_out && sources.size() > 1) {
-    std::vector<int> evaluations(std::size_t(thread_count(r.threads, sources.size())), 0);
-    for_each_item(int(evaluations.size()), sources.size(), {}, [&](int thread, std::uint64_t k) {
-      std::vector<bool> left_out(n, false);
-      for (std::size_t i = 0; i < n; ++i) left_out[i] = set.baseline[i].source == sources[k];
-      const Eigen::VectorXd uk = fit(set, active, &left_out, u, evaluations[std::size_t(thread)]);
-      const std::vector<CaseScore> scores = set.score(active.at(uk));
-      for (std::size_t i = 0; i < n; ++i)
-        if (left_out[i]) out.cases[i].leave_one_source_out = scores[i].predicted;
-      ++evaluations[std::size_t(thread)];
-    });
-    for (int e : evaluations) out.evaluations += e;
+  for (std::size_t i = 0; i < n; ++i) {
+    each[i] = i;
+    const auto at = std::find(sources.begin(), sources.end(), set.baseline[i].source);
+    by_source[i] = std::size_t(at - sources.begin());
+    if (at == sources.end()) sources.push_back(set.baseline[i].source);
   }
+  if (n > 1) refit_without_groups(set, active, u, each, n, r.threads, out.evaluations, [&](std::size_t i, double v) {
+    out.cases[i].leave_one_out = v;
+  });
+  if (sources.size() > 1)
+    refit_without_groups(set, active, u, by_source, sources.size(), r.threads, out.evaluations, [&](std::size_t i, double v) {
+      out.cases[i].leave_one_source_out = v;
+    });
   return out;
 }
 

@@ -46,6 +46,17 @@ int layers_on_stage(const models::TransformerSpec& m, const ParallelismSettings&
   return s.middle_layers / s.middle_stages;
 }
 
+namespace {
+
+// Whether vp chunks split the stage's layers: evenly, or with the embedding (first stage) and the
+// loss (last stage) counted as layers (Megatron-Core's account_for_*_in_pipeline_split).
+bool chunks_split(const models::TransformerSpec& m, const ParallelismSettings& p, int stage) {
+  const int layers = layers_on_stage(m, p, stage);
+  return layers % p.vp == 0 || (layers + (stage == 0) + (stage == p.pp - 1)) % p.vp == 0;
+}
+
+}  // namespace
+
 int layers_in_chunk(const models::TransformerSpec& m, const ParallelismSettings& p, int stage, int chunk) {
   const int layers = layers_on_stage(m, p, stage);
   if (layers % p.vp == 0) return layers / p.vp;
@@ -97,11 +108,8 @@ std::optional<LayoutRule> broken_layout_rule(const Workload& w, const Parallelis
   // Last, the rules on what a sweep varies inside a unit (vp, SP, ZeRO, schedule, recomputation).
   if (training && p.vp > 1 && std::fmod(training->global_batch / (double(dp) * training->micro_batch), p.pp) != 0)
     return interleave_microbatches;
-  for (int stage = 0; stage < p.pp && p.vp > 1; ++stage) {
-    const int layers = layers_on_stage(m, p, stage);
-    const int with_embedding_and_loss = layers + (stage == 0) + (stage == p.pp - 1);
-    if (layers % p.vp != 0 && with_embedding_and_loss % p.vp != 0) return vp_layers;
-  }
+  for (int stage = 0; stage < p.pp && p.vp > 1; ++stage)
+    if (!chunks_split(m, p, stage)) return vp_layers;
   if (p.sequence_parallel && p.tp == 1) return sp_without_tp;
   if (!stack) return std::nullopt;
   if (p.sequence_parallel && !stack->sequence_parallel) return stack_sp;
@@ -182,7 +190,7 @@ std::optional<LayoutProblem> layout_problem(const Workload& w, const Parallelism
     }
     case vp_layers:
       for (int stage = 0; stage < p.pp; ++stage)
-        if (layers_on_stage(m, p, stage) % p.vp != 0)
+        if (!chunks_split(m, p, stage))
           return problem("vp", fmt::format("{} does not divide the {} layers of pipeline stage {}, nor them with the embedding "
                                            "and loss counted as layers (Megatron-Core's account_for_embedding/loss_in_"
                                            "pipeline_split)", p.vp, layers_on_stage(m, p, stage), stage));
