@@ -44,7 +44,7 @@ std::vector<EfficiencySource> efficiency_sources() {
        "Overhead to CUDA Graph', RTX 5070 Ti, CUDA 13); MODELS-REFERENCE §1: 'several us per kernel'"},
       {"overlap_window", &Efficiency::overlap_window, e.overlap_window,
        "the overlap model as Megatron-LM documents overlap_grad_reduce / overlap_param_gather / TP comm overlap: "
-       "communication hides under its class's whole compute window; SM and HBM contention is not modelled"},
+       "communication hides under its class's whole compute window (and slows it by the SMs its kernels take, F-OVL-1)"},
   };
 }
 

@@ -18,9 +18,10 @@ double tp_ops_per_forward(const TransformerSpec& m, const TrainingLayout& l) {
   return l.dense_layers * 2 + l.moe_layers * (1 + (moe_mlp_needs_tp ? 1 : 0));
 }
 
+// `sms`: the SMs of the kernel when it overlaps compute; NCCL's by default.
 void add(std::vector<TrafficItem>& out, TrafficGroup g, std::string_view what, Collective op, double bytes, double calls,
-         OverlapWith o) {
-  if (calls > 0 && bytes > 0) out.push_back({g, what, op, bytes, calls, o});
+         OverlapWith o, double sms = kNcclOverlapSms) {
+  if (calls > 0 && bytes > 0) out.push_back({g, what, op, bytes, calls, o, o == OverlapWith::nothing ? 0.0 : sms});
 }
 
 }  // namespace
@@ -47,6 +48,9 @@ double kv_exchange_width(const TransformerSpec& m, int tp) {
 //    gathers prefetch under the previous layer's compute.
 // Recomputation repeats the forward collectives of the recomputed region: all of them with full
 // recompute, none with selective (the attention core has no communication).
+// Each overlapped item carries the SMs its kernels take from the compute it hides under
+// (engine/predict/training_step: SM contention): NCCL's kNcclOverlapSms, or for pipelined TP
+// overlap the stack's Transformer Engine userbuffer settings.
 std::vector<TrafficItem> training_traffic(const TransformerSpec& m, const TrainingLayout& l) {
   std::vector<TrafficItem> out;
   training_traffic(m, l, out);
@@ -76,14 +80,19 @@ void training_traffic(const TransformerSpec& m, const TrainingLayout& l, std::ve
         add(out, tp, "recomputed forward all-reduce", Collective::all_reduce, act, ops, OverlapWith::nothing);
       if (l.first_stage) add(out, tp, "embedding all-reduce", Collective::all_reduce, act, mb, OverlapWith::nothing);
     } else {
-      add(out, tp, "forward all-gather (sequence-parallel input)", Collective::all_gather, act, ops, forward);
-      add(out, tp, "forward reduce-scatter (outputs)", Collective::reduce_scatter, act, ops, forward);
-      add(out, tp, "backward all-gather (output gradients)", Collective::all_gather, act, ops, pipelined ? OverlapWith::dgrad : OverlapWith::nothing);
-      add(out, tp, "backward reduce-scatter of input gradients", Collective::reduce_scatter, act, ops, under_wgrad);
-      add(out, tp, "backward re-gather of the input for wgrad", Collective::all_gather, act, ops, under_dgrad);
+      // Pipelined overlap on userbuffers takes the stack's SMs per collective; otherwise NCCL's.
+      const UserbufferSms& u = l.userbuffers;
+      auto sms = [&](double ub) { return pipelined && ub > 0 ? ub : kNcclOverlapSms; };
+      const double fwd_gather = sms(u.forward_gather), fwd_scatter = sms(l.fp8 ? u.forward_scatter_fp8 : u.forward_scatter_bf16);
+      add(out, tp, "forward all-gather (sequence-parallel input)", Collective::all_gather, act, ops, forward, fwd_gather);
+      add(out, tp, "forward reduce-scatter (outputs)", Collective::reduce_scatter, act, ops, forward, fwd_scatter);
+      add(out, tp, "backward all-gather (output gradients)", Collective::all_gather, act, ops, pipelined ? OverlapWith::dgrad : OverlapWith::nothing,
+          sms(u.backward_gather));
+      add(out, tp, "backward reduce-scatter of input gradients", Collective::reduce_scatter, act, ops, under_wgrad, sms(u.backward_scatter));
+      add(out, tp, "backward re-gather of the input for wgrad", Collective::all_gather, act, ops, under_dgrad, sms(u.backward_regather));
       if (full_recompute) {
-        add(out, tp, "recomputed forward all-gather", Collective::all_gather, act, ops, forward);
-        add(out, tp, "recomputed forward reduce-scatter", Collective::reduce_scatter, act, ops, forward);
+        add(out, tp, "recomputed forward all-gather", Collective::all_gather, act, ops, forward, fwd_gather);
+        add(out, tp, "recomputed forward reduce-scatter", Collective::reduce_scatter, act, ops, forward, fwd_scatter);
       }
       if (l.first_stage) add(out, tp, "embedding reduce-scatter", Collective::reduce_scatter, act, mb, OverlapWith::nothing);
       if (l.last_stage) add(out, tp, "final-norm all-gather before the LM head", Collective::all_gather, act, mb, OverlapWith::nothing);

@@ -19,6 +19,12 @@ enum class TrafficGroup { tp, cp, ep, pp, dp, edp };
 // attention kernel, the rest of the backward pass, the next forward, another micro-batch.
 enum class OverlapWith { nothing, wgrad, dgrad, attention, backward, forward, other_microbatch };
 
+// SMs an NCCL kernel occupies while it runs beside compute: one CTA per channel, one SM each. An
+// ncclAllGather beside a GEMM on H100 ran 24 CTAs (NVIDIA developer forum thread 337991, 'Compute-
+// Communication Overlap Causes Severe GEMM Performance Degradation because of Tail Effect'; one
+// measurement, taken for every NCCL collective and GPU; reference/training-stacks.md §4).
+inline constexpr double kNcclOverlapSms = 24;
+
 struct TrafficItem {
   TrafficGroup group = TrafficGroup::tp;
   std::string_view what;
@@ -26,6 +32,7 @@ struct TrafficItem {
   double bytes = 0;    // nccl-tests size of one call
   double calls = 0;    // calls per device per optimizer step (per forward pass for inference)
   OverlapWith overlap = OverlapWith::nothing;
+  double sms = 0;      // SMs its kernel takes from the compute it overlaps (0 when on the critical path)
 };
 
 // A training layout as the traffic depends on it, for one pipeline stage.
@@ -33,6 +40,8 @@ struct TrainingLayout {
   int tp = 1, cp = 1, ep = 1, etp = 1, pp = 1, vp = 1, dp = 1, edp = 1, zero = 0;
   bool sequence_parallel = false;
   TpOverlap tp_overlap = TpOverlap::backward;  // the stack's (pipelined falls back to backward without SP)
+  UserbufferSms userbuffers;                   // the stack's, for pipelined TP overlap
+  bool fp8 = false;                            // FP8 math (the userbuffer settings differ)
   ShardedGather gather;                        // the stack's ZeRO-3 gather unit
   Recompute recompute = Recompute::none;
   double micro_batch = 1, seq_len = 0, micro_batches = 1;  // micro-batches per optimizer step

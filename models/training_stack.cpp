@@ -9,6 +9,16 @@ constexpr std::array<bool, 4> kOneFOneB{false, true, false, false};
 constexpr std::array<bool, 4> kTorchPipelining{true, true, true, false};
 constexpr std::array<bool, 4> kZeroBubble{false, true, true, true};
 
+// Megatron-Bridge's userbuffer settings for Llama 3 70B on H100 at tp 4, micro-batch 1, 8,192 tokens
+// (NVIDIA-NeMo/Megatron-Bridge @ 067f987df, src/megatron/bridge/training/comm_overlap.py,
+// userbuffers_{bf16,fp8}_h100_h8192_tp4_mbs1_seqlen8192): ring-exchange overlaps take 1 SM; the
+// bulk backward overlaps 24 (QKV wgrad) and 4 (FC1 wgrad) SMs, 4 (QKV dgrad) and 2 (FC1 dgrad);
+// the BF16 forward reduce-scatters 24 (projection) and 16 (FC2), the FP8 ones ring-exchange. The
+// two collectives of a kind move the same bytes (tokens x hidden), so a kind's figure is their mean.
+constexpr UserbufferSms kBridgeUserbuffers{
+    .forward_gather = 1, .forward_scatter_bf16 = 20, .forward_scatter_fp8 = 1,
+    .backward_gather = 1, .backward_scatter = 14, .backward_regather = 3};
+
 constexpr std::array kStacks = {
     StackTraits{
         .id = TrainingStack::megatron_lm,
@@ -25,10 +35,12 @@ constexpr std::array kStacks = {
         .tp_overlap = backward, .tp_overlap_max = pipelined,
         .recipe_bf16 = "megatron-bf16", .recipe_fp16 = "megatron-fp16", .recipe_fp8 = "fp8-te",
         .gather = {},
+        .userbuffers = kBridgeUserbuffers,
         .source = "NVIDIA/Megatron-LM @ d98e8a64dd: megatron/training/arguments.py (torch FSDP2 asserts pp = 1 and ep = 1; "
                   "seq_length % (2 x context_parallel_size) == 0; "
                   "--tp-comm-overlap asserts sequence parallelism; no zero-bubble schedule in megatron/core/pipeline_parallel), "
-                  "docs/user-guide/features/dist_optimizer.md (ZeRO-1-style sharding, fp32 main grads)",
+                  "docs/user-guide/features/dist_optimizer.md (ZeRO-1-style sharding, fp32 main grads); userbuffer SMs as "
+                  "Megatron-Bridge sets them (its Llama 3 70B H100 tp 4 settings; Megatron-LM's own defaults not read)",
     },
     StackTraits{
         .id = TrainingStack::megatron_lm_2022,
@@ -95,8 +107,10 @@ constexpr std::array kStacks = {
         .tp_overlap = pipelined, .tp_overlap_max = pipelined,
         .recipe_bf16 = "megatron-bf16", .recipe_fp16 = "megatron-fp16", .recipe_fp8 = "fp8-te",
         .gather = {},
+        .userbuffers = kBridgeUserbuffers,
         .source = "Megatron-Bridge CommOverlapConfig (docs.nvidia.com/nemo/megatron-bridge, tp-dp-comm-overlap: TP overlap "
-                  "on in the performance recipes, off when tp < 2 or without SP) over Megatron-Core's argument checks",
+                  "on in the performance recipes, off when tp < 2 or without SP) over Megatron-Core's argument checks; userbuffer "
+                  "SMs: NVIDIA-NeMo/Megatron-Bridge @ 067f987df src/megatron/bridge/training/comm_overlap.py (Llama 3 70B, H100, tp 4)",
     },
     StackTraits{
         .id = TrainingStack::torchtitan,

@@ -32,6 +32,18 @@ struct ShardedGather {
   int prefetch_layers = 1;    // gathers in flight ahead of the compute that needs them
 };
 
+// SMs the communication kernels of a pipelined TP overlap (Transformer Engine userbuffers) occupy
+// while they run beside the GEMMs, per collective of a layer. Zero: the stack has none, and an
+// overlapped collective is an NCCL kernel (models/traffic: kNcclOverlapSms).
+struct UserbufferSms {
+  double forward_gather = 0;        // sequence-parallel input all-gather under the QKV / FC1 GEMM
+  double forward_scatter_bf16 = 0;  // output reduce-scatter under the projection / FC2 GEMM
+  double forward_scatter_fp8 = 0;
+  double backward_gather = 0;       // output-gradient all-gather under the projection / FC2 dgrad
+  double backward_scatter = 0;      // input-gradient reduce-scatter under the QKV / FC1 wgrad
+  double backward_regather = 0;     // input re-gather for the wgrad, under the QKV / FC1 dgrad
+};
+
 struct StackTraits {
   TrainingStack id;
   std::string_view name, description;
@@ -45,6 +57,7 @@ struct StackTraits {
   TpOverlap tp_overlap_max;            // with its overlap flag on
   std::string_view recipe_bf16, recipe_fp16, recipe_fp8;  // optimizer recipes (models/memory) it keeps
   ShardedGather gather;
+  UserbufferSms userbuffers;           // with tp_overlap = pipelined
   std::string_view source;
 };
 

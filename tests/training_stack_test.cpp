@@ -11,6 +11,7 @@
 #include "engine/core/errors.hpp"
 #include "engine/data/scenario_reader.hpp"
 #include "engine/predict/training.hpp"
+#include "engine/predict/training_step.hpp"
 #include "engine/sweep/training_sweep.hpp"
 #include "models/traffic.hpp"
 #include "tests/run_binary.hpp"
@@ -142,6 +143,75 @@ TEST_CASE("The stack's TP overlap decides which TP collectives may hide, and exp
   const double pipelined = predict_training(scenario(gpt3_64("megatron-lm", layout, "tp_overlap = \"pipelined\""))).step_time_s;
   CHECK(exposed > backward);
   CHECK(backward >= pipelined);
+}
+
+TEST_CASE("Overlapped collectives carry the SMs their kernels take: NCCL's, or the stack's userbuffer settings") {
+  models::TransformerSpec m = scenario(gpt3_64("nemo", "tp = 8")).workload.transformer();
+  models::TrainingLayout l;
+  l.tp = 8, l.dp = 8, l.zero = 1, l.sequence_parallel = true, l.seq_len = 2048, l.dense_layers = 12, l.micro_batches = 4;
+  l.dense_parameters = 1e9;
+  auto sms = [&](std::string_view what) {
+    for (const models::TrafficItem& x : models::training_traffic(m, l))
+      if (x.what == what) return x.sms;
+    FAIL("no item " << what);
+    return -1.0;
+  };
+  l.tp_overlap = models::TpOverlap::pipelined;
+  l.userbuffers = models::traits(models::TrainingStack::nemo).userbuffers;
+  CHECK(sms("forward all-gather (sequence-parallel input)") == 1);        // ring exchange
+  CHECK(sms("forward reduce-scatter (outputs)") == 20);                    // BF16: pipelined 24 and 16 SMs
+  CHECK(sms("backward reduce-scatter of input gradients") == 14);          // bulk 24 (QKV) and 4 (FC1)
+  CHECK(sms("backward re-gather of the input for wgrad") == 3);            // bulk 4 and 2
+  l.fp8 = true;
+  CHECK(sms("forward reduce-scatter (outputs)") == 1);                     // FP8: ring exchange
+  CHECK(sms("gradient reduce-scatter") == models::kNcclOverlapSms);        // DP: NCCL
+  l.tp_overlap = models::TpOverlap::backward;                              // Megatron-Core's async NCCL collectives
+  CHECK(sms("backward reduce-scatter of input gradients") == models::kNcclOverlapSms);
+  CHECK(sms("forward all-gather (sequence-parallel input)") == 0);         // on the critical path: takes nothing
+}
+
+TEST_CASE("Hidden communication slows the compute beside it by hidden time x SMs / SMs of the device") {
+  PassTimes t;
+  t.forward = 1.0, t.backward_input = 1.0, t.backward_weight = 1.0;
+  models::TrafficItem fwd{.group = models::TrafficGroup::dp, .what = "gather", .op = models::Collective::all_gather, .bytes = 1,
+                          .calls = 4, .overlap = models::OverlapWith::forward, .sms = 24};
+  models::TrafficItem bwd = fwd;
+  bwd.overlap = models::OverlapWith::backward, bwd.sms = 12;
+  const std::vector<models::TrafficItem> items{fwd, bwd};
+  // 4 micro-batches: forward window 4 s hides 2 s; backward window 8 s hides all 10 s but 2.
+  const std::vector<double> times{2.0, 10.0};
+  const OverlapExposure e = overlap_exposure(items, times, t, 4, 1.0, 120);
+  CHECK(e.per_microbatch_s == doctest::Approx(2.0));
+  CHECK(e.contention_per_microbatch_s == doctest::Approx(2.0 * 24 / 120 + 8.0 * 12 / 120));
+  CHECK(e.contention_tail_s == 0);
+  CHECK(overlap_exposure(items, times, t, 4, 1.0, 0).contention_per_microbatch_s == 0);  // SMs unknown
+
+  // End to end: FSDP on one DGX H100, every gather hidden; the step grows by exactly the contention.
+  const std::string fsdp = R"(
+[model]
+preset = "llama3-8b"
+[hardware]
+system = "dgx-h100"
+nodes = 1
+[training]
+seq_len = 8192
+global_batch = 128
+precision = "fp8"
+stack = "nemo"
+[parallelism]
+zero = 3
+)";
+  const TrainingPrediction p = predict_training(scenario(fsdp));
+  double hidden = 0, contention = 0, sum = 0;
+  for (const GroupExposure& g : p.communication) hidden += g.hidden_s;
+  for (const BreakdownItem& b : p.breakdown) {
+    if (b.name == "contention") contention = b.seconds;
+    sum += b.seconds;
+  }
+  CHECK(hidden > 1.0);
+  CHECK(contention == doctest::Approx(hidden * models::kNcclOverlapSms / 132));
+  CHECK(sum == doctest::Approx(p.step_time_s));
+  CHECK(p.ranks.front().contention_s == doctest::Approx(contention));
 }
 
 TEST_CASE("ZeRO-3 gathers per layer (FSDP) or per DeepSpeed bucket, every micro-batch") {

@@ -24,9 +24,10 @@ struct Pin {
 
 // Pinned 2026-11-23 (perfcast validate, uncalibrated, every file under validation/); training,
 // inference, edge and gemm moved with training stacks, FP8 structure and the MAMF FP8 default
-// (gemm: its H100 FP8 case is now the default's source, so one fewer held out).
+// (gemm: its H100 FP8 case is now the default's source, so one fewer held out); training moved
+// again 2026-11-24 with SM contention of hidden communication (14.929 % -> 14.910 %, 24 -> 25 within).
 const std::map<std::string, Pin> kPins = {
-    {"training", {0.14929, 24, 47}},  {"inference", {0.13810, 31, 59}}, {"edge", {0.58005, 2, 6}},
+    {"training", {0.14910, 25, 47}},  {"inference", {0.13810, 31, 59}}, {"edge", {0.58005, 2, 6}},
     {"collective", {0.07518, 28, 26}}, {"memory", {0.01682, 5, 5}},      {"gemm", {0.06295, 18, 19}},
     {"carbon", {0.00421, 15, 15}},
 };
@@ -40,7 +41,7 @@ struct SourcePin {
 // Megatron-Bridge's NeMo 25.11 / 26.04.01 dense Llama 3 FP8 rows on H100, B200 and GB200 (added
 // 2026-11-23): every one 23-45 % too fast with the defaults (README, Validation).
 const std::vector<SourcePin> kSourcePins = {
-    {"training", "NVIDIA-NeMo/Megatron-Bridge", {0.35846, 0, 10}},
+    {"training", "NVIDIA-NeMo/Megatron-Bridge", {0.35844, 0, 10}},
 };
 
 bool has_own_pin(const CaseScore& s) {
@@ -57,8 +58,8 @@ void check_pin(const ValidationSummary& s, const Pin& pin) {
 
 // Held-out cases more than 50 % off, each with why (and the issue that takes it on).
 const std::map<std::string, std::string> kKnownOutliers = {
-    {"narayanan2021-t2-zero3-174p6b-1536gpu", "DeepSpeed ZeRO-3 (2021): its bucketed gathers are modelled, its per-parameter hooks, fetch "
-                                              "serialisation and SM contention are not (issue 23)"},
+    {"narayanan2021-t2-zero3-174p6b-1536gpu", "DeepSpeed ZeRO-3 (2021): its bucketed gathers and their SM contention are modelled, its per-parameter hooks and fetch "
+                                              "serialisation are not (issue 23)"},
     {"narayanan2021-t2-zero3-529p6b-2240gpu", "ZeRO-3, as above (issue 23)"},
     {"narayanan2021-t2-zero3-174p6b-768gpu", "ZeRO-3, as above (issue 23)"},
     {"narayanan2021-t2-zero3-529p6b-1120gpu", "ZeRO-3, as above (issue 23)"},
@@ -75,6 +76,8 @@ const std::map<std::string, std::string> kKnownOutliers = {
     {"coral-mobilenet-v1-224x224-dev-board", "Edge TPU, as above"},
     {"coral-mobilenet-v2-224x224-usb-accelerator", "Edge TPU, as above"},
     {"coral-mobilenet-v2-224x224-dev-board", "Edge TPU, as above"},
+    {"llama2-70b-predicted-co2e", "scope: the Llama 2 card counts 400 W per GPU adjusted for PUE and no hosts; ours adds the DGX A100 "
+                                  "hosts (node factor 2.03), so at equal hours ours is 1.7-2x the card's (issue 27)"},
     {"mamf-bf16-amd-mi300x", "MI300X BF16 GEMMs reach far less of peak than the NVIDIA-measured default GEMM efficiency (calibrate per device)"},
 };
 

@@ -83,6 +83,8 @@ models::TrainingLayout training_layout(const Scenario& s, int stage) {
   l.sequence_parallel = p.sequence_parallel;
   l.tp_overlap = tr.tp_overlap;
   l.gather = models::traits(tr.stack).gather;
+  l.userbuffers = models::traits(tr.stack).userbuffers;
+  l.fp8 = precision == Precision::fp8;
   l.recompute = tr.recompute;
   l.micro_batch = tr.micro_batch;
   l.seq_len = tr.seq_len;

@@ -33,8 +33,9 @@ struct RankTiming {
   double forward_s = 0, backward_input_s = 0, backward_weight_s = 0, recompute_s = 0;
   double memory_bound_s = 0, overhead_s = 0;   // of forward + backward, per micro-batch
   double comm_s = 0, exposed_per_microbatch_s = 0, exposed_tail_s = 0;  // per step
+  double contention_s = 0;                     // per step: compute slowed by hidden communication
   double optimizer_s = 0;
-  double total_per_microbatch_s = 0;           // compute + recompute + exposed communication
+  double total_per_microbatch_s = 0;           // compute + recompute + exposed communication + contention
 };
 
 struct GroupExposure {

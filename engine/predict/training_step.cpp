@@ -111,18 +111,28 @@ bool repeats_every_microbatch(const models::TrafficItem& x, double m) {
 }
 
 OverlapExposure overlap_exposure(std::span<const models::TrafficItem> items, std::span<const double> times, const PassTimes& t,
-                                 double m, double window) {
+                                 double m, double window, int compute_units) {
   OverlapExposure e;
+  double sm_seconds_mb[kOverlapClasses] = {}, sm_seconds_step[kOverlapClasses] = {};  // sums of time x SMs
   for (std::size_t i = 0; i < items.size(); ++i) {
-    (repeats_every_microbatch(items[i], m) ? e.sum_mb : e.sum_step)[int(items[i].overlap)] += times[i];
+    const bool mb = repeats_every_microbatch(items[i], m);
+    (mb ? e.sum_mb : e.sum_step)[int(items[i].overlap)] += times[i];
+    (mb ? sm_seconds_mb : sm_seconds_step)[int(items[i].overlap)] += times[i] * items[i].sms;
     e.total_s += times[i];
   }
+  // The hidden share of a class slows the compute by the class's time-weighted share of the SMs.
+  auto contention = [&](double sum, double exposed, double sm_seconds) {
+    if (compute_units <= 0 || sum <= 0) return 0.0;
+    return (sum - exposed) * std::min(1.0, sm_seconds / sum / compute_units);
+  };
   for (int c = 0; c < kOverlapClasses; ++c) {
     const double w = window * window_per_microbatch(OverlapWith(c), t);
     e.exposed_mb[c] = std::max(0.0, e.sum_mb[c] - m * w);
     e.exposed_step[c] = std::max(0.0, e.sum_step[c] - w);
     e.per_microbatch_s += e.exposed_mb[c];
     e.tail_s += e.exposed_step[c];
+    e.contention_per_microbatch_s += contention(e.sum_mb[c], e.exposed_mb[c], sm_seconds_mb[c]);
+    e.contention_tail_s += contention(e.sum_step[c], e.exposed_step[c], sm_seconds_step[c]);
   }
   return e;
 }
@@ -142,7 +152,7 @@ double optimizer_seconds(const models::OptimizerRecipe& r, double local_params, 
 models::StageTime stage_time(const RankStep& r, double m) {
   const PassTimes& t = r.t;
   const double compute = t.compute();
-  const double comm = r.exposed_per_microbatch_s / m;
+  const double comm = (r.exposed_per_microbatch_s + r.contention_per_microbatch_s) / m;
   const double fwd_share = compute > 0 ? t.forward / compute : 0.5;
   return {t.forward + fwd_share * comm, t.backward_input + t.recompute + (1 - fwd_share) * comm, t.backward_weight};
 }
@@ -165,13 +175,10 @@ StepTotals step_totals(models::Schedule s, int vp, double m, std::span<const Ran
     stages[i] = stage_time(classes[i], m);
     counts[i] = classes[i].count;
     if (classes[i].per_microbatch_s(m) > classes[std::size_t(out.slowest)].per_microbatch_s(m)) out.slowest = int(i);
-    if (classes[i].exposed_tail_s + classes[i].optimizer_s >
-        classes[std::size_t(out.tail)].exposed_tail_s + classes[std::size_t(out.tail)].optimizer_s)
-      out.tail = int(i);
+    if (classes[i].tail_s() > classes[std::size_t(out.tail)].tail_s()) out.tail = int(i);
   }
   out.pipe = models::pipeline_time(s, vp, m, stages, counts);
-  const RankStep& tail = classes[std::size_t(out.tail)];
-  const double before_data = out.pipe.step_s() + tail.exposed_tail_s + tail.optimizer_s;
+  const double before_data = out.pipe.step_s() + classes[std::size_t(out.tail)].tail_s();
   out.data_s = std::max(0.0, data_loading_s.value_or(0) - before_data);
   out.step_s = before_data + out.data_s;
   return out;
@@ -182,7 +189,8 @@ models::Activity step_activity(const StepTotals& totals, std::span<const RankSte
   const RankStep& tail = classes[std::size_t(totals.tail)];
   const PassTimes& t = k.t;
   models::Activity a;
-  a.compute_s = m * (t.forward + t.backward_input + t.backward_weight) - m * (t.memory_bound + t.overhead) + m * t.recompute;
+  a.compute_s = m * (t.forward + t.backward_input + t.backward_weight) - m * (t.memory_bound + t.overhead) + m * t.recompute +
+                k.contention_per_microbatch_s + tail.contention_tail_s;
   a.memory_s = m * t.memory_bound + tail.optimizer_s;
   a.communication_s = k.exposed_per_microbatch_s + tail.exposed_tail_s;
   a.idle_s = m * t.overhead + totals.pipe.bubble_s + totals.data_s;

@@ -56,18 +56,23 @@ constexpr int kOverlapClasses = 7;
 // stays on every micro-batch's critical path; once-per-step items (DP gradient reduction,
 // parameter all-gather) have one micro-batch's window — the last backward, or the first forward of
 // the next step — and what is left is a tail after the pipeline drains (Megatron-LM
-// overlap_grad_reduce / overlap_param_gather). Communication is assumed not to slow the compute it
-// hides under.
+// overlap_grad_reduce / overlap_param_gather).
+// What hides still slows the compute beside it: its kernels take `sms` of the device's N SMs, so
+// the compute runs at (N - sms)/N while the transfer lasts and finishes hidden x sms / N later
+// (SM contention, reference/training-stacks.md §4; GEMM-bound compute — memory-bound kernels lose
+// less, wave quantisation more; HBM contention not modelled). Unknown N (0): no contention.
 bool repeats_every_microbatch(const models::TrafficItem& x, double m);
 struct OverlapExposure {
   double sum_mb[kOverlapClasses] = {}, sum_step[kOverlapClasses] = {};
   double exposed_mb[kOverlapClasses] = {}, exposed_step[kOverlapClasses] = {};
   double per_microbatch_s = 0, tail_s = 0, total_s = 0;
+  double contention_per_microbatch_s = 0, contention_tail_s = 0;  // per step, like the exposed times
 };
 // `times[i]` is the step's time of `items[i]` on its group's fabric.
 // `window` is the share of each compute window that hides communication (Efficiency::overlap_window).
+// `compute_units`: the device's SMs (Ceilings::compute_units).
 OverlapExposure overlap_exposure(std::span<const models::TrafficItem> items, std::span<const double> times, const PassTimes& t,
-                                 double m, double window);
+                                 double m, double window, int compute_units);
 
 // A fused Adam step (apex/Transformer Engine multi-tensor kernels) reads and writes each state
 // tensor once and reads the gradient (then zeroes it): 2 × the recipe's bytes per parameter it
@@ -84,12 +89,14 @@ struct RankStep {
   int count = 1;
   PassTimes t;                 // per micro-batch
   double exposed_per_microbatch_s = 0, exposed_tail_s = 0, comm_s = 0;  // per step
+  double contention_per_microbatch_s = 0, contention_tail_s = 0;        // per step
   double optimizer_s = 0;
-  double per_microbatch_s(double m) const { return t.compute() + exposed_per_microbatch_s / m; }
+  double per_microbatch_s(double m) const { return t.compute() + (exposed_per_microbatch_s + contention_per_microbatch_s) / m; }
+  double tail_s() const { return exposed_tail_s + contention_tail_s + optimizer_s; }
 };
 
-// The rank's time per micro-batch for the schedule: exposed per-micro-batch communication splits
-// over forward and backward like the compute.
+// The rank's time per micro-batch for the schedule: exposed per-micro-batch communication and
+// contention split over forward and backward like the compute.
 models::StageTime stage_time(const RankStep& r, double m);
 
 struct StepTotals {
@@ -103,7 +110,7 @@ struct StepTotals {
 // gradient-norm all-reduce) before the next step; data loading is prefetched (F-DATA-1).
 StepTotals step_totals(models::Schedule s, int vp, double m, std::span<const RankStep> classes, std::optional<double> data_loading_s);
 
-// One device's activity over a step: compute and recompute at tensor-core power, memory-bound
+// One device's activity over a step: compute, recompute and contention at tensor-core power, memory-bound
 // ops and the optimizer at HBM power, exposed communication (the steady-state rank's per
 // micro-batch, the tail rank's after the drain), bubbles, launch gaps and data stalls at idle.
 models::Activity step_activity(const StepTotals& totals, std::span<const RankStep> classes, double m);

@@ -133,6 +133,7 @@ const Block kTraining = {
     {"pipeline_ranks[].comm_s", "s", "Communication per micro-batch"},
     {"pipeline_ranks[].exposed_per_microbatch_s", "s", "Exposed communication per micro-batch"},
     {"pipeline_ranks[].exposed_tail_s", "s", "Exposed communication once per step"},
+    {"pipeline_ranks[].contention_s", "s", "Compute slowed by hidden communication's SMs, per step"},
     {"pipeline_ranks[].optimizer_s", "s", "Optimizer step"},
     {"slowest_rank", "", "The pipeline rank that sets the step"},
     {"microbatches", "", "Micro-batches per step per replica"},

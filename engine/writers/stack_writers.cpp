@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/memory.hpp"
+#include "models/traffic.hpp"
 #include "models/training_stack.hpp"
 
 namespace perfcast {
@@ -54,6 +55,14 @@ std::vector<const StackTraits*> all() {
   return out;
 }
 
+// Forward all-gather, reduce-scatter (BF16 / FP8); backward gather, reduce-scatter, re-gather.
+std::string userbuffers_text(const StackTraits& t) {
+  const models::UserbufferSms& u = t.userbuffers;
+  if (u.backward_scatter <= 0) return fmt::format("NCCL's {:g}", models::kNcclOverlapSms);
+  return fmt::format("userbuffers: forward {:g}, {:g} / {:g}; backward {:g}, {:g}, {:g}", u.forward_gather, u.forward_scatter_bf16,
+                     u.forward_scatter_fp8, u.backward_gather, u.backward_scatter, u.backward_regather);
+}
+
 }  // namespace
 
 std::string stacks_markdown() {
@@ -63,14 +72,18 @@ std::string stacks_markdown() {
       "(default `megatron-lm`); `predict` refuses a layout the stack does not run, in one line naming the stack and the "
       "rule, and `sweep` drops and counts such layouts by reason. `[training] tp_overlap` picks the TP overlap up to the "
       "stack's most. Without an `optimizer`, the stack's recipe for the precision sets the bytes per parameter.\n\n"
-      "| stack | ZeRO stages | ZeRO-2/3 with pp | schedules | features | TP overlap (default / most) | ZeRO-3 gathers | "
-      "recipe bf16 / fp16 / fp8 |\n|---|---|---|---|---|---|---|---|\n";
+      "| stack | ZeRO stages | ZeRO-2/3 with pp | schedules | features | TP overlap (default / most) | SMs a pipelined TP "
+      "overlap takes | ZeRO-3 gathers | recipe bf16 / fp16 / fp8 |\n|---|---|---|---|---|---|---|---|---|\n";
   for (const StackTraits* t : all())
-    out += fmt::format("| `{}` | {} | {} | {} | {} | {} / {} | {} | {} / {} / {} |\n", t->name, fmt::join(zero_stages(*t), ", "),
+    out += fmt::format("| `{}` | {} | {} | {} | {} | {} / {} | {} | {} | {} / {} / {} |\n", t->name, fmt::join(zero_stages(*t), ", "),
                        t->sharded_with_pp ? "yes" : "no", schedules_text(*t), features_text(*t),
                        models::kTpOverlapKeys[std::size_t(t->tp_overlap)], models::kTpOverlapKeys[std::size_t(t->tp_overlap_max)],
-                       gather_text(*t), bytes_text(t->recipe_bf16), bytes_text(t->recipe_fp16), bytes_text(t->recipe_fp8));
-  out += "\n";
+                       userbuffers_text(*t), gather_text(*t), bytes_text(t->recipe_bf16), bytes_text(t->recipe_fp16),
+                       bytes_text(t->recipe_fp8));
+  out += fmt::format("\nSMs: what the communication kernels of a hidden collective take from the compute beside it "
+                     "(docs/models.md F-OVL-1); NCCL's {:g} for every overlapped collective a stack does not run on "
+                     "Transformer Engine userbuffers.\n\n",
+                     models::kNcclOverlapSms);
   for (const StackTraits* t : all()) out += fmt::format("- `{}`: {}. Source: {}.\n", t->name, t->description, t->source);
   return out;
 }
@@ -91,6 +104,7 @@ std::string stacks_json() {
                       {"tp_overlap", models::kTpOverlapKeys[std::size_t(t->tp_overlap)]},
                       {"tp_overlap_max", models::kTpOverlapKeys[std::size_t(t->tp_overlap_max)]},
                       {"zero3_bucket_params", t->gather.bucket_params},
+                      {"tp_overlap_sms", userbuffers_text(*t)},
                       {"recipes", {{"bf16", t->recipe_bf16}, {"fp16", t->recipe_fp16}, {"fp8", t->recipe_fp8}}},
                       {"source", t->source}});
   }

@@ -72,7 +72,7 @@ nlohmann::json training_to_json(const TrainingPrediction& p) {
     ranks.push_back({{"stage", t.stage}, {"layers", t.layers}, {"forward_s", t.forward_s}, {"backward_input_s", t.backward_input_s},
                      {"backward_weight_s", t.backward_weight_s}, {"recompute_s", t.recompute_s}, {"comm_s", t.comm_s},
                      {"exposed_per_microbatch_s", t.exposed_per_microbatch_s}, {"exposed_tail_s", t.exposed_tail_s},
-                     {"optimizer_s", t.optimizer_s}});
+                     {"contention_s", t.contention_s}, {"optimizer_s", t.optimizer_s}});
   nlohmann::json training{{"step_time_s", p.step_time_s},
                           {"tokens_per_s", p.tokens_per_s},
                           {"tokens_per_s_per_device", p.tokens_per_s_per_device},
