@@ -23,23 +23,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// GPT-3 175B on 64 A100 (Korthikanti et al.'s machine) under `stack`, with `parallelism`.
+// GPT-3 175B on 64 A100 (Korthikanti et al.'s machine) under `stack`, with `parallelism`, full recomputation.
 std::string gpt3_64(std::string_view stack, std::string_view parallelism, std::string_view training_extra = "") {
-  return fmt::format(R"(
-[model]
-preset = "gpt3-175b"
-[hardware]
-system = "dgx-a100-80gb"
-nodes = 8
-[training]
-seq_len = 2048
-global_batch = 64
-recompute = "full"
-stack = "{}"
-{}
-[parallelism]
-{}
-)", stack, training_extra, parallelism);
+  return perfcast::test::gpt3_64(std::string(parallelism), fmt::format("stack = \"{}\"\n{}", stack, training_extra), "full");
 }
 
 using perfcast::test::scenario;

@@ -26,25 +26,7 @@ namespace {
 using perfcast::test::scenario;
 std::string error_of(const std::string& text) { return perfcast::test::scenario_error(text); }
 
-// GPT-3 175B on 64 A100 as Korthikanti et al. Table 3, with the [parallelism] block given.
-std::string gpt3_64(const std::string& parallelism, const std::string& training_extra = "", std::string_view recompute = "selective",
-                    int global_batch = 64) {
-  return fmt::format(R"(
-[model]
-preset = "gpt3-175b"
-[hardware]
-system = "dgx-a100-80gb"
-nodes = 8
-[training]
-seq_len = 2048
-global_batch = {}
-micro_batch = 1
-recompute = "{}"
-{}
-[parallelism]
-{}
-)", global_batch, recompute, training_extra, parallelism);
-}
+using perfcast::test::gpt3_64;
 
 
 double breakdown(const TrainingPrediction& p, std::string_view name) {

@@ -16,20 +16,18 @@ namespace perfcast {
 namespace {
 
 // Per-group exposure of one rank for the report: each item takes its share of its overlap class's
-// exposed time (overlap_exposure gives the class totals the step uses).
+// exposed time (`totals`, overlap_exposure's class totals, are what the step uses).
 struct Exposure {
   std::vector<GroupExposure> groups;
-  double per_microbatch_s = 0, tail_s = 0, total_s = 0;
-  double contention_per_microbatch_s = 0, contention_tail_s = 0;
+  OverlapExposure totals;
 };
 
 Exposure expose(const CommunicationPhase& phase, const PassTimes& t, double m, double window, int compute_units) {
   std::vector<models::TrafficItem> items;
   std::vector<double> times;
   for (const TrafficTiming& x : phase.items) items.push_back(x.item), times.push_back(x.time_s);
-  const OverlapExposure o = overlap_exposure(items, times, t, m, window, compute_units);
-  Exposure e{.per_microbatch_s = o.per_microbatch_s, .tail_s = o.tail_s, .total_s = o.total_s,
-             .contention_per_microbatch_s = o.contention_per_microbatch_s, .contention_tail_s = o.contention_tail_s};
+  Exposure e{.totals = overlap_exposure(items, times, t, m, window, compute_units)};
+  const OverlapExposure& o = e.totals;
   for (const TrafficTiming& x : phase.items) {
     const int c = int(x.item.overlap);
     const bool mb = repeats_every_microbatch(x.item, m);
@@ -153,9 +151,8 @@ TrainingPrediction predict_training(const Scenario& s, const TrainingOptions& o)
     const CommunicationPhase phase = time_traffic("training step", models::training_traffic(m, training_layout(s, r)), placements, o.collective);
     Exposure e = expose(phase, t, mb, eff.overlap_window, ceilings.compute_units);
     const double local = local_parameters(m, c.layers, r, plan).total();
-    RankStep step{.count = c.count, .t = t, .exposed_per_microbatch_s = e.per_microbatch_s, .exposed_tail_s = e.tail_s, .comm_s = e.total_s,
-                  .contention_per_microbatch_s = e.contention_per_microbatch_s, .contention_tail_s = e.contention_tail_s,
-                  .optimizer_s = optimizer_seconds(recipe, local, par.zero, double(p.dp) * par.cp, tr.offload, ceilings, eff)};
+    const RankStep step =
+        rank_step(c.count, t, e.totals, optimizer_seconds(recipe, local, par.zero, double(p.dp) * par.cp, tr.offload, ceilings, eff));
     for (int i = 0; i < c.count; ++i) {
       RankTiming rt;
       rt.stage = r + i;

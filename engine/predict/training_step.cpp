@@ -149,6 +149,12 @@ double optimizer_seconds(const models::OptimizerRecipe& r, double local_params, 
   return optimizer_bytes(r, local_params, zero, shard) / (*c.memory_Bps * e.memory);
 }
 
+RankStep rank_step(int count, const PassTimes& t, const OverlapExposure& e, double optimizer_s) {
+  return {.count = count, .t = t, .exposed_per_microbatch_s = e.per_microbatch_s, .exposed_tail_s = e.tail_s, .comm_s = e.total_s,
+          .contention_per_microbatch_s = e.contention_per_microbatch_s, .contention_tail_s = e.contention_tail_s,
+          .optimizer_s = optimizer_s};
+}
+
 models::StageTime stage_time(const RankStep& r, double m) {
   const PassTimes& t = r.t;
   const double compute = t.compute();

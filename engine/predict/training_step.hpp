@@ -95,6 +95,10 @@ struct RankStep {
   double tail_s() const { return exposed_tail_s + contention_tail_s + optimizer_s; }
 };
 
+// A class of `count` ranks from its compute, the overlap model's exposure of its traffic and its
+// optimizer step (predict and sweep build it the same way).
+RankStep rank_step(int count, const PassTimes& t, const OverlapExposure& e, double optimizer_s);
+
 // The rank's time per micro-batch for the schedule: exposed per-micro-batch communication and
 // contention split over forward and backward like the compute.
 models::StageTime stage_time(const RankStep& r, double m);

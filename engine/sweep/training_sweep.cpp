@@ -240,10 +240,8 @@ class Evaluator {
       }
       const OverlapExposure e = overlap_exposure(items_, times_, t, mb, o_.efficiency.overlap_window, ceilings_.compute_units);
       const double local = local_parameters(m, c.layers, c.stage, plan).total();
-      steps_.push_back({.count = c.count, .t = t, .exposed_per_microbatch_s = e.per_microbatch_s, .exposed_tail_s = e.tail_s,
-                        .comm_s = e.total_s, .contention_per_microbatch_s = e.contention_per_microbatch_s,
-                        .contention_tail_s = e.contention_tail_s,
-                        .optimizer_s = optimizer_seconds(*recipe_, local, par.zero, double(dp) * par.cp, tr.offload, ceilings_, o_.efficiency)});
+      steps_.push_back(rank_step(c.count, t, e,
+                                 optimizer_seconds(*recipe_, local, par.zero, double(dp) * par.cp, tr.offload, ceilings_, o_.efficiency)));
     }
     const StepTotals totals = step_totals(par.schedule, par.vp, mb, steps_, tr.data_loading_s);
     SweepFigures f;
