@@ -1,4 +1,7 @@
 #pragma once
+#include <algorithm>
+#include <cmath>
+
 // Energy and carbon (MODELS-REFERENCE §13, F-EN-1..3). Power follows what the device is doing,
 // not TDP × hours: P(u) = P_idle + u·(P_TDP − P_idle) for each activity, a node factor adds host,
 // NIC and fan power, PUE adds the facility. SI units: W, J, s, kg CO2e.
@@ -34,6 +37,16 @@ struct PowerLevels {
 
 // F-EN-1: P_avg = P_idle + u·(P_TDP − P_idle).
 constexpr double device_power_W(double tdp_W, double idle_W, double u) { return idle_W + u * (tdp_W - idle_W); }
+
+// F-EN-4: the sustained clock of tensor-core-bound work under a power limit below TDP, as a
+// fraction of the clock the device sustains at TDP (where the efficiency defaults were measured).
+// Dynamic power P − P_idle = C·V²·f with the voltage scaled in proportion to the clock (DVFS), so
+// P − P_idle ∝ f³ (Hennessy & Patterson, Computer Architecture 6th ed., §1.5): derived, not
+// measured on a power-limited device. Memory-bound work draws less than the limit and keeps its pace.
+inline double sustained_clock_ratio(double limit_W, double tdp_W, double idle_W) {
+  if (limit_W >= tdp_W || tdp_W <= idle_W) return 1.0;
+  return std::cbrt(std::max(limit_W - idle_W, 0.0) / (tdp_W - idle_W));
+}
 
 // Energy one device draws over `a` (J).
 double device_energy_J(const Activity& a, double tdp_W, double idle_W, const PowerLevels& u = {});

@@ -32,6 +32,10 @@ struct Op {
   double weight_bytes = 0;   // the parameter part of bytes_read (on-chip caching on edge NPUs)
   GemmShape gemm{};          // kind == gemm
   double kernels = 1;        // launches (each pays the per-kernel overhead)
+  bool flash2 = false;       // attention run by FlashAttention-2 on a Hopper GPU (its own efficiencies)
+  // Share of a weight GEMM that PyTorch op-level selective checkpointing recomputes: the layer's
+  // even-numbered matmuls in execution order (one GEMM here may stand for several, as q, k, v).
+  double op_sac_share = 0;
 
   double bytes() const { return bytes_read + bytes_written; }
   double intensity() const { return bytes() > 0 ? flops / bytes() : 0; }  // FLOP per byte

@@ -126,9 +126,15 @@ constexpr std::array kStacks = {
         .tp_overlap = exposed, .tp_overlap_max = pipelined,
         .recipe_bf16 = "fp32-adam", .recipe_fp16 = "fp32-adam", .recipe_fp8 = "fp32-adam",
         .gather = {.bucket_params = 0, .prefetch_layers = 1},
+        .flash2_on_hopper = true,
+        .op_level_selective = true,
         .source = "pytorch/torchtitan @ b5bcd76c66: torchtitan/config/configs.py, distributed/fsdp.py (FSDP2 fp32 sharded "
                   "parameters with bf16 compute, reduce in fp32; reshard_after_forward off under PP); async TP needs compile; "
-                  "torch/distributed/pipelining/schedules.py (GPipe, 1F1B, interleaved, interleaved zero bubble)",
+                  "torch/distributed/pipelining/schedules.py (GPipe, 1F1B, interleaved, interleaved zero bubble); attention is "
+                  "F.scaled_dot_product_attention, whose flash backend (FlashAttention-2) PyTorch picks on H100: cuDNN attention "
+                  "is opt-in there since pytorch/pytorch#138522 (#142132), and torchtitan asks for it first only on sm100 "
+                  "(pytorch/torchtitan#1196); selective AC 'op' (the llama3_8b.toml default at 9dec370) saves every mm "
+                  "output 'except every second mm' and the attention output (parallelisms/parallelize_llama.py _custom_policy)",
     },
     StackTraits{
         .id = TrainingStack::deepspeed,

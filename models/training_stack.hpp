@@ -58,6 +58,12 @@ struct StackTraits {
   std::string_view recipe_bf16, recipe_fp16, recipe_fp8;  // optimizer recipes (models/memory) it keeps
   ShardedGather gather;
   UserbufferSms userbuffers;           // with tp_overlap = pipelined
+  // Its fused attention on Hopper is FlashAttention-2 (PyTorch SDPA's flash backend), not a
+  // Hopper-native kernel (cuDNN fused attention, FlashAttention-3).
+  bool flash2_on_hopper = false;
+  // Its selective recomputation is PyTorch op-level selective checkpointing (every second matmul
+  // and every elementwise op of a layer redone), not Korthikanti's attention-core recomputation.
+  bool op_level_selective = false;
   std::string_view source;
 };
 

@@ -19,8 +19,9 @@ class LayerBuilder {
   std::vector<Op> take() { return std::move(ops_); }
 
   // A GEMM in the context's math format, or in `math` where it differs (FP8 training's BF16 LM head).
+  // `pieces`: the separate matmuls this GEMM stands for, as shares of N in execution order (q, k, v).
   void gemm(std::string name, double m, double n, double k, double count = 1, bool weight = true,
-            std::optional<Precision> math = std::nullopt) {
+            std::optional<Precision> math = std::nullopt, std::initializer_list<double> pieces = {1.0}) {
     const Precision p = math.value_or(c_.math);
     const double in = std::min(act_, bytes_per_element(p));
     // FP8 training (Transformer Engine): each FP8 GEMM's input is cast to FP8 together with the
@@ -29,6 +30,11 @@ class LayerBuilder {
     if (c_.phase == Phase::training && bytes_per_element(p) <= 1 && weight)
       memory(name + ".fp8_cast", count * m * k * act_, 2 * count * m * k);
     ops_.push_back(gemm_op(std::move(name), {m, n, k, count}, p, in, weight ? c_.weight_bytes : in, act_, weight));
+    // torchtitan's op policy (torchtitan/parallelisms/parallelize_llama.py @ 9dec370, _custom_policy):
+    // saves every mm output "except every second mm" of a checkpointed block.
+    if (weight)
+      for (double share : pieces)
+        if (++matmuls_ % 2 == 0) ops_.back().op_sac_share += share;
   }
   void memory(std::string name, double read, double written) { ops_.push_back(memory_op(std::move(name), read, written)); }
   void norm(std::string name, double width) { memory(std::move(name), Tn_ * width * act_, Tn_ * width * act_); }
@@ -46,6 +52,7 @@ class LayerBuilder {
       op.precision = c_.attention_math.value_or(c_.math);
       op.flops = counted;  // a causal FlashAttention kernel skips masked blocks
       op.model_flops = counted;
+      op.flash2 = c_.flash2_on_hopper;
       op.bytes_read = T_ * heads * qk_dim * act_ + b * keys * kv_read_per_key * kv_;
       op.bytes_written = T_ * heads * v_dim * act_;
       ops_.push_back(op);
@@ -65,7 +72,8 @@ class LayerBuilder {
     norm("attn.norm", h);
     if (m_.mla) return mla_attention();
     const double heads = m_.heads / tp, kv_heads = std::max(1.0, std::floor(m_.kv_heads / tp)), d = m_.head_dim;
-    gemm("attn.qkv", T_, (heads + 2 * kv_heads) * d, h);
+    const double qkv = heads + 2 * kv_heads;
+    gemm("attn.qkv", T_, qkv * d, h, 1, true, std::nullopt, {heads / qkv, kv_heads / qkv, kv_heads / qkv});
     if (m_.max_positions == 0) memory("attn.rope", T_ * (heads + kv_heads) * d * act_, T_ * (heads + kv_heads) * d * act_);
     if (c_.phase != Phase::training) memory("attn.kv_cache_write", T_ * 2 * kv_heads * d * act_, T_ * 2 * kv_heads * d * kv_);
     attention_core(heads, d, d, 2 * kv_heads * d);
@@ -106,7 +114,7 @@ class LayerBuilder {
   void mlp(const std::string& prefix, double tokens, double width, double count = 1) {
     const double h = m_.hidden;
     if (m_.mlp == MlpKind::swiglu) {
-      gemm(prefix + ".gate_up", tokens, 2 * width, h, count);
+      gemm(prefix + ".gate_up", tokens, 2 * width, h, count, true, std::nullopt, {0.5, 0.5});
       memory(prefix + ".act", count * tokens * 2 * width * act_, count * tokens * width * act_);
     } else {
       gemm(prefix + ".up", tokens, width, h, count);
@@ -159,6 +167,7 @@ class LayerBuilder {
   const TransformerSpec& m_;
   const OpContext& c_;
   double T_ = 0, Tn_ = 0, act_ = 2, kv_ = 2;
+  int matmuls_ = 0;  // weight matmuls so far in this layer (op-level selective recomputation)
   std::vector<Op> ops_;
 };
 
@@ -166,18 +175,39 @@ bool is_attention_core(const Op& op) {
   return op.name == "attn.core" || op.name == "attn.scores" || op.name == "attn.softmax" || op.name == "attn.context";
 }
 
-std::vector<Op> recompute_ops(const std::vector<Op>& forward, Recompute r, AttentionKernel kernel) {
+// One op redone in the backward pass, `share` of it.
+Op recomputed(const Op& op, double share) {
+  Op copy = op;
+  copy.pass = Pass::recompute;
+  copy.model_flops = 0;
+  copy.name += ".recompute";
+  copy.flops *= share;
+  copy.bytes_read *= share;
+  copy.bytes_written *= share;
+  copy.weight_bytes *= share;
+  copy.gemm.n *= share;
+  return copy;
+}
+
+std::vector<Op> recompute_ops(const std::vector<Op>& forward, const OpContext& c) {
   std::vector<Op> out;
+  const Recompute r = c.recompute;
   if (r == Recompute::none) return out;
+  if (r == Recompute::selective && c.op_level_selective) {
+    // PyTorch op-level selective checkpointing: saved mm outputs and attention are not redone;
+    // every elementwise op and every second weight matmul are.
+    for (const Op& op : forward) {
+      if (op.kind == OpKind::memory && !op.name.ends_with(".fp8_cast")) out.push_back(recomputed(op, 1));
+      else if (op.kind == OpKind::gemm && op.op_sac_share > 0) out.push_back(recomputed(op, op.op_sac_share));
+    }
+    return out;
+  }
+  const AttentionKernel kernel = c.kernel;
   for (const Op& op : forward) {
     // Selective recomputation (Korthikanti et al. 2022 §4.2) redoes the attention core; a fused
     // FlashAttention backward already recomputes its scores, so there is nothing more to redo.
     if (r == Recompute::selective && (!is_attention_core(op) || kernel == AttentionKernel::flash)) continue;
-    Op copy = op;
-    copy.pass = Pass::recompute;
-    copy.model_flops = 0;
-    copy.name += ".recompute";
-    out.push_back(std::move(copy));
+    out.push_back(recomputed(op, 1));
   }
   return out;
 }
@@ -188,7 +218,7 @@ void append_group(std::vector<OpGroup>& groups, std::string name, double repeats
   OpGroup g{std::move(name), repeats, forward};
   if (c.phase == Phase::training) {
     if (layer) {
-      auto re = recompute_ops(forward, c.recompute, c.kernel);
+      auto re = recompute_ops(forward, c);
       g.ops.insert(g.ops.end(), re.begin(), re.end());
     }
     auto back = backward_ops(forward, c);

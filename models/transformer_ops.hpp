@@ -28,7 +28,11 @@ struct OpContext {
   double context_len = 0;    // decode: tokens already in the KV cache
   AttentionMask mask = AttentionMask::causal;
   AttentionKernel kernel = AttentionKernel::flash;
+  bool flash2_on_hopper = false;  // the fused kernel is FlashAttention-2 on a Hopper GPU (the stack's choice)
   Recompute recompute = Recompute::none;
+  // recompute = selective is the stack's op-level policy (torchtitan): every second matmul of a
+  // layer and every elementwise op recomputed, attention saved; else Korthikanti's attention-only one.
+  bool op_level_selective = false;
   int tp = 1;                // tensor parallel (Megatron column/row split)
   int ep = 1;                // expert parallel
   int cp = 1;                // context parallel: seq_len is this rank's share of a cp-times longer sequence

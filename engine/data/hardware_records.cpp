@@ -18,6 +18,7 @@ AcceleratorSpec accelerator_from(const Record& r) {
   a.display_name = r.text("display_name");
   a.vendor = r.text("vendor");
   a.category = r.text("category");
+  a.architecture = r.text("architecture");
   a.gpu = a.category == "datacenter-gpu" || a.category == "edge-gpu";
   for (std::size_t i = 0; i < kPrecisionCount; ++i)
     a.peak_dense_ops_per_s[i] = r.number(fmt::format("peak_dense.{}", kPrecisionNames[i]));
@@ -28,6 +29,7 @@ AcceleratorSpec accelerator_from(const Record& r) {
   a.sram_B = r.number("on_chip.sram");
   a.tdp_W = r.number("power.tdp");
   a.idle_W = r.number("power.idle");
+  a.default_power_limit_W = r.number("power.default_limit");
   a.embodied_kg = r.number("embodied.carbon");
   a.boost_clock_Hz = r.number("compute.boost_clock");
   a.price_usd = r.number("price.purchase");

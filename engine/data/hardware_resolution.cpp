@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "models/energy.hpp"
+
 namespace perfcast {
 namespace {
 
@@ -103,6 +105,13 @@ ResolvedHardware resolve_hardware(const HardwareDb& db, const HardwareChoice& h)
   }
   hw.power_mode = chosen_mode(hw.datasheet, h.power_mode);
   hw.device = apply_power_mode(hw.datasheet, hw.power_mode, h.dla);
+  hw.power_limit_W = h.power_limit_W ? h.power_limit_W : hw.datasheet.default_power_limit_W;
+  if (hw.power_limit_W && hw.datasheet.tdp_W && *hw.power_limit_W >= *hw.datasheet.tdp_W) hw.power_limit_W.reset();
+  if (hw.power_limit_W) {
+    hw.clock_ratio = models::sustained_clock_ratio(*hw.power_limit_W, *hw.datasheet.tdp_W, hw.datasheet.idle_W.value_or(0));
+    for (auto& peak : hw.device.peak_dense_ops_per_s)
+      if (peak) *peak *= hw.clock_ratio;
+  }
   return hw;
 }
 

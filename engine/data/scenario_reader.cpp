@@ -44,6 +44,7 @@ HardwareChoice read_hardware(TomlSection& t, const HardwareDb& db) {
   auto count = r.integer("count");
   auto per_node = r.integer("gpus_per_node");
   h.power_mode = r.text("power_mode").value_or("");
+  h.power_limit_W = r.number("power_limit");
   const std::string engine = r.choice("engine").value_or("gpu");
   h.scale_up = hardware_name(r, "scale_up", [&](const std::string& n) { db.link(n); });
   h.scale_out = hardware_name(r, "scale_out", [&](const std::string& n) { db.link(n); });
@@ -71,6 +72,16 @@ HardwareChoice read_hardware(TomlSection& t, const HardwareDb& db) {
   if (h.dla) {
     const AcceleratorSpec& a = db.accelerator(h.accelerator);
     if (!a.dla_count || !a.dla_int8_ops_per_s) t.fail("engine", fmt::format("{} has no DLA in the database", a.name));
+  }
+  if (h.power_limit_W) {
+    const AcceleratorSpec& a = db.accelerator(h.accelerator);
+    if (!h.power_mode.empty()) t.fail("power_limit", "give power_mode or power_limit, not both");
+    if (!a.tdp_W || !a.idle_W)
+      t.fail("power_limit", fmt::format("{} has no power.tdp and power.idle in the database to scale between", a.name));
+    if (*h.power_limit_W > *a.tdp_W)
+      t.fail("power_limit", fmt::format("{:g} W is above {}'s TDP {:g} W", *h.power_limit_W, a.name, *a.tdp_W));
+    if (*h.power_limit_W <= *a.idle_W)
+      t.fail("power_limit", fmt::format("{:g} W is not above {}'s idle power {:g} W", *h.power_limit_W, a.name, *a.idle_W));
   }
   if (!h.power_mode.empty()) {
     const AcceleratorSpec& a = db.accelerator(h.accelerator);

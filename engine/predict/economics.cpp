@@ -29,6 +29,10 @@ void add_energy(Economics& e, const Scenario& s, const Consumption& c) {
   if (mode) {
     e.tdp_W = mode->power_W;
     e.assumptions.push_back(fmt::format("device power: the {} power mode's {} W budget stands for TDP", mode->name, mode->power_W));
+  } else if (s.hw.power_limit_W) {
+    e.tdp_W = *s.hw.power_limit_W;
+    e.assumptions.push_back(fmt::format("device power: the {:.0f} W power limit stands for TDP ({:.0f} W)", e.tdp_W,
+                                        a.tdp_W.value_or(0)));
   } else if (a.tdp_W) {
     e.tdp_W = *a.tdp_W;
   } else {
@@ -48,10 +52,12 @@ void add_energy(Economics& e, const Scenario& s, const Consumption& c) {
   const double span = c.activity.total_s();
   e.device_power_W = models::device_energy_J(c.activity, e.tdp_W, e.idle_W, u) / span;
   if (const std::optional<SystemSpec>& sys = s.hw.node_system; sys && sys->node_power_W) {
-    e.node_factor = models::node_factor(*sys->node_power_W, sys->devices_per_node, e.tdp_W);
+    // The node's power was specified for devices at their TDP, not at a lower limit.
+    const double device_budget_W = s.hw.power_limit_W ? a.tdp_W.value_or(e.tdp_W) : e.tdp_W;
+    e.node_factor = models::node_factor(*sys->node_power_W, sys->devices_per_node, device_budget_W);
     e.assumptions.push_back(fmt::format("hosts, NICs and fans: node factor {:.2f} = {}'s {:.1f} kW / ({} × {:.0f} W), "
                                         "scaled with device power", e.node_factor, sys->name, *sys->node_power_W / 1e3,
-                                        sys->devices_per_node, e.tdp_W));
+                                        sys->devices_per_node, device_budget_W));
   } else {
     e.assumptions.push_back("hosts, NICs and fans not counted: no system with a node power for this device");
   }

@@ -111,7 +111,9 @@ TrainingPrediction predict_training(const Scenario& s, const TrainingOptions& o)
   const models::TransformerSpec& m = s.workload.transformer();
   const TrainingSettings& tr = *s.training;
   const ParallelismSettings& par = s.parallelism;
-  const AcceleratorSpec& a = s.hw.device;  // the power mode's clocks and bandwidth (its peak is what MFU counts against)
+  // The power mode's clocks and bandwidth (its peak is what MFU counts against), and a power limit's
+  // sustained clock (MFU still counts against the datasheet peak, as the stacks report it).
+  const AcceleratorSpec& a = s.hw.device;
   const models::OpContext ctx = training_context(s, a);
   const models::Ceilings ceilings = ceilings_for(a, s.hw.host_link);
   const models::Efficiency& eff = o.efficiency;
@@ -129,7 +131,7 @@ TrainingPrediction predict_training(const Scenario& s, const TrainingOptions& o)
   p.microbatches = tr.global_batch / (p.dp * tr.micro_batch);
   p.tokens_per_step = tr.global_batch * tr.seq_len;
   const double mb = p.microbatches;
-  p.peak_ops_per_s = a.peak(ctx.math).value_or(0);
+  p.peak_ops_per_s = a.peak(ctx.math).value_or(0) / s.hw.clock_ratio;
   if (p.peak_ops_per_s <= 0)
     throw InputError({s.file, 0, 0}, fmt::format("{} has no dense {} peak to train in", a.name, name_of(ctx.math)));
 
@@ -259,6 +261,11 @@ TrainingPrediction predict_training(const Scenario& s, const TrainingOptions& o)
                   s.reliability.checkpoint_write_s ? "scenario" : "weights + optimizer states at 427 MB/s per device (Llama 3 storage 7 TB/s / 16,384)",
                   p.restart_s, s.reliability.restart_s ? "scenario" : "assumed, MODELS-REFERENCE E7 example"),
   };
+  if (s.hw.power_limit_W)
+    p.assumptions.push_back(fmt::format(
+        "power limit {:.0f} W of {:.0f} W TDP: tensor-core work at {:.3f} of the TDP clock (((limit − idle)/(TDP − idle))^(1/3), "
+        "F-EN-4; derived, not measured), memory-bound work at the full HBM rate",
+        *s.hw.power_limit_W, s.hw.datasheet.tdp_W.value_or(0), s.hw.clock_ratio));
   add_efficiency_assumptions(p.assumptions, eff);
 
   // Energy over the expected wall time at the step's average power: restarts and recomputed work

@@ -23,12 +23,14 @@ struct PowerMode {
 
 struct AcceleratorSpec {
   std::string name, display_name, vendor, category;
+  std::string architecture;  // "hopper", "blackwell" ...; "" when the record does not say
   bool gpu = false;  // category datacenter-gpu or edge-gpu: work runs in waves over its compute units
   std::array<std::optional<double>, kPrecisionCount> peak_dense_ops_per_s{};  // FLOP/s or OP/s, dense
   std::optional<double> memory_capacity_marketing_B;  // as printed by the vendor
   std::optional<double> memory_capacity_usable_B;     // as reported by the driver
   std::optional<double> memory_bandwidth_Bps;
   std::optional<double> l2_B, sram_B, tdp_W, idle_W, boost_clock_Hz, price_usd, embodied_kg;
+  std::optional<double> default_power_limit_W;  // the limit the board ships with, where below its TDP
   std::optional<int> compute_units, tpcs;
   std::string scale_up_link, host_link;
   std::optional<double> scale_up_bandwidth_per_direction_Bps;
@@ -84,6 +86,10 @@ struct ResolvedHardware {
   AcceleratorSpec datasheet;              // the accelerator as the database lists it
   AcceleratorSpec device;                 // ... with the power mode applied (and one DLA core when asked)
   std::optional<PowerMode> power_mode;    // the chosen mode, else the device's default mode
+  // The power limit below TDP the device runs under ([hardware] power_limit, else the board's
+  // default limit), and the sustained tensor clock it leaves as a fraction of the TDP one (F-EN-4).
+  std::optional<double> power_limit_W;
+  double clock_ratio = 1;
   std::optional<LinkSpec> host_link;      // the accelerator's host link (PCIe): the roofline's host ceiling
   std::optional<SystemSpec> system;       // the scenario's system, when it names one
   // The node's fabric: the scale-up link and its switch, the host link devices of a node use when

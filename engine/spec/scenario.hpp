@@ -20,6 +20,7 @@ struct HardwareChoice {
   int devices_per_node = 0;
   std::string scale_up, scale_out;
   std::string power_mode;      // edge devices: a power mode of the accelerator ("" = its default)
+  std::optional<double> power_limit_W;  // [hardware] power_limit: a board power limit below TDP
   bool dla = false;            // engine = "dla": one NVDLA core of a Jetson runs the model, not the GPU
 };
 

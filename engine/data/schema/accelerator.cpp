@@ -59,6 +59,7 @@ constexpr Field kCompute[] = {
 constexpr Field kPower[] = {
     quantity("tdp", watts, 1e4, "maximum board/module power as specified (TDP/TGP)"),
     quantity("idle", watts, 1e4, "power drawn with a context open and nothing running (energy model's floor)"),
+    quantity("default_limit", watts, 1e4, "the power limit the board ships with when it is below the TDP (F-EN-4)"),
 };
 
 constexpr Field kEmbodied[] = {
@@ -100,6 +101,7 @@ constexpr Field kAccelerator[] = {
     text("vendor", "manufacturer", true),
     choice("category", kCategories, "what class of device this is", true),
     text("form_factor", "SXM5, PCIe, OAM, module, USB stick ..."),
+    text("architecture", "the vendor's architecture generation (hopper, blackwell ...): which kernels a stack runs on it"),
     table("peak_dense", kPeaks, "dense peak rates per precision (never the 2:4-sparse headline)", true),
     table("sparse_headline", kPeaks, "the vendor's 2:4-sparse headline figures, kept to catch mix-ups"),
     table("memory", kMemory, "device memory"),
@@ -156,6 +158,12 @@ void check_accelerator(const Record& r) {
   const Entry* tdp = r.find("power.tdp");
   if (const Entry* idle = r.find("power.idle"); idle && tdp && idle->number >= tdp->number)
     throw r.error(*idle, fmt::format("idle power {} is not below power.tdp {}", idle->text, tdp->text));
+  if (const Entry* limit = r.find("power.default_limit")) {
+    const Entry* idle = r.find("power.idle");
+    if (!tdp || !idle) throw r.error(*limit, "power.default_limit needs power.tdp and power.idle (F-EN-4 scales between them)");
+    if (limit->number >= tdp->number || limit->number <= idle->number)
+      throw r.error(*limit, fmt::format("{} is not between power.idle {} and power.tdp {}", limit->text, idle->text, tdp->text));
+  }
   int defaults = 0;
   for (std::size_t i = 0; i < r.array_size("power_modes"); ++i) {
     const Entry* power = r.find(fmt::format("power_modes[{}].power", i));

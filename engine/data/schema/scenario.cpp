@@ -101,6 +101,8 @@ constexpr ScenarioKey kHardware[] = {
     integer("count", "devices", "1", 1, kMaxCount, "Devices in all (with accelerator)"),
     integer("gpus_per_node", "devices", "count, at most 8", 1, 100'000, "Devices per node (with accelerator)"),
     text("power_mode", "the device's default", "A power mode of the accelerator (edge devices: \"10W\", \"MAXN\")"),
+    number("power_limit", "W", "the board's default limit, else its TDP", 0, false, 1e4,
+           "Board power limit (nvidia-smi -pl) below TDP: tensor-bound work runs at a lower sustained clock (F-EN-4)"),
     choice("engine", kEngines, "gpu", "dla: one NVDLA core of a Jetson runs the model instead of the GPU"),
     name("scale_up", "hardware_db interconnect", "the system's", "The link inside a node"),
     name("scale_out", "hardware_db interconnect", "the system's", "The link between nodes"),

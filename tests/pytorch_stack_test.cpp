@@ -1,0 +1,118 @@
+// What a PyTorch-native stack and a power-limited board change (torchtitan on Grand Teton H100):
+// the sustained clock under a power limit (F-EN-4), FlashAttention-2 on Hopper, and PyTorch's
+// op-level selective recomputation. Expected figures are hand-computed in each case.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <fmt/format.h>
+#include <string>
+
+#include "engine/predict/roofline.hpp"
+#include "engine/predict/training.hpp"
+#include "models/energy.hpp"
+#include "models/transformer_ops.hpp"
+#include "tests/scenario_text.hpp"
+
+using namespace perfcast;
+
+namespace {
+
+std::string llama8b(const std::string& hardware, const std::string& training_extra = "", std::string_view recompute = "none") {
+  return fmt::format(R"(
+[model]
+preset = "llama3-8b"
+[hardware]
+{}
+[training]
+seq_len = 8192
+global_batch = 16
+micro_batch = 2
+recompute = "{}"
+{}
+[parallelism]
+zero = 3
+)", hardware, recompute, training_extra);
+}
+
+double flops_of(const std::vector<models::OpGroup>& groups, const std::string& group, models::Pass pass, models::OpKind kind) {
+  double sum = 0;
+  for (const models::OpGroup& g : groups)
+    if (g.name == group)
+      for (const models::Op& op : g.ops)
+        if (op.pass == pass && op.kind == kind) sum += op.flops;
+  return sum;
+}
+
+}  // namespace
+
+TEST_CASE("F-EN-4: a power limit below TDP lowers the sustained clock by the cube root of the dynamic power") {
+  // (500 - 140) / (700 - 140) = 0.642857; its cube root 0.863054.
+  CHECK(models::sustained_clock_ratio(500, 700, 140) == doctest::Approx(0.863054).epsilon(1e-5));
+  CHECK(models::sustained_clock_ratio(700, 700, 140) == 1.0);
+  CHECK(models::sustained_clock_ratio(800, 700, 140) == 1.0);
+}
+
+TEST_CASE("A power limit scales the tensor peaks, not HBM, and MFU still counts the datasheet peak") {
+  const Scenario base = test::scenario(llama8b("system = \"hgx-h100\"\nnodes = 1"));
+  const Scenario limited = test::scenario(llama8b("system = \"hgx-h100\"\nnodes = 1\npower_limit = 500"));
+  CHECK(*limited.hw.device.peak(Precision::bf16) == doctest::Approx(989.4e12 * 0.863054).epsilon(1e-5));
+  CHECK(*limited.hw.device.memory_bandwidth_Bps == *base.hw.device.memory_bandwidth_Bps);
+  const TrainingPrediction p0 = predict_training(base), p1 = predict_training(limited);
+  CHECK(p1.peak_ops_per_s == doctest::Approx(989.4e12));
+  CHECK(p1.step_time_s > p0.step_time_s * 1.10);  // compute is ~90 % of this step; 1/0.863 = 1.158
+  CHECK(p1.step_time_s < p0.step_time_s / 0.863054);
+  // Grand Teton's H100 ships limited to 500 W: the same clock without saying so.
+  const Scenario teton = test::scenario(llama8b("system = \"grand-teton-h100\"\nnodes = 1"));
+  CHECK(teton.hw.power_limit_W == 500.0);
+  CHECK(teton.hw.clock_ratio == doctest::Approx(0.863054).epsilon(1e-5));
+}
+
+TEST_CASE("A power limit above TDP, at or below idle, or beside a power mode is refused in one line") {
+  CHECK(test::scenario_error(llama8b("system = \"hgx-h100\"\npower_limit = 800")).find("hardware.power_limit: 800 W is above h100-sxm's TDP 700 W") !=
+        std::string::npos);
+  CHECK(test::scenario_error(llama8b("system = \"hgx-h100\"\npower_limit = 100")).find("is not above h100-sxm's idle power 140 W") !=
+        std::string::npos);
+  CHECK(test::scenario_error(llama8b("system = \"hgx-h100\"\npower_limit = -5")).find("hardware.power_limit") != std::string::npos);
+}
+
+TEST_CASE("torchtitan's SDPA attention is FlashAttention-2 on Hopper only; TE stacks keep the Hopper kernels") {
+  const auto attention_flagged = [](const Scenario& s) {
+    const models::OpContext c = training_context(s, s.hw.device);
+    for (const models::OpGroup& g : models::transformer_ops(s.workload.transformer(), c))
+      for (const models::Op& op : g.ops)
+        if (op.kind == models::OpKind::attention) return op.flash2;
+    return false;
+  };
+  CHECK(attention_flagged(test::scenario(llama8b("system = \"hgx-h100\"", "stack = \"torchtitan\""))));
+  CHECK_FALSE(attention_flagged(test::scenario(llama8b("system = \"hgx-h100\"", "stack = \"megatron-lm\""))));
+  CHECK_FALSE(attention_flagged(test::scenario(llama8b("system = \"dgx-a100-80gb\"", "stack = \"torchtitan\""))));
+  // Its efficiencies: 0.333 forward and 0.325 backward of the dense peak, against 0.75 and 0.567.
+  models::Op fwd;
+  fwd.kind = models::OpKind::attention;
+  fwd.flash2 = true;
+  models::Op bwd = fwd;
+  bwd.pass = models::Pass::backward;
+  const models::Efficiency e = models::default_efficiency();
+  CHECK(models::compute_efficiency(fwd, e) == doctest::Approx(0.333));
+  CHECK(models::compute_efficiency(bwd, e) == doctest::Approx(0.325));
+}
+
+TEST_CASE("torchtitan's selective recomputation redoes every second matmul of a layer and its elementwise ops, not attention") {
+  const Scenario s = test::scenario(llama8b("system = \"hgx-h100\"", "stack = \"torchtitan\"", "selective"));
+  const auto groups = models::transformer_ops(s.workload.transformer(), training_context(s, s.hw.device));
+  // Llama 3 8B layer, matmuls in execution order: wq, wk, wv, wo, w1, w3, w2; the 2nd, 4th and 6th
+  // (wk: 1,024 wide, wo: 4,096, w3: 14,336) are redone over K = 4,096 for T = 2 x 8,192 tokens.
+  const double T = 2 * 8192.0;
+  CHECK(flops_of(groups, "dense layer", models::Pass::recompute, models::OpKind::gemm) ==
+        doctest::Approx(2 * T * 4096 * (1024 + 4096 + 14336)));
+  CHECK(flops_of(groups, "dense layer", models::Pass::recompute, models::OpKind::attention) == 0);
+  double memory_recomputed = 0;
+  for (const models::OpGroup& g : groups)
+    for (const models::Op& op : g.ops)
+      if (g.name == "dense layer" && op.pass == models::Pass::recompute && op.kind == models::OpKind::memory) memory_recomputed += op.bytes();
+  CHECK(memory_recomputed > 0);
+  // Under a TE stack, selective means Korthikanti's attention-core recomputation: nothing with FlashAttention.
+  const Scenario te = test::scenario(llama8b("system = \"hgx-h100\"", "stack = \"megatron-lm\"", "selective"));
+  const auto te_groups = models::transformer_ops(te.workload.transformer(), training_context(te, te.hw.device));
+  CHECK(flops_of(te_groups, "dense layer", models::Pass::recompute, models::OpKind::gemm) == 0);
+}
