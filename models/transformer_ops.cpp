@@ -202,11 +202,10 @@ std::vector<Op> recompute_ops(const std::vector<Op>& forward, const OpContext& c
     }
     return out;
   }
-  const AttentionKernel kernel = c.kernel;
   for (const Op& op : forward) {
     // Selective recomputation (Korthikanti et al. 2022 §4.2) redoes the attention core; a fused
     // FlashAttention backward already recomputes its scores, so there is nothing more to redo.
-    if (r == Recompute::selective && (!is_attention_core(op) || kernel == AttentionKernel::flash)) continue;
+    if (r == Recompute::selective && (!is_attention_core(op) || c.kernel == AttentionKernel::flash)) continue;
     out.push_back(recomputed(op, 1));
   }
   return out;

@@ -111,9 +111,7 @@ TrainingPrediction predict_training(const Scenario& s, const TrainingOptions& o)
   const models::TransformerSpec& m = s.workload.transformer();
   const TrainingSettings& tr = *s.training;
   const ParallelismSettings& par = s.parallelism;
-  // The power mode's clocks and bandwidth (its peak is what MFU counts against), and a power limit's
-  // sustained clock (MFU still counts against the datasheet peak, as the stacks report it).
-  const AcceleratorSpec& a = s.hw.device;
+  const AcceleratorSpec& a = s.hw.device;  // the power mode's clocks and bandwidth, a power limit's sustained clock
   const models::OpContext ctx = training_context(s, a);
   const models::Ceilings ceilings = ceilings_for(a, s.hw.host_link);
   const models::Efficiency& eff = o.efficiency;
@@ -131,7 +129,7 @@ TrainingPrediction predict_training(const Scenario& s, const TrainingOptions& o)
   p.microbatches = tr.global_batch / (p.dp * tr.micro_batch);
   p.tokens_per_step = tr.global_batch * tr.seq_len;
   const double mb = p.microbatches;
-  p.peak_ops_per_s = a.peak(ctx.math).value_or(0) / s.hw.clock_ratio;
+  p.peak_ops_per_s = s.hw.rated_peak(ctx.math).value_or(0);
   if (p.peak_ops_per_s <= 0)
     throw InputError({s.file, 0, 0}, fmt::format("{} has no dense {} peak to train in", a.name, name_of(ctx.math)));
 

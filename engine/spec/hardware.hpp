@@ -90,6 +90,12 @@ struct ResolvedHardware {
   // default limit), and the sustained tensor clock it leaves as a fraction of the TDP one (F-EN-4).
   std::optional<double> power_limit_W;
   double clock_ratio = 1;
+  // The dense peak MFU counts against: the power mode's, before a power limit lowers the sustained
+  // clock (the stacks report MFU against the datasheet peak).
+  std::optional<double> rated_peak(Precision p) const {
+    const std::optional<double> v = device.peak(p);
+    return v ? std::optional<double>(*v / clock_ratio) : std::nullopt;
+  }
   std::optional<LinkSpec> host_link;      // the accelerator's host link (PCIe): the roofline's host ceiling
   std::optional<SystemSpec> system;       // the scenario's system, when it names one
   // The node's fabric: the scale-up link and its switch, the host link devices of a node use when

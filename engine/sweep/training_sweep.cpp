@@ -116,7 +116,7 @@ class Evaluator {
     topology_ = topology_of(s);
     order_ = o.order.empty() ? *parse_order(default_order()) : o.order;
     recipe_ = models::find_recipe(s.training->optimizer);
-    peak_ = a_.peak(training_context(s, a_).math).value_or(0) / s_.hw.clock_ratio;  // MFU against the datasheet peak
+    peak_ = s_.hw.rated_peak(training_context(s, a_).math).value_or(0);
     if (peak_ <= 0) throw InputError({s.file, 0, 0}, fmt::format("{} has no dense peak to train in", a_.name));
     capacity_ = a_.memory_capacity_B().value_or(a_.sram_B.value_or(0));
   }
