@@ -106,6 +106,33 @@ kind = "datasheet"
         "orin.toml:20:1: unknown key 'power_modes[1].defualt' (did you mean 'power_modes[1].default'?)");
 }
 
+TEST_CASE("a board's default power limit must lie between its idle power and its TDP") {
+  const std::string text = R"(schema_version = 1
+name = "gpu"
+display_name = "GPU"
+vendor = "NVIDIA"
+category = "datacenter-gpu"
+[peak_dense]
+bf16 = { value = "989 TFLOP/s", source = "ds" }
+[power]
+tdp = { value = "700 W", source = "ds" }
+idle = { value = "140 W", source = "ds" }
+default_limit = { value = "500 W", source = "ds" }
+[sources.ds]
+title = "data sheet"
+date = "2024"
+kind = "datasheet"
+)";
+  CHECK(parse_record(text, "gpu.toml", Kind::accelerator).number("power.default_limit") == doctest::Approx(500));
+  std::string above = text;
+  above.replace(above.find("\"500 W\""), 7, "\"800 W\"");
+  CHECK(error_of(above, "gpu.toml", Kind::accelerator) ==
+        "gpu.toml:11:27: power.default_limit: 800 W is not between power.idle 140 W and power.tdp 700 W");
+  std::string no_idle = text;
+  no_idle.erase(no_idle.find("idle = "), no_idle.find("default_limit") - no_idle.find("idle = "));
+  CHECK(error_of(no_idle, "gpu.toml", Kind::accelerator).find("power.default_limit needs power.tdp and power.idle") != std::string::npos);
+}
+
 TEST_CASE("a figure without a value, or a source table without its keys, is refused") {
   std::string text = kLink;
   text.replace(text.find("value = 18, "), 12, "");
