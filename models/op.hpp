@@ -2,7 +2,9 @@
 // One operator of a workload as the roofline sees it: FLOPs, bytes moved per memory level, the
 // precision its math runs in, and the GEMM shape where it is one. Built by the op-accounting
 // models (transformer_ops, vision_ops); timed by roofline.
+#include <array>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/precision.hpp"
@@ -11,6 +13,11 @@ namespace perfcast::models {
 
 enum class OpKind { gemm, attention, memory };  // memory: elementwise/reduction, modelled as bytes
 enum class Pass { forward, backward, recompute };
+// The fused attention kernel an op runs (models/attention_kernels); generic: not known, the
+// roofline's scalar `attention` efficiencies apply.
+enum class AttentionImpl { generic, fa2, cudnn, fa3 };
+inline constexpr std::array<std::string_view, 4> kAttentionImplKeys{"generic", "flashattention-2", "cudnn", "flashattention-3"};
+inline std::string_view name_of(AttentionImpl k) { return kAttentionImplKeys[static_cast<std::size_t>(k)]; }
 
 // C[M x N] = A[M x K] . B[K x N], `count` independent times (heads, experts, batched GEMMs).
 struct GemmShape {
@@ -32,7 +39,10 @@ struct Op {
   double weight_bytes = 0;   // the parameter part of bytes_read (on-chip caching on edge NPUs)
   GemmShape gemm{};          // kind == gemm
   double kernels = 1;        // launches (each pays the per-kernel overhead)
-  bool flash2 = false;       // attention run by FlashAttention-2 on a Hopper GPU (its own efficiencies)
+  // kind == attention: the fused kernel that runs it and what it sees (models/attention_kernels).
+  AttentionImpl attention_impl = AttentionImpl::generic;
+  double attention_head_dim = 0, attention_seq = 0;
+  bool attention_causal = true;
   // Share of a weight GEMM that PyTorch op-level selective checkpointing recomputes: the layer's
   // even-numbered matmuls in execution order (one GEMM here may stand for several, as q, k, v).
   double op_sac_share = 0;

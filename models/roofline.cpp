@@ -1,5 +1,7 @@
 #include "models/roofline.hpp"
 
+#include "models/attention_kernels.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -15,8 +17,6 @@ Efficiency default_efficiency() {
       .gemm_8bit = 0.709,
       .attention = 0.75,
       .attention_backward = 0.567,
-      .attention_fa2 = 0.333,
-      .attention_fa2_backward = 0.325,
       .memory = 0.90,
       .host_link = 0.90,
       .kernel_overhead_s = 4e-6,
@@ -37,12 +37,6 @@ std::vector<EfficiencySource> efficiency_sources() {
       {"attention_backward", &Efficiency::attention_backward, e.attention_backward,
        "FlashAttention-3 backward, head dim 128, 561 TFLOP/s BF16 at 16k tokens on H100 = 0.567 (Shah et al. 2024, arXiv:2407.08608, "
        "Fig. 6; read from a transcription of the figure, reference/training-stacks.md §3.3)"},
-      {"attention_fa2", &Efficiency::attention_fa2, e.attention_fa2,
-       "PyTorch SDPA's flash backend (FlashAttention-2) on H100, 329.5 TFLOP/s at batch 1, 24 heads, 4,608 tokens, head dim 128 "
-       "(tritonbench, torch 2.6.0.dev20241204; pytorch/pytorch#142132) = 0.333; the FA3 paper's abstract: FA2 'only 35%' of H100"},
-      {"attention_fa2_backward", &Efficiency::attention_fa2_backward, e.attention_fa2_backward,
-       "FlashAttention-2 backward, head dim 128, 322 TFLOP/s BF16 at 16k tokens on H100 = 0.325 (Shah et al. 2024, "
-       "arXiv:2407.08608, Fig. 6; read from a transcription of the figure, reference/training-stacks.md §3.3)"},
       {"memory", &Efficiency::memory, e.memory, "FlashMLA decode 3000 of 3350 GB/s on H800 = 0.90 (deepseek-ai/FlashMLA README; §16)"},
       {"host_link", &Efficiency::host_link, e.host_link,
        "derived: PCIe TLP efficiency with 256 B payloads and ~24 B of header/framing/DLLP overhead = 256/280 = 0.91; "
@@ -83,8 +77,11 @@ double gemm_shape_efficiency(const GemmShape& s, int compute_units) {
 }
 
 double compute_efficiency(const Op& op, const Efficiency& e) {
-  if (op.kind == OpKind::attention && op.flash2) return op.pass == Pass::backward ? e.attention_fa2_backward : e.attention_fa2;
-  if (op.kind == OpKind::attention) return op.pass == Pass::backward ? e.attention_backward : e.attention;
+  if (op.kind == OpKind::attention) {
+    const AttentionKernelShape shape{op.attention_head_dim, op.attention_seq, op.attention_causal};
+    if (auto measured = attention_kernel_efficiency(op.attention_impl, op.pass, shape)) return *measured;
+    return op.pass == Pass::backward ? e.attention_backward : e.attention;
+  }
   return gemm_efficiency(op.precision, e);
 }
 

@@ -28,11 +28,8 @@ struct Ceilings {
 struct Efficiency {
   double gemm = 0;               // large GEMM, 16-bit or wider math, fraction of dense peak
   double gemm_8bit = 0;          // large FP8/INT8 GEMM (and narrower)
-  double attention = 0;          // fused attention kernel, forward
+  double attention = 0;          // fused attention kernel, forward (a kernel not in models/attention_kernels)
   double attention_backward = 0; // its backward (dQ, dK, dV)
-  // FlashAttention-2 on Hopper (no warpgroup MMA or TMA: about a third of peak), forward and backward
-  double attention_fa2 = 0;
-  double attention_fa2_backward = 0;
   double memory = 0;             // streaming kernels, fraction of device-memory bandwidth
   double host_link = 0;          // bulk transfers, fraction of the host link's per-direction rate
   double kernel_overhead_s = 0;  // fixed cost per kernel launch

@@ -36,11 +36,15 @@ constexpr std::array kStacks = {
         .recipe_bf16 = "megatron-bf16", .recipe_fp16 = "megatron-fp16", .recipe_fp8 = "fp8-te",
         .gather = {},
         .userbuffers = kBridgeUserbuffers,
+        .attention_hopper = AttentionImpl::cudnn, .attention_blackwell = AttentionImpl::cudnn,
         .source = "NVIDIA/Megatron-LM @ d98e8a64dd: megatron/training/arguments.py (torch FSDP2 asserts pp = 1 and ep = 1; "
                   "seq_length % (2 x context_parallel_size) == 0; "
                   "--tp-comm-overlap asserts sequence parallelism; no zero-bubble schedule in megatron/core/pipeline_parallel), "
                   "docs/user-guide/features/dist_optimizer.md (ZeRO-1-style sharding, fp32 main grads); userbuffer SMs as "
-                  "Megatron-Bridge sets them (its Llama 3 70B H100 tp 4 settings; Megatron-LM's own defaults not read)",
+                  "Megatron-Bridge sets them (its Llama 3 70B H100 tp 4 settings; Megatron-LM's own defaults not read); attention: "
+                  "Transformer Engine's DotProductAttention picks its cuDNN FusedAttention over FlashAttention on compute "
+                  "capability >= 9.0 'for performance reasons' (NVIDIA/TransformerEngine transformer_engine/pytorch/attention/"
+                  "dot_product_attention/utils.py, get_attention_backend)",
     },
     StackTraits{
         .id = TrainingStack::megatron_lm_2022,
@@ -108,9 +112,11 @@ constexpr std::array kStacks = {
         .recipe_bf16 = "megatron-bf16", .recipe_fp16 = "megatron-fp16", .recipe_fp8 = "fp8-te",
         .gather = {},
         .userbuffers = kBridgeUserbuffers,
+        .attention_hopper = AttentionImpl::cudnn, .attention_blackwell = AttentionImpl::cudnn,
         .source = "Megatron-Bridge CommOverlapConfig (docs.nvidia.com/nemo/megatron-bridge, tp-dp-comm-overlap: TP overlap "
                   "on in the performance recipes, off when tp < 2 or without SP) over Megatron-Core's argument checks; userbuffer "
-                  "SMs: NVIDIA-NeMo/Megatron-Bridge @ 067f987df src/megatron/bridge/training/comm_overlap.py (Llama 3 70B, H100, tp 4)",
+                  "SMs: NVIDIA-NeMo/Megatron-Bridge @ 067f987df src/megatron/bridge/training/comm_overlap.py (Llama 3 70B, H100, tp 4); "
+                  "the Llama recipes leave attention_backend = None (Transformer Engine's choice: cuDNN fused attention on sm90+)",
     },
     StackTraits{
         .id = TrainingStack::torchtitan,
@@ -126,7 +132,7 @@ constexpr std::array kStacks = {
         .tp_overlap = exposed, .tp_overlap_max = pipelined,
         .recipe_bf16 = "fp32-adam", .recipe_fp16 = "fp32-adam", .recipe_fp8 = "fp32-adam",
         .gather = {.bucket_params = 0, .prefetch_layers = 1},
-        .flash2_on_hopper = true,
+        .attention_hopper = AttentionImpl::fa2, .attention_blackwell = AttentionImpl::cudnn,
         .op_level_selective = true,
         .source = "pytorch/torchtitan @ b5bcd76c66: torchtitan/config/configs.py, distributed/fsdp.py (FSDP2 fp32 sharded "
                   "parameters with bf16 compute, reduce in fp32; reshard_after_forward off under PP); async TP needs compile; "

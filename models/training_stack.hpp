@@ -6,6 +6,7 @@
 #include <array>
 #include <string_view>
 
+#include "models/op.hpp"
 #include "models/pipeline.hpp"
 
 namespace perfcast::models {
@@ -58,9 +59,10 @@ struct StackTraits {
   std::string_view recipe_bf16, recipe_fp16, recipe_fp8;  // optimizer recipes (models/memory) it keeps
   ShardedGather gather;
   UserbufferSms userbuffers;           // with tp_overlap = pipelined
-  // Its fused attention on Hopper is FlashAttention-2 (PyTorch SDPA's flash backend), not a
-  // Hopper-native kernel (cuDNN fused attention, FlashAttention-3).
-  bool flash2_on_hopper = false;
+  // The fused attention kernel it runs on Hopper (sm90) and on Blackwell (sm100) GPUs; generic where
+  // no source says (the roofline's scalar attention efficiencies apply, as on every other GPU).
+  AttentionImpl attention_hopper = AttentionImpl::generic;
+  AttentionImpl attention_blackwell = AttentionImpl::generic;
   // Its selective recomputation is PyTorch op-level selective checkpointing (every second matmul
   // and every elementwise op of a layer redone), not Korthikanti's attention-core recomputation.
   bool op_level_selective = false;

@@ -52,7 +52,11 @@ class LayerBuilder {
       op.precision = c_.attention_math.value_or(c_.math);
       op.flops = counted;  // a causal FlashAttention kernel skips masked blocks
       op.model_flops = counted;
-      op.flash2 = c_.flash2_on_hopper;
+      // The kernel's measured efficiencies are BF16/FP16 ones; an FP8 attention core stays generic.
+      if (bytes_per_element(op.precision) == 2) op.attention_impl = c_.attention_impl;
+      op.attention_head_dim = qk_dim;
+      op.attention_seq = q;
+      op.attention_causal = c_.mask == AttentionMask::causal && c_.phase != Phase::decode;
       op.bytes_read = T_ * heads * qk_dim * act_ + b * keys * kv_read_per_key * kv_;
       op.bytes_written = T_ * heads * v_dim * act_;
       ops_.push_back(op);

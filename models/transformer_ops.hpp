@@ -28,7 +28,7 @@ struct OpContext {
   double context_len = 0;    // decode: tokens already in the KV cache
   AttentionMask mask = AttentionMask::causal;
   AttentionKernel kernel = AttentionKernel::flash;
-  bool flash2_on_hopper = false;  // the fused kernel is FlashAttention-2 on a Hopper GPU (the stack's choice)
+  AttentionImpl attention_impl = AttentionImpl::generic;  // the fused kernel (the stack's choice on this GPU)
   Recompute recompute = Recompute::none;
   // recompute = selective is the stack's op-level policy (torchtitan): every second matmul of a
   // layer and every elementwise op recomputed, attention saved; else Korthikanti's attention-only one.

@@ -370,7 +370,8 @@ TEST_CASE("the shipped NeMo H100 FP8 profile is calibrate's fit on Megatron-Brid
     unseen_before.push_back(std::fabs(scores.before[i].error));
   }
   REQUIRE(unseen_after.size() == 8);
-  // Measured 2026-11-24: 34.0 % with the defaults, 10.0 % with the profile (README, Calibration).
-  CHECK(quantile(unseen_before, 0.5) > 0.30);
-  CHECK(quantile(unseen_after, 0.5) <= 0.1000);
+  // Measured 2026-11-24: 34.0 % with the defaults, 10.0 % with the profile; after the measured
+  // attention kernels (F-ATT-1) the same day, 29.6 % and 9.7 % (README, Calibration).
+  CHECK(quantile(unseen_before, 0.5) > 0.25);
+  CHECK(quantile(unseen_after, 0.5) <= 0.0975);
 }

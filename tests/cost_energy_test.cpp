@@ -217,7 +217,7 @@ TEST_CASE("compare: every combination, rows a rule rejects say why, and a row eq
                    .hardware = {"system=dgx-h100,nodes=128", "system=dgx-b200,nodes=64"},
                    .cost = {"aws-p5.48xlarge", "purchase"},
                    .region = {"us-virginia", "us-oregon"},
-                   .deadline_s = 90 * 86400.0};
+                   .deadline_s = 120 * 86400.0};
   const CompareReport c = compare(scenario_variants(r, shipped_db()), r.scenario_file, r.deadline_s);
   REQUIRE(c.rows.size() == 8);
   CHECK(c.training);

@@ -1,5 +1,5 @@
 // What a PyTorch-native stack and a power-limited board change (torchtitan on Grand Teton H100):
-// the sustained clock under a power limit (F-EN-4), FlashAttention-2 on Hopper, and PyTorch's
+// the sustained clock under a power limit (F-EN-4), the attention kernel each stack runs, and PyTorch's
 // op-level selective recomputation. Expected figures are hand-computed in each case.
 #include <doctest/doctest.h>
 
@@ -75,26 +75,21 @@ TEST_CASE("A power limit above TDP, at or below idle, or beside a power mode is 
   CHECK(test::scenario_error(llama8b("system = \"hgx-h100\"\npower_limit = -5")).find("hardware.power_limit") != std::string::npos);
 }
 
-TEST_CASE("torchtitan's SDPA attention is FlashAttention-2 on Hopper only; TE stacks keep the Hopper kernels") {
-  const auto attention_flagged = [](const Scenario& s) {
+TEST_CASE("The attention kernel is the stack's on Hopper and Blackwell: FlashAttention-2 or cuDNN under torchtitan, cuDNN under TE stacks") {
+  const auto kernel = [](const Scenario& s) {
     const models::OpContext c = training_context(s, s.hw.device);
     for (const models::OpGroup& g : models::transformer_ops(s.workload.transformer(), c))
       for (const models::Op& op : g.ops)
-        if (op.kind == models::OpKind::attention) return op.flash2;
-    return false;
+        if (op.kind == models::OpKind::attention) return op.attention_impl;
+    return models::AttentionImpl::generic;
   };
-  CHECK(attention_flagged(test::scenario(llama8b("system = \"hgx-h100\"", "stack = \"torchtitan\""))));
-  CHECK_FALSE(attention_flagged(test::scenario(llama8b("system = \"hgx-h100\"", "stack = \"megatron-lm\""))));
-  CHECK_FALSE(attention_flagged(test::scenario(llama8b("system = \"dgx-a100-80gb\"", "stack = \"torchtitan\""))));
-  // Its efficiencies: 0.333 forward and 0.325 backward of the dense peak, against 0.75 and 0.567.
-  models::Op fwd;
-  fwd.kind = models::OpKind::attention;
-  fwd.flash2 = true;
-  models::Op bwd = fwd;
-  bwd.pass = models::Pass::backward;
-  const models::Efficiency e = models::default_efficiency();
-  CHECK(models::compute_efficiency(fwd, e) == doctest::Approx(0.333));
-  CHECK(models::compute_efficiency(bwd, e) == doctest::Approx(0.325));
+  using enum models::AttentionImpl;
+  CHECK(kernel(test::scenario(llama8b("system = \"hgx-h100\"", "stack = \"torchtitan\""))) == fa2);
+  CHECK(kernel(test::scenario(llama8b("system = \"dgx-b200\"", "stack = \"torchtitan\""))) == cudnn);
+  CHECK(kernel(test::scenario(llama8b("system = \"hgx-h100\"", "stack = \"megatron-lm\""))) == cudnn);
+  CHECK(kernel(test::scenario(llama8b("system = \"dgx-b200\"", "stack = \"nemo\""))) == cudnn);
+  CHECK(kernel(test::scenario(llama8b("system = \"hgx-h100\"", "stack = \"deepspeed\""))) == generic);
+  CHECK(kernel(test::scenario(llama8b("system = \"dgx-a100-80gb\"", "stack = \"torchtitan\""))) == generic);
 }
 
 TEST_CASE("torchtitan's selective recomputation redoes every second matmul of a layer and its elementwise ops, not attention") {

@@ -204,8 +204,11 @@ models::OpContext training_context(const Scenario& s, const AcceleratorSpec& a) 
   if (p == Precision::fp8) c.attention_math = Precision::bf16;
   c.mask = s.mask;
   c.kernel = s.attention_kernel;
-  c.flash2_on_hopper = models::traits(t.stack).flash2_on_hopper && a.architecture == "hopper";
-  c.op_level_selective = models::traits(t.stack).op_level_selective;
+  const models::StackTraits& stack = models::traits(t.stack);
+  c.attention_impl = a.architecture == "hopper"      ? stack.attention_hopper
+                     : a.architecture == "blackwell" ? stack.attention_blackwell
+                                                     : models::AttentionImpl::generic;
+  c.op_level_selective = stack.op_level_selective;
   c.ep = s.parallelism.ep;
   c.cp = s.parallelism.cp;
   c.sequence_parallel = s.parallelism.sequence_parallel;

@@ -15,6 +15,16 @@
 namespace perfcast {
 namespace {
 
+// Which kernel times the attention core, and from what.
+std::string attention_assumption(const models::OpContext& c, models::AttentionKernel kernel) {
+  if (kernel == models::AttentionKernel::materialised) return "attention core: materialised scores (two batched GEMMs and a softmax pass)";
+  if (c.attention_impl == models::AttentionImpl::generic)
+    return "attention core: a fused kernel at the scalar attention efficiencies below (the stack's kernel on this GPU is not sourced)";
+  return fmt::format("attention core: {} (the stack's kernel on this GPU), at its measured H100 efficiency for the head dimension and "
+                     "{:g}-token calls (FlashAttention-3 paper Figs. 5-6, docs/models.md F-ATT-1)",
+                     models::name_of(c.attention_impl), c.seq_len);
+}
+
 // Per-group exposure of one rank for the report: each item takes its share of its overlap class's
 // exposed time (`totals`, overlap_exposure's class totals, are what the step uses).
 struct Exposure {
@@ -250,6 +260,7 @@ TrainingPrediction predict_training(const Scenario& s, const TrainingOptions& o)
                   stack.userbuffers.backward_scatter > 0 && tr.tp_overlap == models::TpOverlap::pipelined && par.sequence_parallel
                       ? "; TP on Transformer Engine userbuffers: Megatron-Bridge's H100 settings, 1-20 SMs per collective"
                       : ""),
+      attention_assumption(training_context(s, s.hw.device), s.attention_kernel),
       "optimizer: fused Adam, memory-bound, 2 × recipe bytes per updated parameter at the achievable HBM rate",
       fmt::format("MFU/HFU: op-level model FLOPs (no recomputation, {} attention) / executed FLOPs, over the dense {} peak {:.4g} TFLOP/s",
                   s.mask == models::AttentionMask::causal ? "causal" : "full", p.precision, p.peak_ops_per_s / 1e12),
