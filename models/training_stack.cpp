@@ -34,6 +34,7 @@ constexpr std::array kStacks = {
         .cp_chunks = 2,
         .tp_overlap = backward, .tp_overlap_max = pipelined,
         .recipe_bf16 = "megatron-bf16", .recipe_fp16 = "megatron-fp16", .recipe_fp8 = "fp8-te",
+        .fp8_scaling = Fp8Scaling::delayed,
         .gather = {},
         .userbuffers = kBridgeUserbuffers,
         .attention_hopper = AttentionImpl::cudnn, .attention_blackwell = AttentionImpl::cudnn,
@@ -44,7 +45,7 @@ constexpr std::array kStacks = {
                   "Megatron-Bridge sets them (its Llama 3 70B H100 tp 4 settings; Megatron-LM's own defaults not read); attention: "
                   "Transformer Engine's DotProductAttention picks its cuDNN FusedAttention over FlashAttention on compute "
                   "capability >= 9.0 'for performance reasons' (NVIDIA/TransformerEngine transformer_engine/pytorch/attention/"
-                  "dot_product_attention/utils.py, get_attention_backend)",
+                  "dot_product_attention/utils.py, get_attention_backend); FP8: --fp8-recipe default 'delayed' (arguments.py)",
     },
     StackTraits{
         .id = TrainingStack::megatron_lm_2022,
@@ -59,6 +60,7 @@ constexpr std::array kStacks = {
         .cp_chunks = 1,
         .tp_overlap = exposed, .tp_overlap_max = exposed,
         .recipe_bf16 = "megatron-bf16", .recipe_fp16 = "megatron-fp16", .recipe_fp8 = "fp8-te",
+        .fp8_scaling = Fp8Scaling::delayed,
         .gather = {},
         .source = "Korthikanti et al., 'Reducing Activation Recomputation in Large Transformer Models' (arXiv:2205.05198) "
                   "§4.2.2 and Table 3; exposed TP communication as Calculon (Isaev et al., SC'23) models the same runs",
@@ -76,6 +78,7 @@ constexpr std::array kStacks = {
         .cp_chunks = 1,
         .tp_overlap = exposed, .tp_overlap_max = exposed,
         .recipe_bf16 = "megatron-bf16", .recipe_fp16 = "megatron-fp16", .recipe_fp8 = "fp8-te",
+        .fp8_scaling = Fp8Scaling::delayed,
         .gather = {},
         .source = "Narayanan et al., 'Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM' "
                   "(SC21, arXiv:2104.04473) §2-§4: PTD-P, interleaved schedule, activation recomputation",
@@ -93,6 +96,7 @@ constexpr std::array kStacks = {
         .cp_chunks = 1,
         .tp_overlap = backward, .tp_overlap_max = backward,
         .recipe_bf16 = "megatron-bf16", .recipe_fp16 = "megatron-fp16", .recipe_fp8 = "fp8-te",
+        .fp8_scaling = Fp8Scaling::delayed,
         .gather = {},
         .source = "sail-sg/zero-bubble-pipeline-parallelism @ 3a91d0c8c2 README.md (a Megatron-LM fork; --enable-zero-bubble, "
                   "--zero-bubble-max-pending-backward 1x / 2x pp for ZB1P / ZB2P); Qi et al., arXiv:2401.10241",
@@ -110,13 +114,16 @@ constexpr std::array kStacks = {
         .cp_chunks = 2,
         .tp_overlap = pipelined, .tp_overlap_max = pipelined,
         .recipe_bf16 = "megatron-bf16", .recipe_fp16 = "megatron-fp16", .recipe_fp8 = "fp8-te",
+        .fp8_scaling = Fp8Scaling::current,
         .gather = {},
         .userbuffers = kBridgeUserbuffers,
         .attention_hopper = AttentionImpl::cudnn, .attention_blackwell = AttentionImpl::cudnn,
         .source = "Megatron-Bridge CommOverlapConfig (docs.nvidia.com/nemo/megatron-bridge, tp-dp-comm-overlap: TP overlap "
                   "on in the performance recipes, off when tp < 2 or without SP) over Megatron-Core's argument checks; userbuffer "
                   "SMs: NVIDIA-NeMo/Megatron-Bridge @ 067f987df src/megatron/bridge/training/comm_overlap.py (Llama 3 70B, H100, tp 4); "
-                  "the Llama recipes leave attention_backend = None (Transformer Engine's choice: cuDNN fused attention on sm90+)",
+                  "the Llama recipes leave attention_backend = None (Transformer Engine's choice: cuDNN fused attention on sm90+); FP8: "
+                  "MixedPrecisionConfig.fp8_recipe defaults to 'tensorwise' (per-tensor current scaling), which the performance "
+                  "scripts' fp8_cs runs (src/megatron/bridge/training/mixed_precision.py, scripts/performance/utils/precision.py)",
     },
     StackTraits{
         .id = TrainingStack::torchtitan,
@@ -131,6 +138,7 @@ constexpr std::array kStacks = {
         .cp_chunks = 1,
         .tp_overlap = exposed, .tp_overlap_max = pipelined,
         .recipe_bf16 = "fp32-adam", .recipe_fp16 = "fp32-adam", .recipe_fp8 = "fp32-adam",
+        .fp8_scaling = Fp8Scaling::current,
         .gather = {.bucket_params = 0, .prefetch_layers = 1},
         .attention_hopper = AttentionImpl::fa2, .attention_blackwell = AttentionImpl::cudnn,
         .op_level_selective = true,
@@ -140,7 +148,8 @@ constexpr std::array kStacks = {
                   "F.scaled_dot_product_attention, whose flash backend (FlashAttention-2) PyTorch picks on H100: cuDNN attention "
                   "is opt-in there since pytorch/pytorch#138522 (#142132), and torchtitan asks for it first only on sm100 "
                   "(pytorch/torchtitan#1196); selective AC 'op' (the llama3_8b.toml default at 9dec370) saves every mm "
-                  "output 'except every second mm' and the attention output (parallelisms/parallelize_llama.py _custom_policy)",
+                  "output 'except every second mm' and the attention output (parallelisms/parallelize_llama.py _custom_policy); "
+                  "Float8 is torchao's Float8Linear with dynamic (per-tensor current) scaling",
     },
     StackTraits{
         .id = TrainingStack::deepspeed,
@@ -155,6 +164,7 @@ constexpr std::array kStacks = {
         .cp_chunks = 1,
         .tp_overlap = exposed, .tp_overlap_max = exposed,
         .recipe_bf16 = "mixed-adam", .recipe_fp16 = "mixed-adam", .recipe_fp8 = "mixed-adam",
+        .fp8_scaling = Fp8Scaling::delayed,
         .gather = {.bucket_params = 5e7, .prefetch_layers = 1},
         .source = "microsoft/DeepSpeed @ edaa722126: runtime/pipe/engine.py ('ZeRO-2 and ZeRO-3 are incompatible with "
                   "pipeline parallelism'), runtime/pipe/schedule.py (TrainSchedule), runtime/zero/config.py "

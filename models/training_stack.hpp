@@ -8,6 +8,7 @@
 
 #include "models/op.hpp"
 #include "models/pipeline.hpp"
+#include "models/transformer_ops.hpp"
 
 namespace perfcast::models {
 
@@ -57,6 +58,7 @@ struct StackTraits {
   TpOverlap tp_overlap;                // by default
   TpOverlap tp_overlap_max;            // with its overlap flag on
   std::string_view recipe_bf16, recipe_fp16, recipe_fp8;  // optimizer recipes (models/memory) it keeps
+  Fp8Scaling fp8_scaling;              // its FP8 recipe's scaling by default
   ShardedGather gather;
   UserbufferSms userbuffers;           // with tp_overlap = pipelined
   // The fused attention kernel it runs on Hopper (sm90) and on Blackwell (sm100) GPUs; generic where

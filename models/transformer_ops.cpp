@@ -6,6 +6,9 @@
 namespace perfcast::models {
 namespace {
 
+// An FP8 quantisation pass of a GEMM input (its amax or its cast): no gradient, not a module's op.
+bool is_fp8_quantisation(const Op& op) { return op.name.ends_with(".fp8_cast") || op.name.ends_with(".fp8_amax"); }
+
 // Builds the forward op list of one layer or of the head. Names follow the module they belong to.
 class LayerBuilder {
  public:
@@ -27,8 +30,11 @@ class LayerBuilder {
     // FP8 training (Transformer Engine): each FP8 GEMM's input is cast to FP8 together with the
     // transposed copy the weight-gradient GEMM reads (TE cast_transpose). Counted as its own pass
     // over the input even where TE fuses the cast into the norm or activation before it.
-    if (c_.phase == Phase::training && bytes_per_element(p) <= 1 && weight)
+    if (c_.phase == Phase::training && bytes_per_element(p) <= 1 && weight) {
+      // Current scaling first reads the input once for its amax (TE nvte_compute_amax).
+      if (c_.fp8_scaling == Fp8Scaling::current) memory(name + ".fp8_amax", count * m * k * act_, 0);
       memory(name + ".fp8_cast", count * m * k * act_, 2 * count * m * k);
+    }
     ops_.push_back(gemm_op(std::move(name), {m, n, k, count}, p, in, weight ? c_.weight_bytes : in, act_, weight));
     // torchtitan's op policy (torchtitan/parallelisms/parallelize_llama.py @ 9dec370, _custom_policy):
     // saves every mm output "except every second mm" of a checkpointed block.
@@ -201,7 +207,7 @@ std::vector<Op> recompute_ops(const std::vector<Op>& forward, const OpContext& c
     // PyTorch op-level selective checkpointing: saved mm outputs and attention are not redone;
     // every elementwise op and every second weight matmul are.
     for (const Op& op : forward) {
-      if (op.kind == OpKind::memory && !op.name.ends_with(".fp8_cast")) out.push_back(recomputed(op, 1));
+      if (op.kind == OpKind::memory && !is_fp8_quantisation(op)) out.push_back(recomputed(op, 1));
       else if (op.kind == OpKind::gemm && op.op_sac_share > 0) out.push_back(recomputed(op, op.op_sac_share));
     }
     return out;
@@ -237,7 +243,7 @@ std::vector<Op> backward_ops(const std::vector<Op>& forward, const OpContext& c)
   for (auto it = forward.rbegin(); it != forward.rend(); ++it) {
     const Op& f = *it;
     if (f.name.ends_with(".residual")) continue;  // the gradient passes through; the add is in the norm backward
-    if (f.name.ends_with(".fp8_cast")) continue;  // the gradient of a cast is the identity
+    if (is_fp8_quantisation(f)) continue;  // the gradient of a cast is the identity
     if (f.kind == OpKind::gemm) {
       const GemmShape& s = f.gemm;
       // dA = dC . B^T : (M x N)(N x K)
@@ -249,7 +255,13 @@ std::vector<Op> backward_ops(const std::vector<Op>& forward, const OpContext& c)
       db.model_flops = f.model_flops;
       da.pass = db.pass = Pass::backward;
       if (bytes_per_element(f.precision) <= 1 && s.b_is_weight) {
-        // The output gradient cast to FP8 (E5M2) with its transpose, for the dgrad and wgrad GEMMs.
+        // The output gradient cast to FP8 (E5M2) with its transpose, for the dgrad and wgrad GEMMs,
+        // after its own amax pass under current scaling.
+        if (c.fp8_scaling == Fp8Scaling::current) {
+          Op amax = memory_op(f.name + ".grad_fp8_amax", s.count * s.m * s.n * s.c_bytes, 0);
+          amax.pass = Pass::backward;
+          out.push_back(std::move(amax));
+        }
         Op cast = memory_op(f.name + ".grad_fp8_cast", s.count * s.m * s.n * s.c_bytes, 2 * s.count * s.m * s.n);
         cast.pass = Pass::backward;
         out.push_back(std::move(cast));

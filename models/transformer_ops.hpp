@@ -16,10 +16,15 @@ enum class Phase { training, prefill, decode };
 enum class AttentionMask { causal, full };               // §6.4: s_ctx = (s+1)/2 or s
 enum class AttentionKernel { flash, materialised };      // fused (FlashAttention) or s x s scores in memory
 enum class Recompute { none, selective, full };
+// How FP8 training scales a tensor before its cast (Transformer Engine recipes): delayed, from an
+// amax history the cast kernel itself updates; current (per-tensor "tensorwise"), from this
+// tensor's own amax, which a separate reduction pass over it computes first.
+enum class Fp8Scaling { delayed, current };
 // Their names in scenario files and outputs, in enum order.
 inline constexpr std::array<std::string_view, 2> kAttentionMaskKeys{"causal", "full"};
 inline constexpr std::array<std::string_view, 2> kAttentionKernelKeys{"flash", "materialised"};
 inline constexpr std::array<std::string_view, 3> kRecomputeKeys{"none", "selective", "full"};
+inline constexpr std::array<std::string_view, 2> kFp8ScalingKeys{"delayed", "current"};
 
 struct OpContext {
   Phase phase = Phase::training;
@@ -38,6 +43,7 @@ struct OpContext {
   int cp = 1;                // context parallel: seq_len is this rank's share of a cp-times longer sequence
   bool sequence_parallel = false;  // norms and residuals on s/tp tokens (Korthikanti et al. 2022)
   Precision math = Precision::bf16;  // GEMM and attention math
+  Fp8Scaling fp8_scaling = Fp8Scaling::delayed;  // math = FP8 in training
   std::optional<Precision> attention_math;  // the attention core's, when it differs (FP8 training keeps it in BF16)
   double weight_bytes = 2;           // bytes per parameter as stored (weight-only quantisation: < 2)
   double activation_bytes = 2;       // activations (GEMM A operand is `math`-sized when smaller)

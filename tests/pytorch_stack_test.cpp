@@ -111,3 +111,35 @@ TEST_CASE("torchtitan's selective recomputation redoes every second matmul of a 
   const auto te_groups = models::transformer_ops(te.workload.transformer(), training_context(te, te.hw.device));
   CHECK(flops_of(te_groups, "dense layer", models::Pass::recompute, models::OpKind::gemm) == 0);
 }
+
+TEST_CASE("FP8 current scaling reads each GEMM input and output gradient once more for its amax; delayed scaling does not") {
+  const auto amax_bytes = [](const Scenario& s, models::Pass pass) {
+    double read = 0;
+    for (const models::OpGroup& g : models::transformer_ops(s.workload.transformer(), training_context(s, s.hw.device)))
+      for (const models::Op& op : g.ops)
+        if (g.name == "dense layer" && op.pass == pass && op.name.ends_with("fp8_amax")) {
+          CHECK(op.bytes_written == 0);
+          read += op.bytes_read;
+        }
+    return read;
+  };
+  const Scenario current = test::scenario(llama8b("system = \"hgx-h100\"", "precision = \"fp8\"\nstack = \"nemo\""));
+  CHECK(current.training->fp8_scaling == models::Fp8Scaling::current);
+  // Llama 3 8B layer, T = 2 x 8,192 tokens in BF16 (2 B): the QKV and gate/up inputs (4,096 wide), the
+  // attention output (4,096) and the SwiGLU output (14,336) feeding the projection and down GEMMs.
+  const double T = 2 * 8192.0;
+  CHECK(amax_bytes(current, models::Pass::forward) == doctest::Approx(T * 2 * (4096 + 4096 + 4096 + 14336)));
+  // Backward: the output gradients of QKV (6,144 = 4,096 + 2 x 1,024), projection (4,096), gate/up
+  // (2 x 14,336) and down (4,096).
+  CHECK(amax_bytes(current, models::Pass::backward) == doctest::Approx(T * 2 * (6144 + 4096 + 28672 + 4096)));
+  const Scenario delayed = test::scenario(llama8b("system = \"hgx-h100\"", "precision = \"fp8\"\nstack = \"megatron-lm\""));
+  CHECK(delayed.training->fp8_scaling == models::Fp8Scaling::delayed);
+  CHECK(amax_bytes(delayed, models::Pass::forward) == 0);
+  const Scenario told = test::scenario(llama8b("system = \"hgx-h100\"", "precision = \"fp8\"\nstack = \"nemo\"\nfp8_recipe = \"delayed\""));
+  CHECK(amax_bytes(told, models::Pass::backward) == 0);
+  CHECK(predict_training(current).step_time_s > predict_training(told).step_time_s);
+  CHECK(test::scenario(llama8b("system = \"hgx-h100\"", "precision = \"fp8\"\nstack = \"torchtitan\"")).training->fp8_scaling ==
+        models::Fp8Scaling::current);
+  CHECK(test::scenario_error(llama8b("system = \"hgx-h100\"", "precision = \"fp8\"\nfp8_recipe = \"hybrid\"")).find("training.fp8_recipe") !=
+        std::string::npos);
+}

@@ -114,6 +114,7 @@ TrainingSettings read_training(TomlSection& t) {
   if (s.tp_overlap > stack.tp_overlap_max)
     t.fail("tp_overlap", fmt::format("stack {} has no '{}' TP overlap (at most '{}')", stack.name, models::kTpOverlapKeys[std::size_t(s.tp_overlap)],
                                      models::kTpOverlapKeys[std::size_t(stack.tp_overlap_max)]));
+  s.fp8_scaling = r.pick<models::Fp8Scaling>("fp8_recipe").value_or(stack.fp8_scaling);
   t.finish();
   if (std::fmod(s.global_batch, s.micro_batch) != 0)
     t.fail("micro_batch", fmt::format("{} does not divide global_batch {}", s.micro_batch, s.global_batch));

@@ -199,6 +199,7 @@ models::OpContext training_context(const Scenario& s, const AcceleratorSpec& a) 
   models::OpContext c = transformer_context(Phase::training, t.micro_batch, t.seq_len / s.parallelism.cp, 0, s.parallelism.tp, p,
                                             std::nullopt, std::nullopt, activation_bytes_for(a, p));
   c.recompute = t.recompute;
+  c.fp8_scaling = t.fp8_scaling;
   // Transformer Engine runs DotProductAttention in BF16 unless fp8_dpa is set (off by default in
   // Megatron-LM/NeMo FP8 recipes): only the linear layers' GEMMs run in FP8.
   if (p == Precision::fp8) c.attention_math = Precision::bf16;

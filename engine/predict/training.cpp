@@ -245,7 +245,10 @@ TrainingPrediction predict_training(const Scenario& s, const TrainingOptions& o)
       fmt::format("{} schedule, {} micro-batches of {:g} × {:g} tokens per replica; bubble per F-PIPE-1..3 with the slowest rank in steady state",
                   p.schedule, mb, tr.micro_batch, tr.seq_len),
       "ops per micro-batch and tp×cp rank timed by the roofline (perfcast roofline); backward = input-gradient + weight-gradient GEMMs",
-      fmt::format("training stack {} (perfcast stacks): {}; optimizer recipe {}", stack.name, stack.description, tr.optimizer),
+      fmt::format("training stack {} (perfcast stacks): {}; optimizer recipe {}{}", stack.name, stack.description, tr.optimizer,
+                  p.precision != "fp8"                                ? ""
+                  : tr.fp8_scaling == models::Fp8Scaling::current ? "; FP8 current scaling: an amax pass over each GEMM input before its cast"
+                                                                      : "; FP8 delayed scaling: the cast kernel updates the amax history"),
       fmt::format("overlap model (models/traffic.cpp): TP collectives {}, CP ring under attention, EP all-to-all exposed, PP sends "
                   "blocking unless interleaved, DP reduction under the last micro-batch's backward, ZeRO gathers under forward{}",
                   tr.tp_overlap == models::TpOverlap::exposed    ? "all exposed"

@@ -36,6 +36,7 @@ struct TrainingSettings {
   std::optional<double> data_loading_s;  // per step and replica, prefetched (F-DATA-1)
   models::TrainingStack stack = models::TrainingStack::megatron_lm;  // what runs it (models/training_stack)
   models::TpOverlap tp_overlap = models::TpOverlap::backward;        // the stack's unless the scenario says
+  models::Fp8Scaling fp8_scaling = models::Fp8Scaling::delayed;      // precision = fp8: the stack's unless the scenario says
 };
 
 struct InferenceSettings {

@@ -73,14 +73,14 @@ std::string stacks_markdown() {
       "rule, and `sweep` drops and counts such layouts by reason. `[training] tp_overlap` picks the TP overlap up to the "
       "stack's most. Without an `optimizer`, the stack's recipe for the precision sets the bytes per parameter.\n\n"
       "| stack | ZeRO stages | ZeRO-2/3 with pp | schedules | features | TP overlap (default / most) | SMs a pipelined TP "
-      "overlap takes | ZeRO-3 gathers | recipe bf16 / fp16 / fp8 | attention on Hopper / Blackwell |\n"
-      "|---|---|---|---|---|---|---|---|---|---|\n";
+      "overlap takes | ZeRO-3 gathers | recipe bf16 / fp16 / fp8 | FP8 scaling | attention on Hopper / Blackwell |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const StackTraits* t : all())
-    out += fmt::format("| `{}` | {} | {} | {} | {} | {} / {} | {} | {} | {} / {} / {} | {} / {} |\n", t->name, fmt::join(zero_stages(*t), ", "),
+    out += fmt::format("| `{}` | {} | {} | {} | {} | {} / {} | {} | {} | {} / {} / {} | {} | {} / {} |\n", t->name, fmt::join(zero_stages(*t), ", "),
                        t->sharded_with_pp ? "yes" : "no", schedules_text(*t), features_text(*t),
                        models::kTpOverlapKeys[std::size_t(t->tp_overlap)], models::kTpOverlapKeys[std::size_t(t->tp_overlap_max)],
                        userbuffers_text(*t), gather_text(*t), bytes_text(t->recipe_bf16), bytes_text(t->recipe_fp16),
-                       bytes_text(t->recipe_fp8), models::name_of(t->attention_hopper), models::name_of(t->attention_blackwell));
+                       bytes_text(t->recipe_fp8), models::kFp8ScalingKeys[std::size_t(t->fp8_scaling)], models::name_of(t->attention_hopper), models::name_of(t->attention_blackwell));
   out += fmt::format("\nSMs: what the communication kernels of a hidden collective take from the compute beside it "
                      "(docs/models.md F-OVL-1); NCCL's {:g} for every overlapped collective a stack does not run on "
                      "Transformer Engine userbuffers. Attention: the fused kernel whose measured efficiencies time the "
@@ -109,6 +109,7 @@ std::string stacks_json() {
                       {"tp_overlap_sms", userbuffers_text(*t)},
                       {"attention", {{"hopper", models::name_of(t->attention_hopper)}, {"blackwell", models::name_of(t->attention_blackwell)}}},
                       {"recipes", {{"bf16", t->recipe_bf16}, {"fp16", t->recipe_fp16}, {"fp8", t->recipe_fp8}}},
+                      {"fp8_scaling", models::kFp8ScalingKeys[std::size_t(t->fp8_scaling)]},
                       {"source", t->source}});
   }
   return nlohmann::ordered_json{{"stacks", stacks}}.dump(2);

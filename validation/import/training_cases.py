@@ -23,6 +23,11 @@ def emit(c, metric, measured, sc, notes, **kw):
     stack = next((st for prefix, st in STACKS if c["id"].startswith(prefix)), None)
     if sc and stack:
         sc["training"]["stack"] = stack
+        # NeMo 24.07 builds Transformer Engine's DelayedScaling recipe (NVIDIA/NeMo @ 070a0bb,
+        # nemo/collections/nlp/models/language_modeling/megatron_gpt_model.py); the nemo stack's
+        # default is Megatron-Bridge's current scaling.
+        if c["id"].startswith("nemo2407") and sc["training"].get("precision") == "fp8":
+            sc["training"]["fp8_recipe"] = "delayed"
     emit_case(c, metric, measured, sc, notes, **kw)
 
 cases = json.load(open(sys.argv[1] if len(sys.argv) > 1 else "../shared/validation/training_cases.json"))

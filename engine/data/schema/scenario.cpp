@@ -123,6 +123,8 @@ constexpr ScenarioKey kTraining[] = {
            "The training software: which layouts run, which overlaps, bytes per parameter (perfcast stacks)"),
     choice("tp_overlap", models::kTpOverlapKeys, "the stack's",
            "TP collectives: exposed, backward (async under the backward GEMMs), pipelined (forward too; needs SP)"),
+    choice("fp8_recipe", models::kFp8ScalingKeys, "the stack's",
+           "FP8 scaling: delayed (amax history) or current (per-tensor 'tensorwise': an amax pass before each cast)"),
 };
 
 constexpr ScenarioKey kInference[] = {
