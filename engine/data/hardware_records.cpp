@@ -18,7 +18,10 @@ AcceleratorSpec accelerator_from(const Record& r) {
   a.display_name = r.text("display_name");
   a.vendor = r.text("vendor");
   a.category = r.text("category");
-  a.architecture = r.text("architecture");
+  const std::string architecture = r.text("architecture");
+  a.architecture = architecture == "hopper"      ? GpuArchitecture::hopper
+                   : architecture == "blackwell" ? GpuArchitecture::blackwell
+                                                 : GpuArchitecture::other;
   a.gpu = a.category == "datacenter-gpu" || a.category == "edge-gpu";
   for (std::size_t i = 0; i < kPrecisionCount; ++i)
     a.peak_dense_ops_per_s[i] = r.number(fmt::format("peak_dense.{}", kPrecisionNames[i]));

@@ -206,9 +206,9 @@ models::OpContext training_context(const Scenario& s, const AcceleratorSpec& a) 
   c.mask = s.mask;
   c.kernel = s.attention_kernel;
   const models::StackTraits& stack = models::traits(t.stack);
-  c.attention_impl = a.architecture == "hopper"      ? stack.attention_hopper
-                     : a.architecture == "blackwell" ? stack.attention_blackwell
-                                                     : models::AttentionImpl::generic;
+  c.attention_impl = a.architecture == GpuArchitecture::hopper      ? stack.attention_hopper
+                     : a.architecture == GpuArchitecture::blackwell ? stack.attention_blackwell
+                                                                    : models::AttentionImpl::generic;
   c.op_level_selective = stack.op_level_selective;
   c.ep = s.parallelism.ep;
   c.cp = s.parallelism.cp;

@@ -16,8 +16,8 @@ namespace perfcast {
 namespace {
 
 // Which kernel times the attention core, and from what.
-std::string attention_assumption(const models::OpContext& c, models::AttentionKernel kernel) {
-  if (kernel == models::AttentionKernel::materialised) return "attention core: materialised scores (two batched GEMMs and a softmax pass)";
+std::string attention_assumption(const models::OpContext& c) {
+  if (c.kernel == models::AttentionKernel::materialised) return "attention core: materialised scores (two batched GEMMs and a softmax pass)";
   if (c.attention_impl == models::AttentionImpl::generic)
     return "attention core: a fused kernel at the scalar attention efficiencies below (the stack's kernel on this GPU is not sourced)";
   return fmt::format("attention core: {} (the stack's kernel on this GPU), at its measured H100 efficiency for the head dimension and "
@@ -246,7 +246,7 @@ TrainingPrediction predict_training(const Scenario& s, const TrainingOptions& o)
                   p.schedule, mb, tr.micro_batch, tr.seq_len),
       "ops per micro-batch and tp×cp rank timed by the roofline (perfcast roofline); backward = input-gradient + weight-gradient GEMMs",
       fmt::format("training stack {} (perfcast stacks): {}; optimizer recipe {}{}", stack.name, stack.description, tr.optimizer,
-                  p.precision != "fp8"                                ? ""
+                  ctx.math != Precision::fp8                          ? ""
                   : tr.fp8_scaling == models::Fp8Scaling::current ? "; FP8 current scaling: an amax pass over each GEMM input before its cast"
                                                                       : "; FP8 delayed scaling: the cast kernel updates the amax history"),
       fmt::format("overlap model (models/traffic.cpp): TP collectives {}, CP ring under attention, EP all-to-all exposed, PP sends "
@@ -263,7 +263,7 @@ TrainingPrediction predict_training(const Scenario& s, const TrainingOptions& o)
                   stack.userbuffers.backward_scatter > 0 && tr.tp_overlap == models::TpOverlap::pipelined && par.sequence_parallel
                       ? "; TP on Transformer Engine userbuffers: Megatron-Bridge's H100 settings, 1-20 SMs per collective"
                       : ""),
-      attention_assumption(training_context(s, s.hw.device), s.attention_kernel),
+      attention_assumption(ctx),
       "optimizer: fused Adam, memory-bound, 2 × recipe bytes per updated parameter at the achievable HBM rate",
       fmt::format("MFU/HFU: op-level model FLOPs (no recomputation, {} attention) / executed FLOPs, over the dense {} peak {:.4g} TFLOP/s",
                   s.mask == models::AttentionMask::causal ? "causal" : "full", p.precision, p.peak_ops_per_s / 1e12),

@@ -21,9 +21,12 @@ struct PowerMode {
   std::optional<double> memory_bandwidth_Bps;
 };
 
+// The GPU generations a training stack names its kernels for (models/training_stack).
+enum class GpuArchitecture { other, hopper, blackwell };
+
 struct AcceleratorSpec {
   std::string name, display_name, vendor, category;
-  std::string architecture;  // "hopper", "blackwell" ...; "" when the record does not say
+  GpuArchitecture architecture = GpuArchitecture::other;  // from the record's `architecture` text
   bool gpu = false;  // category datacenter-gpu or edge-gpu: work runs in waves over its compute units
   std::array<std::optional<double>, kPrecisionCount> peak_dense_ops_per_s{};  // FLOP/s or OP/s, dense
   std::optional<double> memory_capacity_marketing_B;  // as printed by the vendor
