@@ -3,6 +3,7 @@
 // precision its math runs in, and the GEMM shape where it is one. Built by the op-accounting
 // models (transformer_ops, vision_ops); timed by roofline.
 #include <array>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,12 @@ struct GemmShape {
   bool b_is_weight = false;                      // B is a parameter (its gradient is a wgrad)
 };
 
+// A memory op's backward where it is not the one fused pass backward_ops assumes (eager PyTorch
+// modules, F-EAGER-1): bytes moved and kernels launched.
+struct MemoryPass {
+  double read = 0, written = 0, kernels = 1;
+};
+
 struct Op {
   std::string name;          // "attn.qkv", "mlp.down.wgrad"
   OpKind kind = OpKind::memory;
@@ -46,6 +53,7 @@ struct Op {
   // Share of a weight GEMM that PyTorch op-level selective checkpointing recomputes: the layer's
   // even-numbered matmuls in execution order (one GEMM here may stand for several, as q, k, v).
   double op_sac_share = 0;
+  std::optional<MemoryPass> backward;  // kind == memory
 
   double bytes() const { return bytes_read + bytes_written; }
   double intensity() const { return bytes() > 0 ? flops / bytes() : 0; }  // FLOP per byte

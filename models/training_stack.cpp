@@ -19,6 +19,56 @@ constexpr UserbufferSms kBridgeUserbuffers{
     .forward_gather = 1, .forward_scatter_bf16 = 20, .forward_scatter_fp8 = 1,
     .backward_gather = 1, .backward_scatter = 14, .backward_regather = 3};
 
+constexpr StackTraits kTorchtitan{
+        .id = TrainingStack::torchtitan,
+        .name = "torchtitan",
+        .description = "torchtitan: FSDP2 (ZeRO-3, or ZeRO-2 with reshard_after_forward off) or DDP replicas, TP with SP, "
+                       "torch.distributed.pipelining schedules, CP, EP; TP collectives synchronous unless async TP (compile)",
+        .zero_stages = {true, false, true, true},
+        .sharded_with_pp = true,
+        .interleaved = true,
+        .schedules = kTorchPipelining,
+        .sequence_parallel = true, .selective_recompute = true, .context_parallel = true, .expert_parallel = true,
+        .cp_chunks = 1,
+        .tp_overlap = exposed, .tp_overlap_max = pipelined,
+        .recipe_bf16 = "fp32-adam", .recipe_fp16 = "fp32-adam", .recipe_fp8 = "fp32-adam",
+        .fp8_scaling = Fp8Scaling::current,
+        .gather = {.bucket_params = 0, .prefetch_layers = 1},
+        .attention_hopper = AttentionImpl::fa2, .attention_blackwell = AttentionImpl::cudnn,
+        .op_level_selective = true,
+        .eager_modules = {.eager = true, .rmsnorm_as_ops = false, .repeat_kv = false, .compile_covers_loss = true},
+        .source = "pytorch/torchtitan @ b5bcd76c66: torchtitan/config/configs.py, distributed/fsdp.py (FSDP2 fp32 sharded "
+                  "parameters with bf16 compute, reduce in fp32; reshard_after_forward off under PP); async TP needs compile; "
+                  "torch/distributed/pipelining/schedules.py (GPipe, 1F1B, interleaved, interleaved zero bubble); attention is "
+                  "F.scaled_dot_product_attention, whose flash backend (FlashAttention-2) PyTorch picks on H100: cuDNN attention "
+                  "is opt-in there since pytorch/pytorch#138522 (#142132), and torchtitan asks for it first only on sm100 "
+                  "(pytorch/torchtitan#1196); selective AC 'op' (the llama3_8b.toml default at 9dec370) saves every mm "
+                  "output 'except every second mm' and the attention output (parallelisms/parallelize_llama.py _custom_policy); "
+                  "Float8 is torchao's Float8Linear with dynamic (per-tensor current) scaling; eager modules "
+                  "(models/common): RMSNorm is nn.RMSNorm (PyTorch's fused rms_norm kernel), ComplexRoPE, SwiGLU as "
+                  "silu(w1 x) * w3 x, GQA through SDPA's enable_gqa; CompileConfig compiles each TransformerBlock and "
+                  "the loss (components = ['model', 'loss']), off by default (enable = false)",
+    };
+
+// torchtitan as its team benchmarked it at the end of 2024 (@ 9dec370, torch 1963fc8): the layouts,
+// overlaps and kernels of today's, but RMSNorm in torch ops, K and V copied per head, and torch.compile
+// wrapping the TransformerBlocks only.
+constexpr StackTraits torchtitan_2024() {
+  StackTraits t = kTorchtitan;
+  t.id = TrainingStack::torchtitan_2024;
+  t.name = "torchtitan-2024";
+  t.description = "torchtitan as of December 2024 (the llama3_h100_202412 benchmarks): as torchtitan, with the eager "
+                  "modules of that release";
+  t.eager_modules = {.eager = true, .rmsnorm_as_ops = true, .repeat_kv = true, .compile_covers_loss = false};
+  t.source = "pytorch/torchtitan @ 9dec370: torchtitan/models/norms.py (RMSNorm: x.float(), pow, mean, rsqrt, type_as, "
+             "* weight; norm_type 'rmsnorm' by default), models/llama/model.py (complex apply_rotary_emb, repeat_kv "
+             "before F.scaled_dot_product_attention, silu(w1 x) * w3 x), parallelisms/parallelize_llama.py "
+             "(apply_compile: torch.compile per TransformerBlock), train.py (loss_fn = cross_entropy(pred.float()), "
+             "its compile commented out), config_manager.py (--training.compile off by default); layouts and "
+             "kernels as torchtitan";
+  return t;
+}
+
 constexpr std::array kStacks = {
     StackTraits{
         .id = TrainingStack::megatron_lm,
@@ -125,32 +175,8 @@ constexpr std::array kStacks = {
                   "MixedPrecisionConfig.fp8_recipe defaults to 'tensorwise' (per-tensor current scaling), which the performance "
                   "scripts' fp8_cs runs (src/megatron/bridge/training/mixed_precision.py, scripts/performance/utils/precision.py)",
     },
-    StackTraits{
-        .id = TrainingStack::torchtitan,
-        .name = "torchtitan",
-        .description = "torchtitan: FSDP2 (ZeRO-3, or ZeRO-2 with reshard_after_forward off) or DDP replicas, TP with SP, "
-                       "torch.distributed.pipelining schedules, CP, EP; TP collectives synchronous unless async TP (compile)",
-        .zero_stages = {true, false, true, true},
-        .sharded_with_pp = true,
-        .interleaved = true,
-        .schedules = kTorchPipelining,
-        .sequence_parallel = true, .selective_recompute = true, .context_parallel = true, .expert_parallel = true,
-        .cp_chunks = 1,
-        .tp_overlap = exposed, .tp_overlap_max = pipelined,
-        .recipe_bf16 = "fp32-adam", .recipe_fp16 = "fp32-adam", .recipe_fp8 = "fp32-adam",
-        .fp8_scaling = Fp8Scaling::current,
-        .gather = {.bucket_params = 0, .prefetch_layers = 1},
-        .attention_hopper = AttentionImpl::fa2, .attention_blackwell = AttentionImpl::cudnn,
-        .op_level_selective = true,
-        .source = "pytorch/torchtitan @ b5bcd76c66: torchtitan/config/configs.py, distributed/fsdp.py (FSDP2 fp32 sharded "
-                  "parameters with bf16 compute, reduce in fp32; reshard_after_forward off under PP); async TP needs compile; "
-                  "torch/distributed/pipelining/schedules.py (GPipe, 1F1B, interleaved, interleaved zero bubble); attention is "
-                  "F.scaled_dot_product_attention, whose flash backend (FlashAttention-2) PyTorch picks on H100: cuDNN attention "
-                  "is opt-in there since pytorch/pytorch#138522 (#142132), and torchtitan asks for it first only on sm100 "
-                  "(pytorch/torchtitan#1196); selective AC 'op' (the llama3_8b.toml default at 9dec370) saves every mm "
-                  "output 'except every second mm' and the attention output (parallelisms/parallelize_llama.py _custom_policy); "
-                  "Float8 is torchao's Float8Linear with dynamic (per-tensor current) scaling",
-    },
+    kTorchtitan,
+    torchtitan_2024(),
     StackTraits{
         .id = TrainingStack::deepspeed,
         .name = "deepspeed",

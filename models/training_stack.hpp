@@ -12,9 +12,9 @@
 
 namespace perfcast::models {
 
-enum class TrainingStack { megatron_lm, megatron_lm_2022, megatron_lm_2021, megatron_zb, nemo, torchtitan, deepspeed };
-inline constexpr std::array<std::string_view, 7> kTrainingStackKeys{
-    "megatron-lm", "megatron-lm-2022", "megatron-lm-2021", "megatron-zb", "nemo", "torchtitan", "deepspeed"};  // in enum order
+enum class TrainingStack { megatron_lm, megatron_lm_2022, megatron_lm_2021, megatron_zb, nemo, torchtitan, torchtitan_2024, deepspeed };
+inline constexpr std::array<std::string_view, 8> kTrainingStackKeys{
+    "megatron-lm", "megatron-lm-2022", "megatron-lm-2021", "megatron-zb", "nemo", "torchtitan", "torchtitan-2024", "deepspeed"};  // in enum order
 
 // How a stack overlaps tensor-parallel collectives with its GEMMs.
 //  exposed:   every TP collective on the critical path (Megatron-LM as run in 2021-2022);
@@ -46,6 +46,16 @@ struct UserbufferSms {
   double backward_regather = 0;     // input re-gather for the wgrad, under the QKV / FC1 dgrad
 };
 
+// A stack whose model is written in plain torch ops (torchtitan) runs its elementwise modules as
+// separate eager kernels unless torch.compile fuses them (F-EAGER-1); stacks of fused kernels
+// (Transformer Engine, Apex, Megatron's fused ops) have none of this.
+struct EagerModules {
+  bool eager = false;                // elementwise modules are torch ops; `[training] compile` applies
+  bool rmsnorm_as_ops = false;       // RMSNorm written as torch ops, not PyTorch's fused rms_norm kernel
+  bool repeat_kv = false;            // GQA by copying K and V per query head (SDPA without enable_gqa)
+  bool compile_covers_loss = false;  // torch.compile, when on, compiles the loss with the blocks
+};
+
 struct StackTraits {
   TrainingStack id;
   std::string_view name, description;
@@ -68,6 +78,7 @@ struct StackTraits {
   // Its selective recomputation is PyTorch op-level selective checkpointing (every second matmul
   // and every elementwise op of a layer redone), not Korthikanti's attention-core recomputation.
   bool op_level_selective = false;
+  EagerModules eager_modules{};
   std::string_view source;
 };
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/eager_kernels.hpp"
+
 namespace perfcast::models {
 namespace {
 
@@ -12,7 +14,9 @@ bool is_fp8_quantisation(const Op& op) { return op.name.ends_with(".fp8_cast") |
 // Builds the forward op list of one layer or of the head. Names follow the module they belong to.
 class LayerBuilder {
  public:
-  LayerBuilder(const TransformerSpec& m, const OpContext& c) : m_(m), c_(c) {
+  // `head`: the embedding, final norm and loss, outside the transformer blocks torch.compile wraps.
+  LayerBuilder(const TransformerSpec& m, const OpContext& c, bool head = false)
+      : m_(m), c_(c), eager_(head ? c.eager.head : c.eager.blocks) {
     T_ = c.tokens();
     Tn_ = c.sequence_parallel ? T_ / c.tp : T_;  // tokens per rank in norms/residuals
     act_ = c.activation_bytes;
@@ -43,8 +47,28 @@ class LayerBuilder {
         if (++matmuls_ % 2 == 0) ops_.back().op_sac_share += share;
   }
   void memory(std::string name, double read, double written) { ops_.push_back(memory_op(std::move(name), read, written)); }
-  void norm(std::string name, double width) { memory(std::move(name), Tn_ * width * act_, Tn_ * width * act_); }
-  void residual(std::string name) { memory(std::move(name), 2 * Tn_ * m_.hidden * act_, Tn_ * m_.hidden * act_); }
+  // An eager module over `elements` values: its forward kernels, and its backward's for backward_ops.
+  void eager(std::string name, double elements, const EagerModule& k) {
+    memory(std::move(name), elements * k.forward.read, elements * k.forward.written);
+    ops_.back().kernels = k.forward.kernels;
+    ops_.back().backward = MemoryPass{elements * k.backward.read, elements * k.backward.written, k.backward.kernels};
+  }
+  void norm(std::string name, double tokens, double width) {
+    if (eager_ && c_.eager.rmsnorm && m_.norm == NormKind::rmsnorm) return eager(std::move(name), tokens * width, eager_rmsnorm(act_));
+    memory(std::move(name), tokens * width * act_, tokens * width * act_);
+  }
+  void norm(std::string name, double width) { norm(std::move(name), Tn_, width); }
+  void residual(std::string name) {
+    const double e = Tn_ * m_.hidden;
+    memory(std::move(name), 2 * e * act_, e * act_);
+    if (!eager_) return;
+    const KernelPass g = eager_residual_gradient(act_);
+    ops_.back().backward = MemoryPass{e * g.read, e * g.written, g.kernels};
+  }
+  void rope(double elements) {
+    if (eager_) return eager("attn.rope", elements, eager_rope(act_));
+    memory("attn.rope", elements * act_, elements * act_);
+  }
 
   // The attention core: QK^T, softmax, .V for `heads` local query heads over `kv_heads` local KV
   // heads (or a latent cache of width `kv_width` for absorbed MLA).
@@ -84,9 +108,18 @@ class LayerBuilder {
     const double heads = m_.heads / tp, kv_heads = std::max(1.0, std::floor(m_.kv_heads / tp)), d = m_.head_dim;
     const double qkv = heads + 2 * kv_heads;
     gemm("attn.qkv", T_, qkv * d, h, 1, true, std::nullopt, {heads / qkv, kv_heads / qkv, kv_heads / qkv});
-    if (m_.max_positions == 0) memory("attn.rope", T_ * (heads + kv_heads) * d * act_, T_ * (heads + kv_heads) * d * act_);
+    if (m_.max_positions == 0) rope(T_ * (heads + kv_heads) * d);
     if (c_.phase != Phase::training) memory("attn.kv_cache_write", T_ * 2 * kv_heads * d * act_, T_ * 2 * kv_heads * d * kv_);
-    attention_core(heads, d, d, 2 * kv_heads * d);
+    // torchtitan's repeat_kv (expand + reshape) copies K and V to one head per query head; its
+    // gradient sums the copies back. torch.compile keeps the copy (SDPA reads real tensors).
+    const bool repeat = c_.repeat_kv && c_.phase == Phase::training && kv_heads < heads;
+    if (repeat) {
+      const double kv = 2 * T_ * kv_heads * d * act_, full = 2 * T_ * heads * d * act_;
+      memory("attn.repeat_kv", kv, full);
+      ops_.back().kernels = 2;
+      ops_.back().backward = MemoryPass{full, kv, 2};
+    }
+    attention_core(heads, d, d, 2 * (repeat ? heads : kv_heads) * d);
     gemm("attn.out", T_, h, heads * d);
     residual("attn.residual");
   }
@@ -98,15 +131,14 @@ class LayerBuilder {
     const double h = m_.hidden, heads = m_.heads / double(c_.tp);
     if (l.q_lora_rank > 0) {
       gemm("mla.q_down", T_, l.q_lora_rank, h);
-      memory("mla.q_norm", T_ * l.q_lora_rank * act_, T_ * l.q_lora_rank * act_);
+      norm("mla.q_norm", T_, l.q_lora_rank);
       gemm("mla.q_up", T_, heads * l.qk_head_dim(), l.q_lora_rank);
     } else {
       gemm("mla.q_proj", T_, heads * l.qk_head_dim(), h);
     }
     gemm("mla.kv_down", T_, l.kv_lora_rank + l.qk_rope_head_dim, h);
-    memory("mla.kv_norm", T_ * l.kv_lora_rank * act_, T_ * l.kv_lora_rank * act_);
-    const double rope = T_ * (heads + 1) * l.qk_rope_head_dim * act_;
-    memory("attn.rope", rope, rope);
+    norm("mla.kv_norm", T_, l.kv_lora_rank);
+    rope(T_ * (heads + 1) * l.qk_rope_head_dim);
     const double latent = l.kv_lora_rank + l.qk_rope_head_dim;
     if (c_.phase != Phase::training) memory("attn.kv_cache_write", T_ * latent * act_, T_ * latent * kv_);
     if (c_.phase == Phase::decode) {
@@ -125,7 +157,8 @@ class LayerBuilder {
     const double h = m_.hidden;
     if (m_.mlp == MlpKind::swiglu) {
       gemm(prefix + ".gate_up", tokens, 2 * width, h, count, true, std::nullopt, {0.5, 0.5});
-      memory(prefix + ".act", count * tokens * 2 * width * act_, count * tokens * width * act_);
+      if (eager_) eager(prefix + ".act", count * tokens * width, eager_swiglu(act_));
+      else memory(prefix + ".act", count * tokens * 2 * width * act_, count * tokens * width * act_);
     } else {
       gemm(prefix + ".up", tokens, width, h, count);
       memory(prefix + ".act", count * tokens * width * act_, count * tokens * width * act_);
@@ -169,13 +202,15 @@ class LayerBuilder {
     // (fp8_output_proj is MXFP8-only and off by default; reference/training-stacks.md §1.1).
     const bool fp8_training = c_.phase == Phase::training && bytes_per_element(c_.math) <= 1;
     gemm("lm_head", rows, V, h, 1, true, fp8_training ? std::optional(Precision::bf16) : std::nullopt);
-    if (c_.phase == Phase::training) memory("loss.cross_entropy", rows * V * act_, rows * V * act_);
+    if (c_.phase == Phase::training && eager_) eager("loss.cross_entropy", rows * V, eager_cross_entropy(act_));
+    else if (c_.phase == Phase::training) memory("loss.cross_entropy", rows * V * act_, rows * V * act_);
     else memory("sample.softmax", rows * V * act_, rows * 4);
   }
 
  private:
   const TransformerSpec& m_;
   const OpContext& c_;
+  bool eager_ = false;  // this group's elementwise modules run eagerly (OpContext::eager)
   double T_ = 0, Tn_ = 0, act_ = 2, kv_ = 2;
   int matmuls_ = 0;  // weight matmuls so far in this layer (op-level selective recomputation)
   std::vector<Op> ops_;
@@ -242,7 +277,8 @@ std::vector<Op> backward_ops(const std::vector<Op>& forward, const OpContext& c)
   std::vector<Op> out;
   for (auto it = forward.rbegin(); it != forward.rend(); ++it) {
     const Op& f = *it;
-    if (f.name.ends_with(".residual")) continue;  // the gradient passes through; the add is in the norm backward
+    // The gradient passes through a residual; a fused norm backward does the add (eager: its own kernel).
+    if (f.name.ends_with(".residual") && !f.backward) continue;
     if (is_fp8_quantisation(f)) continue;  // the gradient of a cast is the identity
     if (f.kind == OpKind::gemm) {
       const GemmShape& s = f.gemm;
@@ -281,7 +317,11 @@ std::vector<Op> backward_ops(const std::vector<Op>& forward, const OpContext& c)
       b.bytes_written = f.bytes_read;
       out.push_back(std::move(b));
     } else {
-      Op b = memory_op(f.name + ".bwd", f.bytes_read + f.bytes_written, f.bytes_read);
+      // One fused pass reading the saved input and the output gradient, writing the input gradient,
+      // unless the op says which kernels its backward runs.
+      const MemoryPass k = f.backward.value_or(MemoryPass{f.bytes_read + f.bytes_written, f.bytes_read, 1});
+      Op b = memory_op(f.name + ".bwd", k.read, k.written);
+      b.kernels = k.kernels;
       b.pass = Pass::backward;
       out.push_back(std::move(b));
     }
@@ -291,7 +331,7 @@ std::vector<Op> backward_ops(const std::vector<Op>& forward, const OpContext& c)
 
 std::vector<OpGroup> transformer_ops(const TransformerSpec& m, const OpContext& c) {
   std::vector<OpGroup> groups;
-  LayerBuilder head(m, c);
+  LayerBuilder head(m, c, true);
   head.head();
   append_group(groups, "embedding and LM head", 1, head.take(), c, false);
   LayerBuilder dense(m, c);

@@ -49,6 +49,13 @@ struct OpContext {
   double activation_bytes = 2;       // activations (GEMM A operand is `math`-sized when smaller)
   double kv_bytes = 2;               // KV cache element (inference)
   double grad_bytes = 4;             // weight gradients accumulate in FP32 (Megatron main_grads, §17.2)
+  // Eager PyTorch modules (F-EAGER-1): the elementwise ops of the transformer blocks and of the head
+  // (final norm, loss) run as the separate kernels torch ops launch, not one fused pass each.
+  struct Eager {
+    bool blocks = false, head = false;
+    bool rmsnorm = false;  // RMSNorm written as torch ops (else one kernel each way, as PyTorch's _fused_rms_norm)
+  } eager;
+  bool repeat_kv = false;  // GQA K and V copied once per query head before the attention kernel (no enable_gqa)
 
   double query_tokens() const { return phase == Phase::decode ? 1 : seq_len; }
   double tokens() const { return batch * query_tokens(); }  // T on this rank per micro-batch

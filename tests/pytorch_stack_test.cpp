@@ -1,6 +1,7 @@
 // What a PyTorch-native stack and a power-limited board change (torchtitan on Grand Teton H100):
 // the sustained clock under a power limit (F-EN-4), the attention kernel each stack runs, and PyTorch's
-// op-level selective recomputation. Expected figures are hand-computed in each case.
+// op-level selective recomputation, eager modules against torch.compile. Expected figures are hand-computed
+// in each case.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -9,6 +10,7 @@
 
 #include "engine/predict/roofline.hpp"
 #include "engine/predict/training.hpp"
+#include "models/eager_kernels.hpp"
 #include "models/energy.hpp"
 #include "models/transformer_ops.hpp"
 #include "tests/scenario_text.hpp"
@@ -142,4 +144,77 @@ TEST_CASE("FP8 current scaling reads each GEMM input and output gradient once mo
         models::Fp8Scaling::current);
   CHECK(test::scenario_error(llama8b("system = \"hgx-h100\"", "precision = \"fp8\"\nfp8_recipe = \"hybrid\"")).find("training.fp8_recipe") !=
         std::string::npos);
+}
+
+TEST_CASE("F-EAGER-1: the bytes eager PyTorch modules move per element, forward and backward, in BF16") {
+  const models::EagerModule norm = models::eager_rmsnorm(2);
+  CHECK(norm.forward.read + norm.forward.written == 36);  // 2+4+4+4+2 read, 4+4+4+2+2 written
+  CHECK(norm.forward.kernels == 8);
+  CHECK(norm.backward.read + norm.backward.written == 92);
+  CHECK(norm.backward.kernels == 16);
+  const models::EagerModule rope = models::eager_rope(2);
+  CHECK(rope.forward.read == 10);
+  CHECK(rope.backward.written == 10);
+  const models::EagerModule swiglu = models::eager_swiglu(2);
+  CHECK(swiglu.forward.read + swiglu.forward.written == 10);
+  CHECK(swiglu.backward.read + swiglu.backward.written == 18);
+  const models::EagerModule loss = models::eager_cross_entropy(2);
+  CHECK(loss.forward.read + loss.forward.written == 22);
+  CHECK(loss.backward.read + loss.backward.written == 26);
+  CHECK(models::eager_residual_gradient(2).read == 4);
+}
+
+namespace {
+
+struct OpBytes {
+  double forward = 0, backward = 0, kernels = 0;
+};
+
+// An op's bytes in the named group, forward and its backward (`name` + ".bwd").
+OpBytes op_bytes(const Scenario& s, const std::string& group, const std::string& name) {
+  OpBytes b;
+  for (const models::OpGroup& g : models::transformer_ops(s.workload.transformer(), training_context(s, s.hw.device)))
+    for (const models::Op& op : g.ops)
+      if (g.name == group && op.name == name) b.forward += op.bytes(), b.kernels += op.kernels;
+      else if (g.name == group && op.name == name + ".bwd") b.backward += op.bytes();
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("Eager torchtitan modules move F-EAGER-1's bytes; torch.compile fuses the blocks, and today's release the loss too") {
+  // Llama 3 8B, micro-batch 2 x 8,192 tokens: a norm over T x 4,096, RoPE over T x (32 + 8) x 128, the
+  // loss over T x 128,256 logits, all BF16.
+  const double T = 2 * 8192.0, E = T * 4096, logits = T * 128256;
+  const Scenario eager = test::scenario(llama8b("system = \"grand-teton-h100\"", "stack = \"torchtitan-2024\""));
+  CHECK(op_bytes(eager, "dense layer", "attn.norm").forward == doctest::Approx(36 * E));
+  CHECK(op_bytes(eager, "dense layer", "attn.norm").kernels == 8);
+  CHECK(op_bytes(eager, "dense layer", "attn.norm").backward == doctest::Approx(92 * E));
+  CHECK(op_bytes(eager, "dense layer", "attn.rope").forward == doctest::Approx(20 * T * 40 * 128));
+  CHECK(op_bytes(eager, "dense layer", "mlp.act").backward == doctest::Approx(18 * T * 14336));
+  CHECK(op_bytes(eager, "dense layer", "attn.residual").backward == doctest::Approx(6 * E));
+  CHECK(op_bytes(eager, "embedding and LM head", "loss.cross_entropy").forward == doctest::Approx(22 * logits));
+  // repeat_kv: K and V (8 heads of 128) read, written once per query head (32); backward the reverse.
+  CHECK(op_bytes(eager, "dense layer", "attn.repeat_kv").forward == doctest::Approx(2 * T * 2 * (1024 + 4096)));
+
+  const Scenario compiled = test::scenario(llama8b("system = \"grand-teton-h100\"", "stack = \"torchtitan-2024\"\ncompile = true"));
+  CHECK(op_bytes(compiled, "dense layer", "attn.norm").forward == doctest::Approx(4 * E));
+  CHECK(op_bytes(compiled, "dense layer", "attn.norm").backward == doctest::Approx(6 * E));
+  CHECK(op_bytes(compiled, "dense layer", "attn.residual").backward == 0);
+  CHECK(op_bytes(compiled, "dense layer", "attn.repeat_kv").forward == doctest::Approx(2 * T * 2 * (1024 + 4096)));
+  CHECK(op_bytes(compiled, "embedding and LM head", "loss.cross_entropy").forward == doctest::Approx(22 * logits));
+  CHECK(op_bytes(compiled, "embedding and LM head", "final.norm").forward == doctest::Approx(36 * E));
+
+  // Today's torchtitan: nn.RMSNorm is one fused kernel, GQA goes to SDPA, compile covers the loss.
+  const Scenario today = test::scenario(llama8b("system = \"grand-teton-h100\"", "stack = \"torchtitan\""));
+  CHECK(op_bytes(today, "dense layer", "attn.norm").forward == doctest::Approx(4 * E));
+  CHECK(op_bytes(today, "dense layer", "attn.rope").forward == doctest::Approx(20 * T * 40 * 128));
+  CHECK(op_bytes(today, "dense layer", "attn.repeat_kv").forward == 0);
+  const Scenario today_compiled = test::scenario(llama8b("system = \"grand-teton-h100\"", "stack = \"torchtitan\"\ncompile = true"));
+  CHECK(op_bytes(today_compiled, "embedding and LM head", "loss.cross_entropy").forward == doctest::Approx(4 * logits));
+
+  // Eager is slower by the extra traffic; a TE stack's modules are fused and compile is refused there.
+  CHECK(predict_training(eager).step_time_s > predict_training(compiled).step_time_s * 1.10);
+  const std::string error = test::scenario_error(llama8b("system = \"grand-teton-h100\"", "stack = \"megatron-lm\"\ncompile = true"));
+  CHECK(error.find("training.compile: stack megatron-lm runs fused kernels") != std::string::npos);
 }

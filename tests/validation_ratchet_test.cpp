@@ -45,10 +45,12 @@ struct SourcePin {
 // Both moved 2026-11-24 with the measured attention kernels (F-ATT-1: cuDNN under Transformer Engine,
 // FlashAttention-2 under torchtitan): Megatron-Bridge 35.844 % -> 30.451 % (0 -> 1 within),
 // torchtitan 39.131 % -> 36.968 %; and again with current scaling's amax passes (Bridge's FP8-CS,
-// torchao's dynamic Float8): 30.451 % -> 27.355 % (2 within), 36.968 % -> 33.587 %.
+// torchao's dynamic Float8): 30.451 % -> 27.355 % (2 within), 36.968 % -> 33.587 %. torchtitan moved
+// 2026-11-24 with eager PyTorch modules (F-EAGER-1, stack torchtitan-2024): the same 16 cases 33.587 % ->
+// 24.802 %, and its two torch.compile-only rows, skipped until compile was modelled, now scored (18: 25.162 %).
 const std::vector<SourcePin> kSourcePins = {
     {"training", "NVIDIA-NeMo/Megatron-Bridge", {0.27355, 2, 10}},
-    {"training", "pytorch/torchtitan", {0.33587, 2, 16}},
+    {"training", "pytorch/torchtitan", {0.25163, 2, 18}},
 };
 
 bool has_own_pin(const CaseScore& s) {
@@ -83,10 +85,6 @@ const std::map<std::string, std::string> kKnownOutliers = {
     {"coral-mobilenet-v1-224x224-dev-board", "Edge TPU, as above"},
     {"coral-mobilenet-v2-224x224-usb-accelerator", "Edge TPU, as above"},
     {"coral-mobilenet-v2-224x224-dev-board", "Edge TPU, as above"},
-    {"torchtitan2412-h100-llama31-8b-128gpu-fsdp", "eager PyTorch: RMSNorm in six kernels, RoPE through float32 complex tensors, "
-                                                   "repeat_kv copies and SwiGLU in two kernels; perfcast counts one fused pass per "
-                                                   "module, what torch.compile does (the same table's compiled Float8 row is 33 % "
-                                                   "off) (issue 23)"},
     {"torchtitan2412-h100-llama31-405b-512gpu-4d-fsdp1-cp8-seq256k", "cause not established: torch's ring attention (Dec 2024) runs "
                                                                      "one SDPA call per ring step and merges the partial outputs in "
                                                                      "separate kernels; only the FlashAttention-2 efficiency of each "

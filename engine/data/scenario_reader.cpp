@@ -115,6 +115,11 @@ TrainingSettings read_training(TomlSection& t) {
     t.fail("tp_overlap", fmt::format("stack {} has no '{}' TP overlap (at most '{}')", stack.name, models::kTpOverlapKeys[std::size_t(s.tp_overlap)],
                                      models::kTpOverlapKeys[std::size_t(stack.tp_overlap_max)]));
   s.fp8_scaling = r.pick<models::Fp8Scaling>("fp8_recipe").value_or(stack.fp8_scaling);
+  const std::optional<bool> compile = r.flag("compile");
+  if (compile && !stack.eager_modules.eager)
+    t.fail("compile", fmt::format("stack {} runs fused kernels, not eager PyTorch modules; torch.compile applies to the torchtitan stacks",
+                                  stack.name));
+  s.compile = compile.value_or(false);
   t.finish();
   if (std::fmod(s.global_batch, s.micro_batch) != 0)
     t.fail("micro_batch", fmt::format("{} does not divide global_batch {}", s.micro_batch, s.global_batch));

@@ -210,6 +210,11 @@ models::OpContext training_context(const Scenario& s, const AcceleratorSpec& a) 
                      : a.architecture == GpuArchitecture::blackwell ? stack.attention_blackwell
                                                                     : models::AttentionImpl::generic;
   c.op_level_selective = stack.op_level_selective;
+  const models::EagerModules& eager = stack.eager_modules;
+  c.eager = {.blocks = eager.eager && !t.compile,
+             .head = eager.eager && !(t.compile && eager.compile_covers_loss),
+             .rmsnorm = eager.rmsnorm_as_ops};
+  c.repeat_kv = eager.repeat_kv;
   c.ep = s.parallelism.ep;
   c.cp = s.parallelism.cp;
   c.sequence_parallel = s.parallelism.sequence_parallel;

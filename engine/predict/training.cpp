@@ -25,6 +25,19 @@ std::string attention_assumption(const models::OpContext& c) {
                      models::name_of(c.attention_impl), c.seq_len);
 }
 
+// How the norms, RoPE, activation and loss run (F-EAGER-1).
+std::string elementwise_assumption(const models::OpContext& c) {
+  const models::OpContext::Eager& e = c.eager;
+  std::string text = !e.blocks && !e.head ? "elementwise ops: one fused pass per module each way (fused kernels or torch.compile)"
+                     : e.blocks          ? fmt::format("elementwise ops: eager PyTorch kernels (torch.compile off): RMSNorm {}, complex RoPE in "
+                                                       "float32, SwiGLU in two kernels, cross-entropy over float32 logits (F-EAGER-1)",
+                                                       e.rmsnorm ? "in eight torch ops" : "as one fused kernel")
+                                : "elementwise ops: transformer blocks fused by torch.compile; the final norm and the loss outside them eager "
+                                  "(cross-entropy over float32 logits, F-EAGER-1)";
+  if (c.repeat_kv) text += "; GQA K and V copied once per query head before the attention kernel (repeat_kv)";
+  return text;
+}
+
 // Per-group exposure of one rank for the report: each item takes its share of its overlap class's
 // exposed time (`totals`, overlap_exposure's class totals, are what the step uses).
 struct Exposure {
@@ -264,6 +277,7 @@ TrainingPrediction predict_training(const Scenario& s, const TrainingOptions& o)
                       ? "; TP on Transformer Engine userbuffers: Megatron-Bridge's H100 settings, 1-20 SMs per collective"
                       : ""),
       attention_assumption(ctx),
+      elementwise_assumption(ctx),
       "optimizer: fused Adam, memory-bound, 2 × recipe bytes per updated parameter at the achievable HBM rate",
       fmt::format("MFU/HFU: op-level model FLOPs (no recomputation, {} attention) / executed FLOPs, over the dense {} peak {:.4g} TFLOP/s",
                   s.mask == models::AttentionMask::causal ? "causal" : "full", p.precision, p.peak_ops_per_s / 1e12),

@@ -37,6 +37,7 @@ struct TrainingSettings {
   models::TrainingStack stack = models::TrainingStack::megatron_lm;  // what runs it (models/training_stack)
   models::TpOverlap tp_overlap = models::TpOverlap::backward;        // the stack's unless the scenario says
   models::Fp8Scaling fp8_scaling = models::Fp8Scaling::delayed;      // precision = fp8: the stack's unless the scenario says
+  bool compile = false;  // torch.compile on a stack of eager modules (models::EagerModules)
 };
 
 struct InferenceSettings {

@@ -125,6 +125,8 @@ constexpr ScenarioKey kTraining[] = {
            "TP collectives: exposed, backward (async under the backward GEMMs), pipelined (forward too; needs SP)"),
     choice("fp8_recipe", models::kFp8ScalingKeys, "the stack's",
            "FP8 scaling: delayed (amax history) or current (per-tensor 'tensorwise': an amax pass before each cast)"),
+    flag("compile", "false",
+         "torch.compile fuses the elementwise ops of each transformer block (torchtitan stacks; else eager kernels, F-EAGER-1)"),
 };
 
 constexpr ScenarioKey kInference[] = {
