@@ -11,6 +11,22 @@ namespace {
 // An FP8 quantisation pass of a GEMM input (its amax or its cast): no gradient, not a module's op.
 bool is_fp8_quantisation(const Op& op) { return op.name.ends_with(".fp8_cast") || op.name.ends_with(".fp8_amax"); }
 
+// How Transformer Engine quantises a low-precision GEMM's input: bytes per element of each of the
+// two copies it writes (row-wise for this GEMM, column-wise for the one that reads it transposed),
+// block scales included, and whether an amax pass over the input comes first.
+struct Quantisation {
+  double copy_bytes = 1;
+  bool amax_pass = false;
+};
+Quantisation quantisation(Precision math, Fp8Scaling scaling) {
+  // NVFP4 (TE NVFP4BlockScaling): E2M1 values with an E4M3 scale per 16, under a per-tensor FP32
+  // scale taken from the tensor's amax.
+  if (math == Precision::fp4) return {0.5 + 1.0 / 16, true};
+  // MXFP8 (TE MXFP8BlockScaling): an E8M0 scale per 32 values, found by the cast kernel itself.
+  if (scaling == Fp8Scaling::mxfp8) return {1 + 1.0 / 32, false};
+  return {1, scaling == Fp8Scaling::current};
+}
+
 // Builds the forward op list of one layer or of the head. Names follow the module they belong to.
 class LayerBuilder {
  public:
@@ -31,13 +47,14 @@ class LayerBuilder {
             std::optional<Precision> math = std::nullopt, std::initializer_list<double> pieces = {1.0}) {
     const Precision p = math.value_or(c_.math);
     const double in = std::min(act_, bytes_per_element(p));
-    // FP8 training (Transformer Engine): each FP8 GEMM's input is cast to FP8 together with the
-    // transposed copy the weight-gradient GEMM reads (TE cast_transpose). Counted as its own pass
-    // over the input even where TE fuses the cast into the norm or activation before it.
+    // FP8 / NVFP4 training (Transformer Engine): each low-precision GEMM's input is cast together
+    // with the transposed copy the weight-gradient GEMM reads (TE cast_transpose). Counted as its own
+    // pass over the input even where TE fuses the cast into the norm or activation before it.
     if (c_.phase == Phase::training && bytes_per_element(p) <= 1 && weight) {
+      const Quantisation q = quantisation(p, c_.fp8_scaling);
       // Current scaling first reads the input once for its amax (TE nvte_compute_amax).
-      if (c_.fp8_scaling == Fp8Scaling::current) memory(name + ".fp8_amax", count * m * k * act_, 0);
-      memory(name + ".fp8_cast", count * m * k * act_, 2 * count * m * k);
+      if (q.amax_pass) memory(name + ".fp8_amax", count * m * k * act_, 0);
+      memory(name + ".fp8_cast", count * m * k * act_, 2 * q.copy_bytes * count * m * k);
     }
     ops_.push_back(gemm_op(std::move(name), {m, n, k, count}, p, in, weight ? c_.weight_bytes : in, act_, weight));
     // torchtitan's op policy (torchtitan/parallelisms/parallelize_llama.py @ 9dec370, _custom_policy):
@@ -291,14 +308,15 @@ std::vector<Op> backward_ops(const std::vector<Op>& forward, const OpContext& c)
       db.model_flops = f.model_flops;
       da.pass = db.pass = Pass::backward;
       if (bytes_per_element(f.precision) <= 1 && s.b_is_weight) {
-        // The output gradient cast to FP8 (E5M2) with its transpose, for the dgrad and wgrad GEMMs,
-        // after its own amax pass under current scaling.
-        if (c.fp8_scaling == Fp8Scaling::current) {
+        // The output gradient cast (FP8 E5M2, or NVFP4) with its transpose, for the dgrad and wgrad
+        // GEMMs, after its own amax pass where the recipe takes one.
+        const Quantisation q = quantisation(f.precision, c.fp8_scaling);
+        if (q.amax_pass) {
           Op amax = memory_op(f.name + ".grad_fp8_amax", s.count * s.m * s.n * s.c_bytes, 0);
           amax.pass = Pass::backward;
           out.push_back(std::move(amax));
         }
-        Op cast = memory_op(f.name + ".grad_fp8_cast", s.count * s.m * s.n * s.c_bytes, 2 * s.count * s.m * s.n);
+        Op cast = memory_op(f.name + ".grad_fp8_cast", s.count * s.m * s.n * s.c_bytes, 2 * q.copy_bytes * s.count * s.m * s.n);
         cast.pass = Pass::backward;
         out.push_back(std::move(cast));
       }

@@ -18,13 +18,14 @@ enum class AttentionKernel { flash, materialised };      // fused (FlashAttentio
 enum class Recompute { none, selective, full };
 // How FP8 training scales a tensor before its cast (Transformer Engine recipes): delayed, from an
 // amax history the cast kernel itself updates; current (per-tensor "tensorwise"), from this
-// tensor's own amax, which a separate reduction pass over it computes first.
-enum class Fp8Scaling { delayed, current };
+// tensor's own amax, which a separate reduction pass over it computes first; mxfp8 (Blackwell), an
+// E8M0 scale per 32 consecutive values, computed inside the cast kernel.
+enum class Fp8Scaling { delayed, current, mxfp8 };
 // Their names in scenario files and outputs, in enum order.
 inline constexpr std::array<std::string_view, 2> kAttentionMaskKeys{"causal", "full"};
 inline constexpr std::array<std::string_view, 2> kAttentionKernelKeys{"flash", "materialised"};
 inline constexpr std::array<std::string_view, 3> kRecomputeKeys{"none", "selective", "full"};
-inline constexpr std::array<std::string_view, 2> kFp8ScalingKeys{"delayed", "current"};
+inline constexpr std::array<std::string_view, 3> kFp8ScalingKeys{"delayed", "current", "mxfp8"};
 
 struct OpContext {
   Phase phase = Phase::training;
@@ -42,7 +43,7 @@ struct OpContext {
   int ep = 1;                // expert parallel
   int cp = 1;                // context parallel: seq_len is this rank's share of a cp-times longer sequence
   bool sequence_parallel = false;  // norms and residuals on s/tp tokens (Korthikanti et al. 2022)
-  Precision math = Precision::bf16;  // GEMM and attention math
+  Precision math = Precision::bf16;  // GEMM and attention math (training in fp4: NVFP4)
   Fp8Scaling fp8_scaling = Fp8Scaling::delayed;  // math = FP8 in training
   std::optional<Precision> attention_math;  // the attention core's, when it differs (FP8 training keeps it in BF16)
   double weight_bytes = 2;           // bytes per parameter as stored (weight-only quantisation: < 2)

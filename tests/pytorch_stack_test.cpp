@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <fmt/format.h>
+#include <set>
 #include <string>
 
 #include "engine/predict/roofline.hpp"
@@ -217,4 +218,45 @@ TEST_CASE("Eager torchtitan modules move F-EAGER-1's bytes; torch.compile fuses 
   CHECK(predict_training(eager).step_time_s > predict_training(compiled).step_time_s * 1.10);
   const std::string error = test::scenario_error(llama8b("system = \"grand-teton-h100\"", "stack = \"megatron-lm\"\ncompile = true"));
   CHECK(error.find("training.compile: stack megatron-lm runs fused kernels") != std::string::npos);
+}
+
+TEST_CASE("MXFP8 and NVFP4 training: block scales in the cast, NVFP4's amax pass, BF16 LM head and attention, Blackwell only") {
+  // Bytes the dense layer's casts write and its amax passes read, forward, and the precision of its GEMMs.
+  struct Casts {
+    double written = 0, amax_read = 0;
+    std::set<Precision> gemm_math;
+    Precision lm_head = Precision::fp32, attention = Precision::fp32;
+  };
+  const auto casts = [](const Scenario& s) {
+    Casts c;
+    for (const models::OpGroup& g : models::transformer_ops(s.workload.transformer(), training_context(s, s.hw.device)))
+      for (const models::Op& op : g.ops) {
+        if (op.name == "lm_head") c.lm_head = op.precision;
+        if (op.kind == models::OpKind::attention && op.pass == models::Pass::forward) c.attention = op.precision;
+        if (g.name != "dense layer" || op.pass != models::Pass::forward) continue;
+        if (op.name.ends_with(".fp8_cast")) c.written += op.bytes_written;
+        if (op.name.ends_with(".fp8_amax")) c.amax_read += op.bytes_read;
+        if (op.kind == models::OpKind::gemm) c.gemm_math.insert(op.precision);
+      }
+    return c;
+  };
+  // The dense layer's four GEMM inputs, T = 2 x 8,192 tokens: 4,096 (QKV), 4,096 (projection),
+  // 4,096 (gate/up) and 14,336 (down) wide; two copies each.
+  const double inputs = 2 * 8192.0 * (4096 + 4096 + 4096 + 14336);
+  const Scenario mx = test::scenario(llama8b("system = \"dgx-b200\"", "precision = \"fp8\"\nstack = \"nemo\"\nfp8_recipe = \"mxfp8\""));
+  const Casts m = casts(mx);
+  CHECK(m.written == doctest::Approx(2 * (1 + 1.0 / 32) * inputs));  // E4M3 + an E8M0 scale per 32
+  CHECK(m.amax_read == 0);
+  const Scenario fp4 = test::scenario(llama8b("system = \"dgx-b200\"", "precision = \"fp4\"\nstack = \"nemo\""));
+  const Casts f = casts(fp4);
+  CHECK(f.written == doctest::Approx(2 * (0.5 + 1.0 / 16) * inputs));  // E2M1 + an E4M3 scale per 16
+  CHECK(f.amax_read == doctest::Approx(2 * inputs));                   // one BF16 read per input
+  CHECK(f.gemm_math == std::set<Precision>{Precision::fp4});
+  CHECK(f.lm_head == Precision::bf16);
+  CHECK(f.attention == Precision::bf16);
+  CHECK(predict_training(fp4).step_time_s < predict_training(mx).step_time_s);
+  CHECK(test::scenario_error(llama8b("system = \"hgx-h100\"", "precision = \"fp8\"\nfp8_recipe = \"mxfp8\""))
+            .find("training.fp8_recipe: mxfp8 block scaling runs on Blackwell GPUs only") != std::string::npos);
+  CHECK(test::scenario_error(llama8b("system = \"hgx-h100\"", "precision = \"fp4\"")).find("training.precision: fp4 training") !=
+        std::string::npos);
 }

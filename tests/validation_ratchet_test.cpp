@@ -48,16 +48,24 @@ struct SourcePin {
 // torchao's dynamic Float8): 30.451 % -> 27.355 % (2 within), 36.968 % -> 33.587 %. torchtitan moved
 // 2026-11-24 with eager PyTorch modules (F-EAGER-1, stack torchtitan-2024): the same 16 cases 33.587 % ->
 // 24.802 %, and its two torch.compile-only rows, skipped until compile was modelled, now scored (18: 25.162 %).
+// Megatron-Bridge's MXFP8 and NVFP4 rows, skipped until the block-scaled recipes were modelled
+// (2026-11-24): pinned apart from the same tables' FP8 rows, at their first figure (all too fast,
+// MXFP8 +32 to +47 %, NVFP4 +48 / +62 %).
 const std::vector<SourcePin> kSourcePins = {
     {"training", "NVIDIA-NeMo/Megatron-Bridge", {0.27355, 2, 10}},
+    {"training", ", block-scaled rows", {0.44708, 0, 7}},
     {"training", "pytorch/torchtitan", {0.25163, 2, 18}},
 };
 
-bool has_own_pin(const CaseScore& s) {
+// The pin a case counts under: the last source pin whose text its source contains (a later pin
+// narrows an earlier one, as the block-scaled rows narrow Megatron-Bridge's).
+const SourcePin* own_pin(const CaseScore& s) {
+  const SourcePin* last = nullptr;
   for (const SourcePin& p : kSourcePins)
-    if (s.kind == p.kind && s.source.find(p.source) != std::string::npos) return true;
-  return false;
+    if (s.kind == p.kind && s.source.find(p.source) != std::string::npos) last = &p;
+  return last;
 }
+bool has_own_pin(const CaseScore& s) { return own_pin(s) != nullptr; }
 
 void check_pin(const ValidationSummary& s, const Pin& pin) {
   CHECK(s.held_out == pin.held_out);
@@ -85,6 +93,9 @@ const std::map<std::string, std::string> kKnownOutliers = {
     {"coral-mobilenet-v1-224x224-dev-board", "Edge TPU, as above"},
     {"coral-mobilenet-v2-224x224-usb-accelerator", "Edge TPU, as above"},
     {"coral-mobilenet-v2-224x224-dev-board", "Edge TPU, as above"},
+    {"mbridge260401-gb200-llama3-70b-64gpu-nvfp4", "NVFP4 training: FP4 GEMMs at the 8-bit GEMM efficiency (no FP4 training GEMM "
+                                                   "measurement found), the weight-gradient inputs' random Hadamard transform and "
+                                                   "stochastic rounding not modelled; the same table's FP8 rows are 31-47 % fast too (issue 23)"},
     {"torchtitan2412-h100-llama31-405b-512gpu-4d-fsdp1-cp8-seq256k", "cause not established: torch's ring attention (Dec 2024) runs "
                                                                      "one SDPA call per ring step and merges the partial outputs in "
                                                                      "separate kernels; only the FlashAttention-2 efficiency of each "
@@ -119,7 +130,7 @@ TEST_CASE("validation ratchet: no suite's held-out error grows, no suite loses c
     CAPTURE(p.source);
     std::vector<CaseScore> own;
     for (const CaseScore& s : scores)
-      if (s.kind == p.kind && s.source.find(p.source) != std::string::npos) own.push_back(s);
+      if (own_pin(s) == &p) own.push_back(s);
     const auto summaries = summarise_by(own, false);
     REQUIRE(summaries.size() == 1);
     check_pin(summaries.front().second, p.pin);

@@ -96,7 +96,8 @@ HardwareChoice read_hardware(TomlSection& t, const HardwareDb& db) {
   return h;
 }
 
-TrainingSettings read_training(TomlSection& t) {
+// `device`: the accelerator it trains on (the block-scaled recipes need Blackwell).
+TrainingSettings read_training(TomlSection& t, const AcceleratorSpec& device) {
   KeyReader r(t, "training");
   TrainingSettings s;
   s.seq_len = double(r.require_integer("seq_len"));
@@ -115,6 +116,14 @@ TrainingSettings read_training(TomlSection& t) {
     t.fail("tp_overlap", fmt::format("stack {} has no '{}' TP overlap (at most '{}')", stack.name, models::kTpOverlapKeys[std::size_t(s.tp_overlap)],
                                      models::kTpOverlapKeys[std::size_t(stack.tp_overlap_max)]));
   s.fp8_scaling = r.pick<models::Fp8Scaling>("fp8_recipe").value_or(stack.fp8_scaling);
+  // Transformer Engine's MXFP8BlockScaling and NVFP4BlockScaling need sm100 (Megatron-Bridge's
+  // MixedPrecisionConfig: "mxfp8 (for Blackwell only)").
+  if (device.architecture != GpuArchitecture::blackwell) {
+    if (s.fp8_scaling == models::Fp8Scaling::mxfp8)
+      t.fail("fp8_recipe", fmt::format("mxfp8 block scaling runs on Blackwell GPUs only, not {}", device.name));
+    if (s.precision == Precision::fp4)
+      t.fail("precision", fmt::format("fp4 training (NVFP4 block scaling) runs on Blackwell GPUs only, not {}", device.name));
+  }
   const std::optional<bool> compile = r.flag("compile");
   if (compile && !stack.eager_modules.eager)
     t.fail("compile", fmt::format("stack {} runs fused kernels, not eager PyTorch modules; torch.compile applies to the torchtitan stacks",
@@ -255,7 +264,7 @@ std::string default_recipe(const TrainingSettings& t) {
   const models::StackTraits& stack = models::traits(t.stack);
   if (t.precision == Precision::fp32 || t.precision == Precision::tf32) return "fp32-adam";
   if (t.precision == Precision::fp16) return std::string(stack.recipe_fp16);
-  if (t.precision == Precision::fp8) return std::string(stack.recipe_fp8);
+  if (t.precision == Precision::fp8 || t.precision == Precision::fp4) return std::string(stack.recipe_fp8);
   return std::string(stack.recipe_bf16);
 }
 
@@ -323,7 +332,7 @@ Scenario read_scenario(TomlSection& root, const std::string& label, const std::f
   if (!hardware) root.fail_here("missing required table [hardware]");
   s.hardware = read_hardware(*hardware, db);
   s.hw = resolve_hardware(db, s.hardware);
-  if (auto t = root.table("training")) s.training = read_training(*t);
+  if (auto t = root.table("training")) s.training = read_training(*t, s.hw.device);
   if (auto t = root.table("inference")) s.inference = read_inference(*t);
   if (s.training && s.inference) root.fail("inference", "a scenario is either [training] or [inference], not both");
   if (!s.training && !s.inference) root.fail_here("a scenario needs a [training] or an [inference] table");

@@ -25,6 +25,21 @@ std::string attention_assumption(const models::OpContext& c) {
                      models::name_of(c.attention_impl), c.seq_len);
 }
 
+// Which low-precision recipe casts the GEMM inputs, and what it costs.
+std::string low_precision_assumption(const models::OpContext& c) {
+  if (c.math == Precision::fp4)
+    return "; NVFP4: linear-layer GEMMs in FP4 at the 8-bit GEMM efficiency (no FP4 training GEMM measurement), each input after an "
+           "amax pass cast to E2M1 with an E4M3 scale per 16 values, twice (row- and column-wise); the random Hadamard transform "
+           "of the weight-gradient inputs and stochastic rounding are not modelled";
+  if (c.math != Precision::fp8) return "";
+  switch (c.fp8_scaling) {
+    case models::Fp8Scaling::current: return "; FP8 current scaling: an amax pass over each GEMM input before its cast";
+    case models::Fp8Scaling::mxfp8: return "; MXFP8: each GEMM input cast with an E8M0 scale per 32 values, row- and column-wise";
+    case models::Fp8Scaling::delayed: break;
+  }
+  return "; FP8 delayed scaling: the cast kernel updates the amax history";
+}
+
 // How the norms, RoPE, activation and loss run (F-EAGER-1).
 std::string elementwise_assumption(const models::OpContext& c) {
   const models::OpContext::Eager& e = c.eager;
@@ -259,9 +274,7 @@ TrainingPrediction predict_training(const Scenario& s, const TrainingOptions& o)
                   p.schedule, mb, tr.micro_batch, tr.seq_len),
       "ops per micro-batch and tp×cp rank timed by the roofline (perfcast roofline); backward = input-gradient + weight-gradient GEMMs",
       fmt::format("training stack {} (perfcast stacks): {}; optimizer recipe {}{}", stack.name, stack.description, tr.optimizer,
-                  ctx.math != Precision::fp8                          ? ""
-                  : tr.fp8_scaling == models::Fp8Scaling::current ? "; FP8 current scaling: an amax pass over each GEMM input before its cast"
-                                                                      : "; FP8 delayed scaling: the cast kernel updates the amax history"),
+                  low_precision_assumption(ctx)),
       fmt::format("overlap model (models/traffic.cpp): TP collectives {}, CP ring under attention, EP all-to-all exposed, PP sends "
                   "blocking unless interleaved, DP reduction under the last micro-batch's backward, ZeRO gathers under forward{}",
                   tr.tp_overlap == models::TpOverlap::exposed    ? "all exposed"

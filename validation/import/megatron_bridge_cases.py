@@ -54,11 +54,21 @@ def hardware(system, gpus):
     return {"accelerator": "gb200", "count": gpus, "gpus_per_node": per_domain, "scale_up": "nvlink5", "scale_out": "ib-ndr"}
 
 
-def skip_reason(system, model, precision, fsdp):
+BLOCK_SCALED = ("FP8-MX", "MXFP8", "NVFP4")
+
+
+def training_precision(precision):
+    """The scenario's precision and FP8 recipe for a row: the tables' FP8 and FP8-CS rows ran Megatron-Bridge's
+    fp8_cs (per-tensor current scaling, the stack's default); FP8-MX / MXFP8 its fp8_mx (recipe 'mxfp8'); NVFP4
+    its nvfp4 (bf16_with_nvfp4_mixed: every linear layer in FP4), per scripts/performance/utils/precision.py."""
     if precision in ("FP8-MX", "MXFP8"):
-        return "MXFP8 training (32-element block scales) is not modelled; the FP8 (current scaling) row of the same table is scored"
+        return {"precision": "fp8", "fp8_recipe": "mxfp8"}
     if precision == "NVFP4":
-        return "NVFP4 training is not modelled (which GEMMs run in FP4, Hadamard transforms and scale traffic unsourced)"
+        return {"precision": "fp4"}
+    return {"precision": "fp8"}
+
+
+def skip_reason(system, model, precision, fsdp):
     if fsdp and (system, model) in OFFLOADED:
         return (f"the recipe offloads the activations of {OFFLOADED[(system, model)]} layers to Grace memory "
                 "(cpu_offloading_num_layers); activation offloading is not modelled")
@@ -77,20 +87,20 @@ def pipeline_split(model, pp, vp):
 def main():
     print("""# Training cases: NVIDIA's Megatron-Bridge pre-training tables (dense Llama 3, NeMo 25.11 and 26.04.01),
 # written by validation/import/megatron_bridge_cases.py (edit the script, not this file). Metric and
-# tolerance as in training.toml; MXFP8, NVFP4 and activation-offloading rows are kept, skipped with why.
+# tolerance as in training.toml; activation-offloading rows are kept, skipped with why.
 schema_version = 1
 suite = "training"
 """)
     for (release, system, model, gpus, precision, gbs, mbs, seq, fsdp, tp, pp, cp, vp, tokens, tflops) in ROWS:
         tag = precision.lower().replace("-", "")
         case = {"id": f"mbridge{release.replace('.', '')}-{system}-{model}-{gpus}gpu-{tag}",
-                "source": ARCHIVE.format(release=release)}
+                "source": ARCHIVE.format(release=release) + (", block-scaled rows" if precision in BLOCK_SCALED else "")}
         parallelism = {"tp": tp, "pp": pp, "cp": cp, "vp": vp, "sequence_parallel": tp > 1, "zero": 3 if fsdp else 1}
         parallelism.update(pipeline_split(model, pp, vp))
         if vp == 1:
             del parallelism["vp"]
         scenario = {"model": {"preset": model}, "hardware": hardware(system, gpus),
-                    "training": {"seq_len": seq, "global_batch": gbs, "micro_batch": mbs, "precision": "fp8",
+                    "training": {"seq_len": seq, "global_batch": gbs, "micro_batch": mbs, **training_precision(precision),
                                  "recompute": "none", "stack": "nemo"},
                     "parallelism": parallelism}
         notes = (f"DGX-{system.upper()}, {gpus} GPUs, {precision}, GBS {gbs}, MBS {mbs}, seq {seq}, FSDP {fsdp}, TP {tp}, PP {pp}, "

@@ -18,7 +18,7 @@ namespace {
 constexpr double kMaxCount = 10'000'000;  // devices, tokens per sequence, nodes: far above any real run
 constexpr double kMaxDim = 10'000'000;    // model widths and counts
 
-constexpr std::array<std::string_view, 5> kTrainingPrecisions{"fp32", "tf32", "bf16", "fp16", "fp8"};
+constexpr std::array<std::string_view, 6> kTrainingPrecisions{"fp32", "tf32", "bf16", "fp16", "fp8", "fp4"};
 constexpr std::array<std::string_view, 8> kServingDtypes{"fp32", "bf16", "fp16", "fp8", "fp6", "fp4", "int8", "int4"};
 constexpr std::array<std::string_view, 2> kEngines{"gpu", "dla"};
 
@@ -112,7 +112,7 @@ constexpr ScenarioKey kTraining[] = {
     integer("seq_len", "tokens", "required", 1, kMaxCount, "Tokens per sequence"),
     integer("global_batch", "sequences", "required", 1, 1e9, "Sequences per optimizer step, all replicas"),
     integer("micro_batch", "sequences", "1", 1, 1e6, "Sequences per micro-batch; divides global_batch"),
-    choice("precision", kTrainingPrecisions, "bf16", "GEMM math precision"),
+    choice("precision", kTrainingPrecisions, "bf16", "GEMM math precision (fp4: NVFP4 training, Blackwell)"),
     choice("recompute", models::kRecomputeKeys, "none", "Activation recomputation (Korthikanti et al. 2022)"),
     number("tokens", "tokens", "none (no time-to-train)", 0, false, 1e18, "Tokens to train on: time-to-train, goodput, cost"),
     name("optimizer", "optimizer recipe", "the stack's for the precision (megatron-lm: megatron-bf16, megatron-fp16, fp8-te)",
@@ -124,7 +124,8 @@ constexpr ScenarioKey kTraining[] = {
     choice("tp_overlap", models::kTpOverlapKeys, "the stack's",
            "TP collectives: exposed, backward (async under the backward GEMMs), pipelined (forward too; needs SP)"),
     choice("fp8_recipe", models::kFp8ScalingKeys, "the stack's",
-           "FP8 scaling: delayed (amax history) or current (per-tensor 'tensorwise': an amax pass before each cast)"),
+           "FP8 scaling: delayed (amax history), current (per-tensor 'tensorwise': an amax pass before each cast) or mxfp8 "
+           "(32-value block scales, Blackwell)"),
     flag("compile", "false",
          "torch.compile fuses the elementwise ops of each transformer block (torchtitan stacks; else eager kernels, F-EAGER-1)"),
 };
