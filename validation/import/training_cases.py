@@ -15,7 +15,8 @@ from case_toml import emit as emit_case
 # The training stack each source ran (models/training_stack.hpp; perfcast stacks).
 STACKS = (("narayanan2021-t2-zero3", "deepspeed"), ("narayanan2021", "megatron-lm-2021"), ("korthikanti2022", "megatron-lm-2022"),
           ("bloom", "deepspeed"), ("nemo2407", "nemo"),
-          # Meta's own FSDP + TP + PP stack is not public; torchtitan is the modelled stack closest to it.
+          # Meta's own FSDP + TP + PP stack is not public; torchtitan (compiled: fused elementwise ops
+          # assumed) is the modelled stack closest to it.
           ("llama3-405b", "torchtitan"))
 
 
@@ -23,6 +24,8 @@ def emit(c, metric, measured, sc, notes, **kw):
     stack = next((st for prefix, st in STACKS if c["id"].startswith(prefix)), None)
     if sc and stack:
         sc["training"]["stack"] = stack
+        if stack == "torchtitan":
+            sc["training"]["compile"] = True
         # NeMo 24.07 builds Transformer Engine's DelayedScaling recipe (NVIDIA/NeMo @ 070a0bb,
         # nemo/collections/nlp/models/language_modeling/megatron_gpt_model.py); the nemo stack's
         # default is Megatron-Bridge's current scaling.
@@ -174,4 +177,5 @@ for gpus, dp, tflops in ((8192, 64, 430), (16384, 128, 400)):
          "batch, BF16; TFLOP/s per GPU in the paper's MFU convention (not stated exactly; compared as PaLM's 6N + 12LHQT). "
          "From Section 3.3.2: one layer fewer on the first and the last stage (7 | 8 x 14 | 7). Assumed: micro-batch 1, plain 1F1B "
          "(the paper interleaves with an unstated V and its own flexible-N schedule), sequence parallelism, FSDP without "
-         "resharding after forward as ZeRO-2, no recomputation.")
+         "resharding after forward as ZeRO-2, no recomputation; torchtitan with torch.compile stands in for Meta's stack "
+         "(fused elementwise ops assumed: the paper does not say).")
