@@ -259,4 +259,9 @@ TEST_CASE("MXFP8 and NVFP4 training: block scales in the cast, NVFP4's amax pass
             .find("training.fp8_recipe: mxfp8 block scaling runs on Blackwell GPUs only") != std::string::npos);
   CHECK(test::scenario_error(llama8b("system = \"hgx-h100\"", "precision = \"fp4\"")).find("training.precision: fp4 training") !=
         std::string::npos);
+  // An FP8 recipe beside another precision means nothing: refused rather than ignored.
+  CHECK(test::scenario_error(llama8b("system = \"dgx-b200\"", "precision = \"fp4\"\nfp8_recipe = \"mxfp8\""))
+            .find("training.fp8_recipe: applies to precision = \"fp8\"; this scenario trains in fp4") != std::string::npos);
+  CHECK(test::scenario_error(llama8b("system = \"hgx-h100\"", "fp8_recipe = \"delayed\"")).find("the device's default precision") !=
+        std::string::npos);
 }

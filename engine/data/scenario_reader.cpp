@@ -115,7 +115,11 @@ TrainingSettings read_training(TomlSection& t, const AcceleratorSpec& device) {
   if (s.tp_overlap > stack.tp_overlap_max)
     t.fail("tp_overlap", fmt::format("stack {} has no '{}' TP overlap (at most '{}')", stack.name, models::kTpOverlapKeys[std::size_t(s.tp_overlap)],
                                      models::kTpOverlapKeys[std::size_t(stack.tp_overlap_max)]));
-  s.fp8_scaling = r.pick<models::Fp8Scaling>("fp8_recipe").value_or(stack.fp8_scaling);
+  const std::optional<models::Fp8Scaling> fp8_recipe = r.pick<models::Fp8Scaling>("fp8_recipe");
+  if (fp8_recipe && s.precision != Precision::fp8)
+    t.fail("fp8_recipe", fmt::format("applies to precision = \"fp8\"; this scenario trains in {}",
+                                     s.precision ? std::string(name_of(*s.precision)) : "the device's default precision"));
+  s.fp8_scaling = fp8_recipe.value_or(stack.fp8_scaling);
   // Transformer Engine's MXFP8BlockScaling and NVFP4BlockScaling need sm100 (Megatron-Bridge's
   // MixedPrecisionConfig: "mxfp8 (for Blackwell only)").
   if (device.architecture != GpuArchitecture::blackwell) {
