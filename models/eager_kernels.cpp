@@ -8,13 +8,13 @@ constexpr double kF32 = 4;  // bytes of a float32 element
 EagerModule eager_rmsnorm(double b) {
   // Forward, 8 kernels: x.float() (b -> 4), pow(2) (4 -> 4), mean (reads 4), + eps and rsqrt (per
   // token), x * rsqrt (4 -> 4), type_as (4 -> b), * weight (b -> b).
-  const KernelPass forward{.read = 2 * b + 4 * kF32, .written = 3 * kF32 + 2 * b, .kernels = 8};
+  const MemoryPass forward{.read = 2 * b + 4 * kF32, .written = 3 * kF32 + 2 * b, .kernels = 8};
   // Backward, 16 kernels: * weight: grad * w (b -> b), grad * y (2b -> b) summed over tokens (b);
   // type_as: grad to float32 (b -> 4); x * rsqrt: grad * r (4 -> 4), grad * x (8 -> 4) summed over the
   // hidden dim (4); rsqrt (three per-token kernels); mean: grad expanded / n (-> 4); pow:
   // grad * (2 * x.pow(1)), x.pow(1) a copy in ATen (4 -> 4, 4 -> 4, 8 -> 4); the two float32
   // gradients of x summed (8 -> 4); float(): grad to b (4 -> b).
-  const KernelPass backward{.read = 5 * b + 11 * kF32, .written = 3 * b + 8 * kF32, .kernels = 16};
+  const MemoryPass backward{.read = 5 * b + 11 * kF32, .written = 3 * b + 8 * kF32, .kernels = 16};
   return {forward, backward};
 }
 
@@ -22,7 +22,7 @@ EagerModule eager_rope(double b) {
   // Per tensor (q, then k): .float() (b -> 4), the complex64 product with the table (4 -> 4),
   // type_as (4 -> b). Backward: to float32 (b -> 4), grad * conj(table) (4 -> 4), to b (4 -> b);
   // the table takes no gradient.
-  const KernelPass pass{.read = b + 2 * kF32, .written = 2 * kF32 + b, .kernels = 6};
+  const MemoryPass pass{.read = b + 2 * kF32, .written = 2 * kF32 + b, .kernels = 6};
   return {pass, pass};
 }
 
@@ -42,6 +42,6 @@ EagerModule eager_cross_entropy(double b) {
           {.read = 4 * kF32, .written = 2 * kF32 + b, .kernels = 4}};
 }
 
-KernelPass eager_residual_gradient(double b) { return {.read = 2 * b, .written = b, .kernels = 1}; }
+MemoryPass eager_residual_gradient(double b) { return {.read = 2 * b, .written = b, .kernels = 1}; }
 
 }  // namespace perfcast::models

@@ -5,16 +5,13 @@
 // FunctionsManual.cpp); `b` is the activation element size (2 for BF16); float32 copies are 4 bytes.
 // Tensors of one value per token (a norm's rsqrt) and broadcast operands (a norm's weight, the
 // RoPE table) are left out: they are a head-dim or hidden-size fraction of the rest.
+#include "models/op.hpp"
 
 namespace perfcast::models {
 
-// Bytes read and written per element, and kernel launches, of one pass.
-struct KernelPass {
-  double read = 0, written = 0, kernels = 1;
-};
-
+// Each pass's bytes read and written per element, and its kernel launches.
 struct EagerModule {
-  KernelPass forward, backward;
+  MemoryPass forward, backward;
 };
 
 // RMSNorm written as torch ops, `(x.float() * rsqrt(x.float().pow(2).mean(-1) + eps)).type_as(x) * w`
@@ -29,6 +26,6 @@ EagerModule eager_swiglu(double b);
 EagerModule eager_cross_entropy(double b);
 // The add that sums a residual branch's two gradients (the skip path and the block's), per element
 // of the hidden state; a fused norm backward does it inside the norm kernel.
-KernelPass eager_residual_gradient(double b);
+MemoryPass eager_residual_gradient(double b);
 
 }  // namespace perfcast::models

@@ -19,6 +19,10 @@ constexpr double bytes_per_element(Precision p) {
   return bytes[static_cast<std::size_t>(p)];
 }
 
+// The formats Transformer Engine's training recipes quantise GEMM inputs to (FP8, NVFP4); attention,
+// the LM head and the norms stay in BF16 beside them.
+constexpr bool quantised_training_format(Precision p) { return p == Precision::fp8 || p == Precision::fp4; }
+
 constexpr std::string_view name_of(Precision p) { return kPrecisionNames[static_cast<std::size_t>(p)]; }
 
 constexpr std::optional<Precision> precision_from(std::string_view name) {

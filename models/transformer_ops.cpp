@@ -11,6 +11,11 @@ namespace {
 // An FP8 quantisation pass of a GEMM input (its amax or its cast): no gradient, not a module's op.
 bool is_fp8_quantisation(const Op& op) { return op.name.ends_with(".fp8_cast") || op.name.ends_with(".fp8_amax"); }
 
+// A pass of per-element bytes over `elements` values.
+MemoryPass over(const MemoryPass& per_element, double elements) {
+  return {per_element.read * elements, per_element.written * elements, per_element.kernels};
+}
+
 // How Transformer Engine quantises a low-precision GEMM's input: bytes per element of each of the
 // two copies it writes (row-wise for this GEMM, column-wise for the one that reads it transposed),
 // block scales included, and whether an amax pass over the input comes first.
@@ -66,9 +71,10 @@ class LayerBuilder {
   void memory(std::string name, double read, double written) { ops_.push_back(memory_op(std::move(name), read, written)); }
   // An eager module over `elements` values: its forward kernels, and its backward's for backward_ops.
   void eager(std::string name, double elements, const EagerModule& k) {
-    memory(std::move(name), elements * k.forward.read, elements * k.forward.written);
-    ops_.back().kernels = k.forward.kernels;
-    ops_.back().backward = MemoryPass{elements * k.backward.read, elements * k.backward.written, k.backward.kernels};
+    const MemoryPass forward = over(k.forward, elements);
+    memory(std::move(name), forward.read, forward.written);
+    ops_.back().kernels = forward.kernels;
+    ops_.back().backward = over(k.backward, elements);
   }
   void norm(std::string name, double tokens, double width) {
     if (eager_ && c_.eager.rmsnorm && m_.norm == NormKind::rmsnorm) return eager(std::move(name), tokens * width, eager_rmsnorm(act_));
@@ -79,8 +85,7 @@ class LayerBuilder {
     const double e = Tn_ * m_.hidden;
     memory(std::move(name), 2 * e * act_, e * act_);
     if (!eager_) return;
-    const KernelPass g = eager_residual_gradient(act_);
-    ops_.back().backward = MemoryPass{e * g.read, e * g.written, g.kernels};
+    ops_.back().backward = over(eager_residual_gradient(act_), e);
   }
   void rope(double elements) {
     if (eager_) return eager("attn.rope", elements, eager_rope(act_));

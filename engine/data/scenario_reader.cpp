@@ -268,7 +268,7 @@ std::string default_recipe(const TrainingSettings& t) {
   const models::StackTraits& stack = models::traits(t.stack);
   if (t.precision == Precision::fp32 || t.precision == Precision::tf32) return "fp32-adam";
   if (t.precision == Precision::fp16) return std::string(stack.recipe_fp16);
-  if (t.precision == Precision::fp8 || t.precision == Precision::fp4) return std::string(stack.recipe_fp8);
+  if (t.precision && quantised_training_format(*t.precision)) return std::string(stack.recipe_fp8);
   return std::string(stack.recipe_bf16);
 }
 

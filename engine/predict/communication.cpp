@@ -84,7 +84,7 @@ models::TrainingLayout training_layout(const Scenario& s, int stage) {
   l.tp_overlap = tr.tp_overlap;
   l.gather = models::traits(tr.stack).gather;
   l.userbuffers = models::traits(tr.stack).userbuffers;
-  l.fp8 = precision == Precision::fp8 || precision == Precision::fp4;  // Bridge's userbuffer settings name only BF16 and FP8
+  l.fp8 = quantised_training_format(precision);  // Bridge's userbuffer settings name only BF16 and FP8
   l.recompute = tr.recompute;
   l.micro_batch = tr.micro_batch;
   l.seq_len = tr.seq_len;

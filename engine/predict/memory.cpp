@@ -72,7 +72,7 @@ ActivationContext activation_context(const Scenario& s) {
   c.recompute = tr.recompute;
   c.kernel = s.attention_kernel;
   c.activation_bytes = precision == Precision::fp32 || precision == Precision::tf32 ? 4 : 2;
-  c.gemm_input_bytes = precision == Precision::fp8 || precision == Precision::fp4 ? bytes_per_element(precision) : c.activation_bytes;
+  c.gemm_input_bytes = quantised_training_format(precision) ? bytes_per_element(precision) : c.activation_bytes;
   return c;
 }
 

@@ -202,7 +202,7 @@ models::OpContext training_context(const Scenario& s, const AcceleratorSpec& a) 
   c.fp8_scaling = t.fp8_scaling;
   // Transformer Engine runs DotProductAttention in BF16 unless fp8_dpa is set (off by default in
   // Megatron-LM/NeMo FP8 recipes): only the linear layers' GEMMs run in FP8.
-  if (p == Precision::fp8 || p == Precision::fp4) c.attention_math = Precision::bf16;
+  if (quantised_training_format(p)) c.attention_math = Precision::bf16;
   c.mask = s.mask;
   c.kernel = s.attention_kernel;
   const models::StackTraits& stack = models::traits(t.stack);
