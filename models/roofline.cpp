@@ -21,6 +21,7 @@ Efficiency default_efficiency() {
       .host_link = 0.90,
       .kernel_overhead_s = 4e-6,
       .overlap_window = 1.0,
+      .gemm_fixed_k = 0.542,
       .wave_quantisation = true,
   };
 }
@@ -29,10 +30,16 @@ std::vector<EfficiencySource> efficiency_sources() {
   const Efficiency e = default_efficiency();
   return {
       {"gemm", &Efficiency::gemm, e.gemm,
-       "H100 SXM BF16 best-shape GEMM 794.5 of 989 TFLOP/s = 0.803 (stas00/ml-engineering MAMF table; MODELS-REFERENCE §16)"},
+       "H100 SXM BF16 best-shape GEMM 794.5 of 989 TFLOP/s = 0.803 at 2048x2048x13312 (stas00/ml-engineering MAMF table; "
+       "MODELS-REFERENCE §16)"},
       {"gemm_8bit", &Efficiency::gemm_8bit, e.gemm_8bit,
-       "H100 SXM FP8 best-shape GEMM 1402.6 of 1979 TFLOP/s = 0.709, the same MAMF table as gemm (stas00/ml-engineering "
-       "compute/accelerator/README.md); DeepGEMM's hand-tuned H800 kernels reach 0.71-0.76 on large shapes only"},
+       "H100 SXM FP8 best-shape GEMM 1402.6 of 1979 TFLOP/s = 0.709 at 1024x9216x14336, the same MAMF table as gemm "
+       "(stas00/ml-engineering compute/accelerator/README.md); DeepGEMM's hand-tuned H800 kernels reach 0.71-0.76 on large "
+       "shapes only"},
+      {"gemm_fixed_k", &Efficiency::gemm_fixed_k, e.gemm_fixed_k,
+       "fitted to OpenXLA's measured sm_90 BF16 GEMM table (xla/service/gpu/model/matmul_interpolator_data.h, "
+       "the 118 shapes of b x m x n x k in 1..4 x 256..4096^3 that run 20 us or longer): K0 = 160 K-steps at "
+       "H100's 989 TFLOP/s / 3.35 TB/s = 295 FLOP/B, so 0.542 (F-ROOF-5; applied on Hopper only)"},
       {"attention", &Efficiency::attention, e.attention, "FlashAttention-3 forward 740 TFLOP/s FP16 on H100 = 0.75 (FA3 paper abstract; §16)"},
       {"attention_backward", &Efficiency::attention_backward, e.attention_backward,
        "FlashAttention-3 backward, head dim 128, 561 TFLOP/s BF16 at 16k tokens on H100 = 0.567 (Shah et al. 2024, arXiv:2407.08608, "
@@ -76,6 +83,10 @@ double gemm_shape_efficiency(const GemmShape& s, int compute_units) {
   return std::min(best, 1.0);
 }
 
+double gemm_depth_efficiency(double k, double fixed_k) { return k > 0 && fixed_k > 0 ? k / (k + fixed_k) : 1; }
+
+double gemm_source_depth(Precision p) { return bytes_per_element(p) <= 1 ? 14336 : 13312; }
+
 double compute_efficiency(const Op& op, const Efficiency& e) {
   if (op.kind == OpKind::attention) {
     const AttentionKernelShape shape{op.attention_head_dim, op.attention_seq, op.attention_causal};
@@ -94,6 +105,10 @@ OpTiming time_op(const Op& op, const Ceilings& c, const Efficiency& e, double ho
     const std::optional<double>& peak = c.peak_ops_per_s[static_cast<std::size_t>(op.precision)];
     double eff = compute_efficiency(op, e);
     if (op.kind == OpKind::gemm && e.wave_quantisation) eff *= gemm_shape_efficiency(op.gemm, c.compute_units);
+    if (op.kind == OpKind::gemm && c.gemm_tile_fixed_cost && peak && c.memory_Bps) {
+      const double fixed_k = e.gemm_fixed_k * *peak / *c.memory_Bps;
+      eff *= gemm_depth_efficiency(op.gemm.k, fixed_k) / gemm_depth_efficiency(gemm_source_depth(op.precision), fixed_k);
+    }
     t.compute_efficiency = eff;
     t.compute_s = peak ? op.flops / (*peak * eff) : std::numeric_limits<double>::infinity();
   }

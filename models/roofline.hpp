@@ -1,5 +1,5 @@
 #pragma once
-// The roofline with hierarchical ceilings (MODELS-REFERENCE §1, F-ROOF-1..4): per op,
+// The roofline with hierarchical ceilings (MODELS-REFERENCE §1, F-ROOF-1..5): per op,
 //   t = max(FLOPs / achievable compute, bytes / achievable memory bandwidth,
 //           host bytes / achievable host-link bandwidth) + kernels x launch overhead,
 // where achievable = datasheet peak x a named efficiency, and GEMM compute is further scaled by
@@ -21,12 +21,15 @@ struct Ceilings {
   std::optional<double> host_link_Bps;   // per direction
   std::optional<double> on_chip_B;       // parameter SRAM of a DRAM-less NPU (Edge TPU)
   int compute_units = 0;                 // SMs/CUs for wave quantisation; 0 = unknown (not modelled)
+  // Whether the GEMM kernels pay a fixed cost per output tile (F-ROOF-5): measured on Hopper (sm_90).
+  // Off elsewhere: Blackwell's best shapes show none, and no K sweep was found for other architectures.
+  bool gemm_tile_fixed_cost = false;
 };
 
 // The named efficiency parameters. Defaults and their sources: default_efficiency() and
 // efficiency_sources(); `perfcast calibrate` may replace any of them.
 struct Efficiency {
-  double gemm = 0;               // large GEMM, 16-bit or wider math, fraction of dense peak
+  double gemm = 0;               // large GEMM, 16-bit or wider math, fraction of dense peak (at K = gemm_source_depth)
   double gemm_8bit = 0;          // large FP8/INT8 GEMM (and narrower)
   double attention = 0;          // fused attention kernel, forward (a kernel not in models/attention_kernels)
   double attention_backward = 0; // its backward (dQ, dK, dV)
@@ -36,6 +39,9 @@ struct Efficiency {
   // Share of an overlap class's compute window that hides communication (training overlap model,
   // engine/training_step): 1 hides up to the whole window, 0 exposes every transfer.
   double overlap_window = 1;
+  // A GEMM's fixed cost per output tile (pipeline fill, epilogue) in K-steps per FLOP/B of the
+  // device's machine balance, where the ceilings say the kernels pay one (F-ROOF-5).
+  double gemm_fixed_k = 0;
   bool wave_quantisation = true;
 };
 
@@ -66,6 +72,13 @@ struct OpTiming {
 // over the large cuBLAS tiles 128x256, 256x128, 128x128 (and 64x128 when M <= 64, GEMV-like).
 // Without a known SM count only tile padding counts.
 double gemm_shape_efficiency(const GemmShape& s, int compute_units);
+
+// F-ROOF-5: the share of a GEMM's time spent in its K loop, K / (K + K0), where K0 is the tile's
+// fixed cost in K-steps: gemm_fixed_k x the math format's peak / memory bandwidth. time_op applies
+// it relative to the depth the format's large-GEMM efficiency was measured at (gemm_source_depth).
+double gemm_depth_efficiency(double k, double fixed_k);
+// The K of the best shapes the `gemm` and `gemm_8bit` defaults come from (MAMF, H100 SXM).
+double gemm_source_depth(Precision p);
 
 // Times one op. `host_bytes` are bytes that cross the host link for this op (streamed
 // parameters on a DRAM-less NPU, offloaded tensors).

@@ -374,7 +374,8 @@ TEST_CASE("the shipped NeMo H100 FP8 profile is calibrate's fit on Megatron-Brid
   // attention kernels (F-ATT-1) the same day, 29.6 % and 9.7 %; after current scaling's amax passes,
   // 29.6 % and 12.0 %: the profile is fitted on Megatron-Bridge's current-scaling runs, whose amax
   // passes its gemm_8bit no longer absorbs (0.559 -> 0.576), and NeMo 24.07 ran delayed scaling
-  // (README, Calibration). Its leave-one-source-out median fell 7.4 % -> 6.5 %.
+  // (README, Calibration). Its leave-one-source-out median fell 7.4 % -> 6.5 %. With a GEMM's depth
+  // on Hopper (F-ROOF-5): 26.8 % and 10.0 % (gemm_8bit 0.576 -> 0.586), leave-one-source-out 6.0 %.
   CHECK(quantile(unseen_before, 0.5) > 0.25);
-  CHECK(quantile(unseen_after, 0.5) <= 0.1200);
+  CHECK(quantile(unseen_after, 0.5) <= 0.1003);
 }

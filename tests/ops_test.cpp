@@ -195,3 +195,28 @@ TEST_CASE("wave quantisation: a GEMM one tile short of a full wave loses that wa
   OpTiming t = time_op(gemm_op("tiny", {64, 64, 64, 1}, Precision::bf16, 2, 2, 2, true), c, default_efficiency());
   CHECK(t.bound == Bound::launch);
 }
+
+TEST_CASE("F-ROOF-5: a shallow GEMM on Hopper pays its tiles' fixed cost, relative to the default's depth") {
+  CHECK(gemm_depth_efficiency(1024, 160) == doctest::Approx(1024.0 / 1184));
+  CHECK(gemm_depth_efficiency(1024, 0) == 1);
+  Ceilings h100;
+  h100.peak_ops_per_s[static_cast<std::size_t>(Precision::bf16)] = 989e12;
+  h100.peak_ops_per_s[static_cast<std::size_t>(Precision::fp8)] = 1979e12;
+  h100.memory_Bps = 3.35e12;
+  h100.gemm_tile_fixed_cost = true;
+  Efficiency e = default_efficiency();
+  e.kernel_overhead_s = 0;
+  e.wave_quantisation = false;
+  auto efficiency = [&](double k, Precision p) {
+    return time_op(gemm_op("g", {8192, 8192, k, 1}, p, 2, 2, 2, true), h100, e).compute_efficiency;
+  };
+  // K0 = 0.542 x 989 / 3.35 = 160.0 K-steps in BF16: at the MAMF shape's depth, 13312, the default
+  // holds; at K = 1024, (1024 / 1184.0) / (13312 / 13472.0) = 0.87525 of it.
+  CHECK(efficiency(13312, Precision::bf16) == doctest::Approx(0.80));
+  CHECK(efficiency(1024, Precision::bf16) == doctest::Approx(0.80 * 0.875250).epsilon(1e-5));
+  // FP8 runs the K loop twice as fast, so the same fixed time is 320.2 K-steps; its default's depth is 14336.
+  CHECK(efficiency(1024, Precision::fp8) == doctest::Approx(0.709 * 0.778812).epsilon(1e-5));
+  // Architectures without the measured term keep the flat large-GEMM efficiency.
+  h100.gemm_tile_fixed_cost = false;
+  CHECK(efficiency(1024, Precision::bf16) == doctest::Approx(0.80));
+}

@@ -163,6 +163,7 @@ models::Ceilings ceilings_for(const AcceleratorSpec& a, const std::optional<Link
   if (host_link) c.host_link_Bps = host_link->bandwidth_per_direction_Bps;
   if (!c.memory_Bps) c.on_chip_B = a.sram_B;
   c.compute_units = a.gpu ? a.compute_units.value_or(0) : 0;
+  c.gemm_tile_fixed_cost = a.architecture == GpuArchitecture::hopper;
   return c;
 }
 
