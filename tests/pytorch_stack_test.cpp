@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "engine/predict/communication.hpp"
 #include "engine/predict/roofline.hpp"
 #include "engine/predict/training.hpp"
 #include "models/eager_kernels.hpp"
@@ -263,5 +264,22 @@ TEST_CASE("MXFP8 and NVFP4 training: block scales in the cast, NVFP4's amax pass
   CHECK(test::scenario_error(llama8b("system = \"dgx-b200\"", "precision = \"fp4\"\nfp8_recipe = \"mxfp8\""))
             .find("training.fp8_recipe: applies to precision = \"fp8\"; this scenario trains in fp4") != std::string::npos);
   CHECK(test::scenario_error(llama8b("system = \"hgx-h100\"", "fp8_recipe = \"delayed\"")).find("the device's default precision") !=
+        std::string::npos);
+}
+
+TEST_CASE("the data-parallel bytes follow the published settings: BF16 gradient reduction, FP8 parameter gather") {
+  // Megatron's recipes reduce fp32 main grads (4 B) and gather BF16 weights (2 B); --grad-reduce-in-bf16
+  // (NeMo's grad_sync_dtype) halves the first, --fp8-param-gather (NeMo's fp8_params) the second.
+  const Scenario plain = test::scenario(llama8b("system = \"hgx-h100\"", "precision = \"fp8\"\nstack = \"nemo\""));
+  CHECK(training_layout(plain, 0).gradient_bytes == 4);
+  CHECK(training_layout(plain, 0).parameter_bytes == 2);
+  const Scenario set = test::scenario(
+      llama8b("system = \"hgx-h100\"", "precision = \"fp8\"\nstack = \"nemo\"\nfp8_param_gather = true\ngrad_reduce_dtype = \"bf16\""));
+  CHECK(training_layout(set, 0).gradient_bytes == 2);
+  CHECK(training_layout(set, 0).parameter_bytes == 1);
+  CHECK(predict_training(set).step_time_s < predict_training(plain).step_time_s);
+  CHECK(test::scenario_error(llama8b("system = \"hgx-h100\"", "fp8_param_gather = true"))
+            .find("training.fp8_param_gather: applies to precision = \"fp8\"") != std::string::npos);
+  CHECK(test::scenario_error(llama8b("system = \"hgx-h100\"", "grad_reduce_dtype = \"fp8\"")).find("training.grad_reduce_dtype") !=
         std::string::npos);
 }

@@ -133,6 +133,12 @@ TrainingSettings read_training(TomlSection& t, const AcceleratorSpec& device) {
     t.fail("compile", fmt::format("stack {} runs fused kernels, not eager PyTorch modules; torch.compile applies to the torchtitan stacks",
                                   stack.name));
   s.compile = compile.value_or(false);
+  const std::optional<bool> fp8_param_gather = r.flag("fp8_param_gather");
+  if (fp8_param_gather && *fp8_param_gather && s.precision != Precision::fp8)
+    t.fail("fp8_param_gather", fmt::format("applies to precision = \"fp8\"; this scenario trains in {}",
+                                           s.precision ? std::string(name_of(*s.precision)) : "the device's default precision"));
+  s.fp8_param_gather = fp8_param_gather.value_or(false);
+  s.grad_reduce_dtype = dtype(r, "grad_reduce_dtype");
   t.finish();
   if (std::fmod(s.global_batch, s.micro_batch) != 0)
     t.fail("micro_batch", fmt::format("{} does not divide global_batch {}", s.micro_batch, s.global_batch));

@@ -92,8 +92,8 @@ models::TrainingLayout training_layout(const Scenario& s, int stage) {
   l.activation_bytes = precision == Precision::fp32 || precision == Precision::tf32 ? 4 : 2;
   l.dispatch_bytes = precision == Precision::fp8 ? 1 : l.activation_bytes;  // DeepSeek-V3: fp8 dispatch
   l.combine_bytes = l.activation_bytes;
-  l.gradient_bytes = gradient_bytes(*models::find_recipe(tr.optimizer));
-  l.parameter_bytes = l.activation_bytes;
+  l.gradient_bytes = tr.grad_reduce_dtype ? bytes_per_element(*tr.grad_reduce_dtype) : gradient_bytes(*models::find_recipe(tr.optimizer));
+  l.parameter_bytes = tr.fp8_param_gather ? bytes_per_element(Precision::fp8) : l.activation_bytes;
   l.dense_parameters = lp.total() - lp.expert;
   l.expert_parameters = lp.expert;
   l.dense_layers = st.dense;

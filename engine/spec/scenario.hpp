@@ -38,6 +38,8 @@ struct TrainingSettings {
   models::TpOverlap tp_overlap = models::TpOverlap::backward;        // the stack's unless the scenario says
   models::Fp8Scaling fp8_scaling = models::Fp8Scaling::delayed;      // precision = fp8: the stack's unless the scenario says
   bool compile = false;  // torch.compile on a stack of eager modules (models::EagerModules)
+  bool fp8_param_gather = false;                 // the sharded optimizer gathers parameters in FP8
+  std::optional<Precision> grad_reduce_dtype;    // the data-parallel gradient reduction's; none = the recipe's gradients
 };
 
 struct InferenceSettings {

@@ -79,13 +79,15 @@ suite = "training"
         scenario = {"model": {"preset": "gpt3-175b"},
                     "hardware": {"system": "dgx-h100", "nodes": nodes},
                     "training": {"seq_len": SEQ, "global_batch": gbs, "micro_batch": mbs, "precision": "fp8",
-                                 "fp8_recipe": "delayed", "recompute": "none", "stack": "nemo"},
+                                 "fp8_recipe": "delayed", "recompute": "none", "stack": "nemo",
+                                 "fp8_param_gather": True, "grad_reduce_dtype": "bf16"},
                     "parallelism": {"tp": tp, "pp": pp, "vp": vp, "sequence_parallel": True, "zero": 1}}
         notes = (f"{system}, {config}: {gpus} H100 SXM, TP {tp}, PP {pp} (interleaved, {vp} chunks per stage), DP {dp}, "
                  f"micro-batch {mbs}, global batch {gbs} of {SEQ} tokens ({accumulation} micro-batches per step, as the "
                  "log's gradient_accumulation_steps); FP8 hybrid with delayed scaling (amax history 1024, config_fp8.sh), "
-                 "FP8 parameters, the distributed optimizer, TP communication overlap on userbuffers, sequence parallelism, "
-                 "no activation recomputation (conf/custom.yaml defaults). Measured: median step time over "
+                 "FP8 parameters gathered in FP8 (FP8_PARAMS=True), the distributed optimizer reducing gradients in BF16 "
+                 "(conf/optim/distributed_fused_adam.yaml grad_sync_dtype), TP communication overlap on userbuffers, sequence "
+                 "parallelism, no activation recomputation (conf/custom.yaml defaults). Measured: median step time over "
                  f"{blocks} logged blocks of {runs} runs, {spread[0]:.4g}-{spread[1]:.4g} s. Not modelled: ")
         notes += ("per-layer CUDA graphs (LAYER_CUDA_GRAPH=1), which remove host launch overhead, and the atomic "
                   "FP8 reduce-scatter GEMMs of the TP overlap." if "_cg" in config else

@@ -19,6 +19,7 @@ constexpr double kMaxCount = 10'000'000;  // devices, tokens per sequence, nodes
 constexpr double kMaxDim = 10'000'000;    // model widths and counts
 
 constexpr std::array<std::string_view, 6> kTrainingPrecisions{"fp32", "tf32", "bf16", "fp16", "fp8", "fp4"};
+constexpr std::array<std::string_view, 2> kGradReduceDtypes{"fp32", "bf16"};
 constexpr std::array<std::string_view, 8> kServingDtypes{"fp32", "bf16", "fp16", "fp8", "fp6", "fp4", "int8", "int4"};
 constexpr std::array<std::string_view, 2> kEngines{"gpu", "dla"};
 
@@ -128,6 +129,11 @@ constexpr ScenarioKey kTraining[] = {
            "(32-value block scales, Blackwell)"),
     flag("compile", "false",
          "torch.compile fuses the elementwise ops of each transformer block (torchtitan stacks; else eager kernels, F-EAGER-1)"),
+    flag("fp8_param_gather", "false",
+         "precision = \"fp8\": the sharded optimizer's parameter all-gather moves FP8 weights, 1 B per parameter "
+         "(Megatron --fp8-param-gather, NeMo fp8_params); memory accounting unchanged"),
+    choice("grad_reduce_dtype", kGradReduceDtypes, "the optimizer recipe's gradients (Megatron: fp32 main grads)",
+           "Data-parallel gradient reduction dtype (Megatron --grad-reduce-in-bf16, NeMo grad_sync_dtype)"),
 };
 
 constexpr ScenarioKey kInference[] = {
