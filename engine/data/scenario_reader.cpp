@@ -115,10 +115,14 @@ TrainingSettings read_training(TomlSection& t, const AcceleratorSpec& device) {
   if (s.tp_overlap > stack.tp_overlap_max)
     t.fail("tp_overlap", fmt::format("stack {} has no '{}' TP overlap (at most '{}')", stack.name, models::kTpOverlapKeys[std::size_t(s.tp_overlap)],
                                      models::kTpOverlapKeys[std::size_t(stack.tp_overlap_max)]));
+  // A key that only means something for FP8 training, given beside another precision: refused.
+  const auto require_fp8 = [&](std::string_view key) {
+    if (s.precision != Precision::fp8)
+      t.fail(key, fmt::format("applies to precision = \"fp8\"; this scenario trains in {}",
+                              s.precision ? std::string(name_of(*s.precision)) : "the device's default precision"));
+  };
   const std::optional<models::Fp8Scaling> fp8_recipe = r.pick<models::Fp8Scaling>("fp8_recipe");
-  if (fp8_recipe && s.precision != Precision::fp8)
-    t.fail("fp8_recipe", fmt::format("applies to precision = \"fp8\"; this scenario trains in {}",
-                                     s.precision ? std::string(name_of(*s.precision)) : "the device's default precision"));
+  if (fp8_recipe) require_fp8("fp8_recipe");
   s.fp8_scaling = fp8_recipe.value_or(stack.fp8_scaling);
   // Transformer Engine's MXFP8BlockScaling and NVFP4BlockScaling need sm100 (Megatron-Bridge's
   // MixedPrecisionConfig: "mxfp8 (for Blackwell only)").
@@ -134,9 +138,7 @@ TrainingSettings read_training(TomlSection& t, const AcceleratorSpec& device) {
                                   stack.name));
   s.compile = compile.value_or(false);
   const std::optional<bool> fp8_param_gather = r.flag("fp8_param_gather");
-  if (fp8_param_gather && *fp8_param_gather && s.precision != Precision::fp8)
-    t.fail("fp8_param_gather", fmt::format("applies to precision = \"fp8\"; this scenario trains in {}",
-                                           s.precision ? std::string(name_of(*s.precision)) : "the device's default precision"));
+  if (fp8_param_gather.value_or(false)) require_fp8("fp8_param_gather");
   s.fp8_param_gather = fp8_param_gather.value_or(false);
   s.grad_reduce_dtype = dtype(r, "grad_reduce_dtype");
   t.finish();

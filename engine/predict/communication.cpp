@@ -67,6 +67,13 @@ CommunicationPhase time_traffic(std::string name, const std::vector<models::Traf
   return phase;
 }
 
+DataParallelBytes data_parallel_bytes(const TrainingSettings& tr) {
+  const Precision precision = tr.precision.value_or(Precision::bf16);
+  const double activation = precision == Precision::fp32 || precision == Precision::tf32 ? 4 : 2;
+  return {.gradient = tr.grad_reduce_dtype ? bytes_per_element(*tr.grad_reduce_dtype) : gradient_bytes(*models::find_recipe(tr.optimizer)),
+          .parameter = tr.fp8_param_gather ? bytes_per_element(Precision::fp8) : activation};
+}
+
 models::TrainingLayout training_layout(const Scenario& s, int stage) {
   const models::TransformerSpec& m = s.workload.transformer();
   const ParallelismSettings& p = s.parallelism;
@@ -92,8 +99,9 @@ models::TrainingLayout training_layout(const Scenario& s, int stage) {
   l.activation_bytes = precision == Precision::fp32 || precision == Precision::tf32 ? 4 : 2;
   l.dispatch_bytes = precision == Precision::fp8 ? 1 : l.activation_bytes;  // DeepSeek-V3: fp8 dispatch
   l.combine_bytes = l.activation_bytes;
-  l.gradient_bytes = tr.grad_reduce_dtype ? bytes_per_element(*tr.grad_reduce_dtype) : gradient_bytes(*models::find_recipe(tr.optimizer));
-  l.parameter_bytes = tr.fp8_param_gather ? bytes_per_element(Precision::fp8) : l.activation_bytes;
+  const DataParallelBytes dp_bytes = data_parallel_bytes(tr);
+  l.gradient_bytes = dp_bytes.gradient;
+  l.parameter_bytes = dp_bytes.parameter;
   l.dense_parameters = lp.total() - lp.expert;
   l.expert_parameters = lp.expert;
   l.dense_layers = st.dense;

@@ -52,6 +52,14 @@ CommunicationReport communication_for_scenario(const Scenario& s,
 // "tp 8 · pp 8 (vp 3) · dp 4 · SP · ZeRO-1": a layout in one line.
 std::string layout_text(const ParallelismSettings& p, int dp);
 
+// Bytes per parameter of a training scenario's data-parallel traffic: the gradient reduction's
+// ([training] grad_reduce_dtype, else the optimizer recipe's gradients) and the sharded optimizer's
+// parameter all-gather's (FP8 with fp8_param_gather, else the activation width).
+struct DataParallelBytes {
+  double gradient = 0, parameter = 0;
+};
+DataParallelBytes data_parallel_bytes(const TrainingSettings& tr);
+
 // The traffic layout of pipeline rank `stage` of a training scenario.
 models::TrainingLayout training_layout(const Scenario& s, int stage);
 

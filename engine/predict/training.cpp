@@ -269,7 +269,7 @@ TrainingPrediction predict_training(const Scenario& s, const TrainingOptions& o)
   }
 
   const models::StackTraits& stack = models::traits(tr.stack);
-  const models::TrainingLayout comm_layout = training_layout(s, 0);
+  const DataParallelBytes dp_bytes = data_parallel_bytes(tr);
   p.assumptions = {
       fmt::format("{} schedule, {} micro-batches of {:g} × {:g} tokens per replica; bubble per F-PIPE-1..3 with the slowest rank in steady state",
                   p.schedule, mb, tr.micro_batch, tr.seq_len),
@@ -285,8 +285,8 @@ TrainingPrediction predict_training(const Scenario& s, const TrainingOptions& o)
                   stack.gather.bucket_params > 0 ? fmt::format(" (ZeRO-3 in buckets of {:g} parameters)", stack.gather.bucket_params)
                                                  : " (ZeRO-3 one layer at a time)"),
       fmt::format("data-parallel traffic: gradients reduced in {:g} B per parameter ({}), parameters gathered in {:g} B{}",
-                  comm_layout.gradient_bytes, tr.grad_reduce_dtype ? "[training] grad_reduce_dtype" : "the optimizer recipe's gradients",
-                  comm_layout.parameter_bytes, tr.fp8_param_gather ? " (FP8 parameter gather)" : ""),
+                  dp_bytes.gradient, tr.grad_reduce_dtype ? "[training] grad_reduce_dtype" : "the optimizer recipe's gradients",
+                  dp_bytes.parameter, tr.fp8_param_gather ? " (FP8 parameter gather)" : ""),
       fmt::format("SM contention: hidden communication slows the compute beside it by hidden time × SMs its kernels take / {} SMs "
                   "(NCCL: {:g}, measured beside a GEMM on H100, NVIDIA forum thread 337991{}); HBM contention not modelled",
                   ceilings.compute_units, models::kNcclOverlapSms,
