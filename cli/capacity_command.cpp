@@ -17,6 +17,7 @@ namespace {
 struct CapacityOptions {
   std::string scenario, ttft_slo, tpot_slo, format = "table";
   std::optional<double> rate, percentile;
+  std::optional<int> concurrency;
   bool detail = false;
 };
 
@@ -40,6 +41,7 @@ int run(const GlobalOptions& global, const CapacityOptions& o) {
   request.tpot_slo_s = duration_option("--tpot-slo", o.tpot_slo);
   request.rate = o.rate;
   request.percentile = o.percentile;
+  if (o.concurrency) request.concurrency = *o.concurrency;
   HardwareDb db = HardwareDb::load(global.hardware_db);
   Scenario s = load_scenario(o.scenario, default_workloads_dir(), db);
   CapacityReport c = capacity_for_scenario(s, request);
@@ -67,6 +69,10 @@ void add_capacity_command(CLI::App& app, const GlobalOptions& options, std::func
       },
       "RATE");
   cmd->add_option("--rate", o->rate, "Target requests/s in total (default: [serving] arrival_rate)")->check(positive_rate);
+  cmd->add_option("--concurrency", o->concurrency,
+                  "Closed loop of N clients (each sends its next request when the last finishes): the engine's steady state")
+      ->check(CLI::Range(1, 100000))
+      ->excludes(cmd->get_option("--rate"));
   cmd->add_option("--ttft-slo", o->ttft_slo, "Bound on TTFT at the SLO percentile, e.g. 1s (default: [serving] ttft_slo_s)");
   cmd->add_option("--tpot-slo", o->tpot_slo, "Bound on TPOT at the SLO percentile, e.g. 50ms (default: [serving] tpot_slo_s)");
   cmd->add_option("--percentile", o->percentile, "SLO percentile (default: [serving] slo_percentile, 99)")->check(CLI::Range(1.0, 99.999));

@@ -69,7 +69,11 @@ std::string_view name_of(Bound b) {
 
 double OpTiming::achieved_ops_per_s() const { return time_s > 0 ? flops / time_s : 0; }
 
-double gemm_shape_efficiency(const GemmShape& s, int compute_units) {
+// The token counts up to which swap-AB kernels are among the choices (engines' decode and mixed
+// steps; training GEMMs have more tokens and keep the classic tiles).
+constexpr double kSwapAbMaxTokens = 1024;
+
+double gemm_shape_efficiency(const GemmShape& s, int compute_units, bool token_tiles_by_8) {
   struct Tile { double m, n; };
   constexpr Tile kTiles[] = {{128, 256}, {256, 128}, {128, 128}, {64, 128}};
   if (s.m <= 0 || s.n <= 0 || s.count <= 0) return 1;
@@ -79,6 +83,12 @@ double gemm_shape_efficiency(const GemmShape& s, int compute_units) {
     double tiles = std::ceil(s.m / t.m) * std::ceil(s.n / t.n) * std::ceil(s.count);
     double slots = compute_units > 0 ? std::ceil(tiles / compute_units) * compute_units : tiles;
     best = std::max(best, s.m * s.n * s.count / (slots * t.m * t.n));
+  }
+  if (token_tiles_by_8 && s.m <= kSwapAbMaxTokens) {
+    const double parts = std::ceil(s.m / 256), tokens = 8 * std::ceil(s.m / parts / 8);
+    const double tiles = parts * std::ceil(s.n / 128) * std::ceil(s.count);
+    const double slots = compute_units > 0 ? std::ceil(tiles / compute_units) * compute_units : tiles;
+    best = std::max(best, s.m * s.n * s.count / (slots * 128 * tokens));
   }
   return std::min(best, 1.0);
 }
@@ -104,7 +114,7 @@ OpTiming time_op(const Op& op, const Ceilings& c, const Efficiency& e, double ho
   if (op.flops > 0) {
     const std::optional<double>& peak = c.peak_ops_per_s[static_cast<std::size_t>(op.precision)];
     double eff = compute_efficiency(op, e);
-    if (op.kind == OpKind::gemm && e.wave_quantisation) eff *= gemm_shape_efficiency(op.gemm, c.compute_units);
+    if (op.kind == OpKind::gemm && e.wave_quantisation) eff *= gemm_shape_efficiency(op.gemm, c.compute_units, c.token_tiles_by_8);
     if (op.kind == OpKind::gemm && c.gemm_tile_fixed_cost && peak && c.memory_Bps) {
       const double fixed_k = e.gemm_fixed_k * *peak / *c.memory_Bps;
       eff *= gemm_depth_efficiency(op.gemm.k, fixed_k) / gemm_depth_efficiency(gemm_source_depth(op.precision), fixed_k);

@@ -24,6 +24,9 @@ struct Ceilings {
   // Whether the GEMM kernels pay a fixed cost per output tile (F-ROOF-5): measured on Hopper (sm_90).
   // Off elsewhere: Blackwell's best shapes show none, and no K sweep was found for other architectures.
   bool gemm_tile_fixed_cost = false;
+  // Whether the GEMM libraries offer swap-AB kernels whose token tiles step by 8 (F-ROOF-6): the
+  // Hopper and Blackwell ones serving engines ship (wgmma / tcgen05 take N in steps of 8).
+  bool token_tiles_by_8 = false;
 };
 
 // The named efficiency parameters. Defaults and their sources: default_efficiency() and
@@ -70,8 +73,12 @@ struct OpTiming {
 // Tile quantisation x wave quantisation of a GEMM (NVIDIA, "Matrix Multiplication Background
 // User's Guide" DU-09799-001, §3.1-3.2): the useful share of the tile-slots the GPU runs, best
 // over the large cuBLAS tiles 128x256, 256x128, 128x128 (and 64x128 when M <= 64, GEMV-like).
+// For few tokens (M <= 1024: decode and engine steps) kernels also put the tokens on the MMA
+// instruction's N ("swap-AB"), which Hopper's wgmma takes in steps of 8 up to 256 (PTX ISA,
+// wgmma.mma_async shapes m64nNk16): the tokens split into ceil(M/256) tiles padded to 8, against
+// 128-row tiles of the weights' dimension, so a batch of 150 pads to 152, not to 256 (F-ROOF-6).
 // Without a known SM count only tile padding counts.
-double gemm_shape_efficiency(const GemmShape& s, int compute_units);
+double gemm_shape_efficiency(const GemmShape& s, int compute_units, bool token_tiles_by_8 = false);
 
 // F-ROOF-5: the share of a GEMM's time spent in its K loop, K / (K + K0), where K0 is the tile's
 // fixed cost in K-steps: gemm_fixed_k x the math format's peak / memory bandwidth. time_op applies

@@ -33,8 +33,9 @@ double tpot_with(const ReplicaTimes& r, double batch_seen, double prefills) {
 
 }  // namespace
 
-double step_at(const ReplicaTimes& r, double batch) {
-  const std::vector<StepPoint>& d = r.decode;
+double step_at(const ReplicaTimes& r, double batch) { return interpolate_steps(r.decode, batch); }
+
+double interpolate_steps(const std::vector<StepPoint>& d, double batch) {
   if (d.size() == 1 || batch <= d.front().batch) return d.front().step_s;
   auto hi = std::lower_bound(d.begin(), d.end(), batch, [](const StepPoint& p, double b) { return p.batch < b; });
   if (hi == d.end()) hi = d.end() - 1;

@@ -37,8 +37,10 @@ struct ReplicaTimes {
   double length_cv2 = 0;            // C_s² of request lengths (fixed lengths: 0)
 };
 
-// The decode step at a (fractional) batch, linear between the tabulated points; clamped to the
-// first point below it and extrapolated along the last segment beyond it.
+// A tabulated time at a (fractional) batch, linear between the points; clamped to the first point
+// below it and extrapolated along the last segment beyond it.
+double interpolate_steps(const std::vector<StepPoint>& points, double batch);
+// The decode step at a batch: interpolate_steps over r.decode.
 double step_at(const ReplicaTimes& r, double batch);
 
 struct ServingPoint {

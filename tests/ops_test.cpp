@@ -188,6 +188,13 @@ TEST_CASE("wave quantisation: a GEMM one tile short of a full wave loses that wa
   CHECK(gemm_shape_efficiency({128 * 17, 128 * 8, 4096, 1}, 132) == doctest::Approx(136.0 / 264));
   // Tile padding: M = 1000 on 128-row tiles uses 1000/1024 of the rows.
   CHECK(gemm_shape_efficiency({1000, 1024, 1024, 1}, 0) == doctest::Approx(1000.0 / 1024));
+  // F-ROOF-6: 150 tokens pad to 152 on swap-AB token tiles, to 256 on 128-row ones (8 x 2 tiles of
+  // 128x128 for 150 x 1024); 300 tokens split in two tiles of 152.
+  CHECK(gemm_shape_efficiency({150, 1024, 4096, 1}, 0, true) == doctest::Approx(150.0 / 152));
+  CHECK(gemm_shape_efficiency({150, 1024, 4096, 1}, 0, false) == doctest::Approx(150.0 * 1024 / (16 * 128 * 128)));
+  CHECK(gemm_shape_efficiency({300, 1024, 4096, 1}, 0, true) == doctest::Approx(300.0 / 304));
+  // Training-sized GEMMs keep the classic tiles.
+  CHECK(gemm_shape_efficiency({2000, 1024, 4096, 1}, 0, true) == gemm_shape_efficiency({2000, 1024, 4096, 1}, 0, false));
   // Launch overhead dominates a tiny kernel.
   Ceilings c;
   c.peak_ops_per_s[static_cast<std::size_t>(Precision::bf16)] = 989e12;

@@ -26,6 +26,10 @@ class TomlSection {
                            std::shared_ptr<toml::table>& storage);
 
   bool has(std::string_view key) const { return table_->contains(key); }
+  bool is_string(std::string_view key) const {
+    const toml::node* n = table_->get(key);
+    return n && n->is_string();
+  }
   std::optional<std::int64_t> integer(std::string_view key, std::int64_t min, std::int64_t max);
   std::optional<double> number(std::string_view key, double min, bool min_inclusive, double max);
   std::optional<std::string> string(std::string_view key);

@@ -152,7 +152,14 @@ InferenceSettings read_inference(TomlSection& t) {
   InferenceSettings s;
   s.input_len = as_double(r.integer("input_len")).value_or(1);
   s.output_len = as_double(r.integer("output_len")).value_or(0);
-  s.batch = as_double(r.integer("batch"));
+  if (t.is_string("batch")) {
+    if (t.string("batch") != "max")
+      t.fail("batch", "give a whole number of sequences, or \"max\" for the engine's steady state on an endless queue");
+    s.max_throughput = true;
+  } else {
+    s.batch = as_double(r.integer("batch"));
+  }
+  s.engine = r.pick<models::ServingEngine>("engine");
   s.weight_dtype = dtype(r, "weight_dtype");
   s.kv_dtype = dtype(r, "kv_dtype");
   s.compute_dtype = dtype(r, "compute_dtype");
@@ -206,6 +213,8 @@ ServingSettings read_serving(TomlSection& t) {
   s.tpot_slo_s = r.number("tpot_slo_s");
   s.slo_percentile = r.number("slo_percentile").value_or(s.slo_percentile);
   s.max_concurrency = as_double(r.integer("max_concurrency"));
+  s.max_batched_tokens = as_double(r.integer("max_batched_tokens"));
+  s.chunked_prefill = r.flag("chunked_prefill");
   s.arrival_cv2 = r.number("arrival_cv2").value_or(s.arrival_cv2);
   s.length_cv2 = r.number("length_cv2").value_or(s.length_cv2);
   t.finish();

@@ -6,6 +6,7 @@
 #include "engine/predict/communication.hpp"
 #include "engine/core/errors.hpp"
 #include "engine/layout/rules.hpp"
+#include "engine/predict/engine_serving.hpp"
 #include "engine/predict/inference.hpp"
 #include "engine/core/quantity_text.hpp"
 
@@ -22,6 +23,30 @@ std::string infeasible_verdict(const models::ReplicaTimes& r, const models::Slo&
                      duration_text(idle.tpot_p_s));
 }
 
+// --concurrency C: the steady state of C clients on one replica (the engine's scheduler simulated).
+CapacityReport closed_loop_capacity(const Scenario& s, double clients, CapacityReport c) {
+  if (!s.workload.is_transformer())
+    throw InputError({s.file, 0, 0}, "capacity --concurrency: needs an LLM [inference] scenario (vision models have no decode)");
+  Scenario one = s;
+  one.serving.slo_percentile = c.slo.percentile * 100;
+  c.closed_loop = closed_loop(one, clients);
+  c.scenario = s.name;
+  c.workload = s.workload.display_name.empty() ? s.workload.name : s.workload.display_name;
+  c.accelerator = s.hw.device.display_name;
+  c.devices_per_replica = s.hardware.count / data_parallel(s.parallelism, s.hardware.count);
+  c.layout = layout_text(s.parallelism, 1);
+  c.input_len = s.inference->input_len;
+  c.output_len = s.inference->output_len;
+  const models::SimulatedServing& r = c.closed_loop->result;
+  if (c.slo.ttft_s || c.slo.tpot_s)
+    c.closed_loop_meets_slo = (!c.slo.ttft_s || r.ttft_p_s <= *c.slo.ttft_s) && (!c.slo.tpot_s || r.tpot_p_s <= *c.slo.tpot_s);
+  c.assumptions = c.closed_loop->assumptions;
+  c.assumptions.push_back(fmt::format("closed loop: {:g} clients each send the next request when the last one finishes (vllm bench serve "
+                                      "--max-concurrency {:g} --request-rate inf; genai-perf --concurrency {:g}); one replica",
+                                      clients, clients, clients));
+  return c;
+}
+
 }  // namespace
 
 CapacityReport capacity_for_scenario(const Scenario& s, const CapacityRequest& request) {
@@ -30,6 +55,7 @@ CapacityReport capacity_for_scenario(const Scenario& s, const CapacityRequest& r
   c.slo.ttft_s = request.ttft_slo_s ? request.ttft_slo_s : s.serving.ttft_slo_s;
   c.slo.tpot_s = request.tpot_slo_s ? request.tpot_slo_s : s.serving.tpot_slo_s;
   c.slo.percentile = request.percentile.value_or(s.serving.slo_percentile) / 100;
+  if (request.concurrency) return closed_loop_capacity(s, *request.concurrency, c);
   if (!c.slo.ttft_s && !c.slo.tpot_s)
     throw InputError({s.file, 0, 0}, "capacity: no SLO: give --ttft-slo and/or --tpot-slo, or [serving] ttft_slo_s / tpot_slo_s");
   c.target_rate = request.rate ? request.rate : s.serving.arrival_rate;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/predict/inference.hpp"
 #include "engine/spec/scenario.hpp"
 #include "models/serving.hpp"
 
@@ -15,6 +16,7 @@ struct CapacityRequest {
   std::optional<double> rate;                   // requests/s in total; default [serving] arrival_rate
   std::optional<double> ttft_slo_s, tpot_slo_s; // default [serving] ttft_slo_s / tpot_slo_s
   std::optional<double> percentile;             // default [serving] slo_percentile (99)
+  std::optional<double> concurrency;            // a closed loop of this many clients instead of a rate
 };
 
 struct LoadPoint {
@@ -36,10 +38,13 @@ struct CapacityReport {
   std::optional<int> devices;
   std::optional<models::ServingPoint> at_target;  // one replica's share of the target rate
   std::vector<LoadPoint> curve;                 // latency against load, 10% .. 95% of saturation
+  std::optional<EngineSteadyState> closed_loop; // --concurrency: the engine's steady state, no rate or curve
+  std::optional<bool> closed_loop_meets_slo;    // when an SLO is given
   std::vector<std::string> assumptions;
 };
 
-// Throws InputError without an SLO, for a vision scenario, or when no sequence fits.
+// Throws InputError without an SLO (unless a concurrency is given), for a vision scenario, or when
+// no sequence fits.
 CapacityReport capacity_for_scenario(const Scenario& s, const CapacityRequest& request);
 
 }  // namespace perfcast

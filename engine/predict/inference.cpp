@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "engine/predict/communication.hpp"
+#include "engine/predict/engine_serving.hpp"
 #include "engine/core/errors.hpp"
 #include "engine/layout/rules.hpp"
 #include "engine/predict/roofline.hpp"
@@ -17,7 +18,7 @@ namespace {
 using models::Phase;
 
 struct PassSums {
-  double time_s = 0, bytes = 0, model_flops = 0, memory_bound_s = 0;
+  double time_s = 0, bytes = 0, model_flops = 0, memory_bound_s = 0, attention_s = 0;
 };
 
 PassSums sums_of(const RooflineReport& r) {
@@ -28,6 +29,7 @@ PassSums sums_of(const RooflineReport& r) {
       p.bytes += (row.op.bytes() + row.host_bytes) * s.repeats;
       p.model_flops += row.op.model_flops * s.repeats;
       if (row.timing.bound != models::Bound::compute) p.memory_bound_s += row.timing.time_s * s.repeats;
+      if (row.op.kind == models::OpKind::attention) p.attention_s += row.timing.time_s * s.repeats;
     }
   }
   return p;
@@ -123,15 +125,41 @@ void serving_at_rate(const Scenario& s, const InferenceOptions& o, InferencePred
   }
 }
 
+// batch = "max": the headline figures become the engine's steady state on an endless queue.
+void engine_headline(const Scenario& s, const InferenceOptions& o, InferencePrediction& p) {
+  p.engine = max_throughput(s, o);
+  const models::SimulatedServing& r = p.engine->result;
+  p.batch = r.decoding_mean;
+  p.ttft_s = r.ttft_mean_s;
+  p.tpot_s = r.tpot_mean_s;
+  p.e2e_s = r.e2e_mean_s;
+  p.output_tokens_per_s = r.output_tokens_per_s;
+  p.output_tokens_per_s_per_device = r.output_tokens_per_s / p.devices;
+  p.requests_per_s = r.requests_per_s;
+  p.decode_tokens_per_s = r.output_tokens_per_s;
+  p.assumptions.push_back(fmt::format("batch = \"max\": TTFT, TPOT, E2E (means) and throughput are the engine's steady state ({}); "
+                                      "prefill, decode step, MBU and the curve are the static batch of {:g} that fits",
+                                      p.engine->load, std::floor(p.max_batch.value_or(1))));
+  for (const std::string& a : p.engine->assumptions) p.assumptions.push_back(a);
+}
+
 }  // namespace
 
-double decode_step_seconds(const Scenario& s, double batch, double context, const InferenceOptions& o) {
-  return sums_of(roofline_for_pass(s, Phase::decode, batch, context, o.efficiency)).time_s + comm_seconds(s, o, batch);
+PassTime decode_step_time(const Scenario& s, double batch, double context, const InferenceOptions& o) {
+  const PassSums pass = sums_of(roofline_for_pass(s, Phase::decode, batch, context, o.efficiency));
+  return {pass.time_s + comm_seconds(s, o, batch), pass.attention_s};
 }
 
-double prefill_seconds(const Scenario& s, double batch, const InferenceOptions& o) {
-  return sums_of(roofline_for_pass(s, Phase::prefill, batch, 0, o.efficiency)).time_s + comm_seconds(s, o, batch * s.inference->input_len);
+PassTime prefill_time(const Scenario& s, double batch, const InferenceOptions& o) {
+  const PassSums pass = sums_of(roofline_for_pass(s, Phase::prefill, batch, 0, o.efficiency));
+  return {pass.time_s + comm_seconds(s, o, batch * s.inference->input_len), pass.attention_s};
 }
+
+double decode_step_seconds(const Scenario& s, double batch, double context, const InferenceOptions& o) {
+  return decode_step_time(s, batch, context, o).total_s;
+}
+
+double prefill_seconds(const Scenario& s, double batch, const InferenceOptions& o) { return prefill_time(s, batch, o).total_s; }
 
 models::ReplicaTimes replica_times(const Scenario& s, const InferenceOptions& o) {
   if (!s.inference || !s.workload.is_transformer())
@@ -143,7 +171,7 @@ models::ReplicaTimes replica_times(const Scenario& s, const InferenceOptions& o)
     throw InputError({s.file, 0, 0}, fmt::format("inference: not one sequence of {:g} + {:g} tokens fits: {}", in.input_len, in.output_len,
                                                  memory.verdict));
   models::ReplicaTimes r;
-  r.max_concurrency = std::min(fit, s.serving.max_concurrency.value_or(fit));
+  r.max_concurrency = engine_limits_for(s, models::EngineMode::server).limits.max_sequences;
   r.output_len = std::max(1.0, in.output_len);
   r.arrival_cv2 = s.serving.arrival_cv2;
   r.length_cv2 = s.serving.length_cv2;
@@ -203,6 +231,9 @@ InferencePrediction predict_inference(const Scenario& s, const InferenceOptions&
   }
   p.max_batch = p.memory.max_batch;
   if (!p.memory.fits) p.assumptions.push_back("the batch does not fit in device memory by this memory model: " + p.memory.verdict);
+  // An omitted batch is the largest static batch that fits; "max" times that batch statically and
+  // takes the headline figures from the engine's steady state below.
+  if (!in.batch) p.batch = std::max(1.0, std::floor(p.memory.max_batch.value_or(1)));
 
   const RooflineReport prefill = roofline_for_pass(s, Phase::prefill, p.batch, 0, o.efficiency);
   p.precision = std::string(name_of(prefill.precision));
@@ -286,6 +317,7 @@ InferencePrediction predict_inference(const Scenario& s, const InferenceOptions&
   p.economics = economics_if_known(s, {.devices = s.hardware.count, .activity = use,
                                            .tokens_per_span = p.batch * p.output_len * dp});
   if (p.economics) p.economics->assumptions.push_back("tokens are output tokens; one static batch after another at full occupancy");
+  if (in.max_throughput) engine_headline(s, o, p);
   return p;
 }
 

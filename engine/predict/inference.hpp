@@ -13,6 +13,7 @@
 #include "models/collective.hpp"
 #include "models/roofline.hpp"
 #include "models/serving.hpp"
+#include "models/serving_engine.hpp"
 
 namespace perfcast {
 
@@ -43,6 +44,18 @@ struct EdgeResult {
   std::string verdict;                // "33.3 ms budget at 30 FPS: fits with 41% headroom"
 };
 
+// A serving engine's steady state on one replica (engine/predict/engine_serving).
+struct EngineSteadyState {
+  models::ServingEngine engine = models::ServingEngine::vllm;
+  bool engine_given = false;           // [inference] engine, else the default
+  models::EngineMode mode = models::EngineMode::server;
+  models::EngineLimits limits;
+  std::string load;                    // "closed loop of 64 clients"
+  double concurrency = 0;              // clients (closed loop), 0 for Poisson
+  models::SimulatedServing result;
+  std::vector<std::string> assumptions;
+};
+
 struct InferencePrediction {
   std::string scenario, workload, accelerator, layout, precision;
   int devices = 0;                    // of one replica
@@ -68,6 +81,9 @@ struct InferencePrediction {
   // [serving] arrival_rate: the continuous-batching steady state of one replica at rate/dp.
   std::optional<models::ServingPoint> serving;
   std::optional<double> serving_saturation_rate;  // requests/s per replica
+  // batch = "max": the engine's steady state on an endless queue; the headline TTFT, TPOT, E2E and
+  // throughput are its figures, batch its mean decoding sequences.
+  std::optional<EngineSteadyState> engine;
   MemoryReport memory;
   std::optional<Economics> economics;  // all dp replicas; energy when the device's power is known, cost with [cost]
   std::string bottleneck;
@@ -96,5 +112,11 @@ double decode_step_seconds(const Scenario& s, double batch, double context, cons
 models::ReplicaTimes replica_times(const Scenario& s, const InferenceOptions& o = {});
 // A prefill of `batch` prompts of the scenario's input_len, communication included.
 double prefill_seconds(const Scenario& s, double batch, const InferenceOptions& o = {});
+// The same passes with the attention cores' share of them (the part that depends on the context).
+struct PassTime {
+  double total_s = 0, attention_s = 0;
+};
+PassTime decode_step_time(const Scenario& s, double batch, double context, const InferenceOptions& o = {});
+PassTime prefill_time(const Scenario& s, double batch, const InferenceOptions& o = {});
 
 }  // namespace perfcast

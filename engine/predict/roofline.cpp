@@ -164,6 +164,7 @@ models::Ceilings ceilings_for(const AcceleratorSpec& a, const std::optional<Link
   if (!c.memory_Bps) c.on_chip_B = a.sram_B;
   c.compute_units = a.gpu ? a.compute_units.value_or(0) : 0;
   c.gemm_tile_fixed_cost = a.architecture == GpuArchitecture::hopper;
+  c.token_tiles_by_8 = a.architecture == GpuArchitecture::hopper || a.architecture == GpuArchitecture::blackwell;
   return c;
 }
 

@@ -8,6 +8,7 @@
 #include "engine/spec/workload.hpp"
 #include "models/memory.hpp"
 #include "models/precision.hpp"
+#include "models/serving_engine.hpp"
 #include "models/training_stack.hpp"
 #include "models/transformer_ops.hpp"
 
@@ -46,6 +47,8 @@ struct InferenceSettings {
   double input_len = 0;
   double output_len = 0;
   std::optional<double> batch;
+  bool max_throughput = false;               // batch = "max": the engine's steady state on an endless queue
+  std::optional<models::ServingEngine> engine;  // whose scheduler limits apply (default vLLM)
   std::optional<Precision> weight_dtype, kv_dtype, compute_dtype;
   std::optional<double> target_fps;
   std::optional<double> memory_utilization;  // fraction of device memory the server may use
@@ -62,6 +65,8 @@ struct ServingSettings {
   std::optional<double> ttft_slo_s, tpot_slo_s;
   double slo_percentile = 99;          // the SLOs bound this percentile
   std::optional<double> max_concurrency;  // sequences per replica (vLLM max_num_seqs); default: what fits
+  std::optional<double> max_batched_tokens;  // tokens per engine step (vLLM max_num_batched_tokens); default: the engine's
+  std::optional<bool> chunked_prefill;       // default: the engine's (on)
   double arrival_cv2 = 1;              // squared coefficient of variation of inter-arrival times (Poisson: 1)
   double length_cv2 = 0;               // ... of request service times (the scenario's fixed lengths: 0)
 };

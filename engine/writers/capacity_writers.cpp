@@ -64,7 +64,66 @@ nlohmann::json serving_point_to_json(const models::ServingPoint& p) {
           {"e2e_" + q + "_s", p.e2e_p_s}};
 }
 
+std::string engine_steady_state_table(const EngineSteadyState& e) {
+  const models::SimulatedServing& r = e.result;
+  const std::string q = percentile_name(r.percentile);
+  const models::SchedulerLimits& l = e.limits.limits;
+  TextTable t({"quantity", "value"});
+  t.add_row({"engine", fmt::format("{}{}", models::kServingEngineKeys[static_cast<std::size_t>(e.engine)], e.engine_given ? "" : " (default)")});
+  t.add_row({"load", e.load});
+  t.add_row({"scheduler limits", fmt::format("{:g} running requests, {:g} tokens per step{}", l.max_sequences, l.max_step_tokens,
+                                             l.chunked_prefill ? ", chunked prefill" : "")});
+  t.add_row({"sequences decoding (mean)", fmt::format("{:.1f}", r.decoding_mean)});
+  t.add_row({"prompt tokens per step (mean)", fmt::format("{:.0f}", r.prompt_tokens_per_step)});
+  t.add_row({"engine step (mean)", duration_text(r.step_mean_s)});
+  t.add_row({"TTFT mean / p50 / " + q, fmt::format("{} / {} / {}", duration_text(r.ttft_mean_s), duration_text(r.ttft_p50_s),
+                                                   duration_text(r.ttft_p_s))});
+  t.add_row({"TPOT mean / p50 / " + q, fmt::format("{} / {} / {}", duration_text(r.tpot_mean_s), duration_text(r.tpot_p50_s),
+                                                   duration_text(r.tpot_p_s))});
+  t.add_row({"end-to-end mean / p50 / " + q, fmt::format("{} / {} / {}", duration_text(r.e2e_mean_s), duration_text(r.e2e_p50_s),
+                                                          duration_text(r.e2e_p_s))});
+  t.add_row({"requests/s", fmt::format("{:.4g}", r.requests_per_s)});
+  t.add_row({"output tokens/s", fmt::format("{:.4g}", r.output_tokens_per_s)});
+  return t.render();
+}
+
+nlohmann::json engine_steady_state_to_json(const EngineSteadyState& e) {
+  const models::SimulatedServing& r = e.result;
+  const std::string q = percentile_name(r.percentile);
+  const models::SchedulerLimits& l = e.limits.limits;
+  return {{"engine", models::kServingEngineKeys[static_cast<std::size_t>(e.engine)]},
+          {"engine_default", !e.engine_given},
+          {"load_kind", e.concurrency > 0 && e.mode == models::EngineMode::server ? "closed_loop" : "max_throughput"},
+          {"concurrency", e.concurrency},
+          {"max_sequences", l.max_sequences},
+          {"max_step_tokens", l.max_step_tokens},
+          {"chunked_prefill", l.chunked_prefill},
+          {"rate_per_s", r.requests_per_s},
+          {"output_tokens_per_s", r.output_tokens_per_s},
+          {"occupancy", r.decoding_mean},
+          {"prompt_tokens_per_step", r.prompt_tokens_per_step},
+          {"decode_step_s", r.step_mean_s},
+          {"ttft_mean_s", r.ttft_mean_s},
+          {"ttft_p50_s", r.ttft_p50_s},
+          {"ttft_" + q + "_s", r.ttft_p_s},
+          {"tpot_mean_s", r.tpot_mean_s},
+          {"tpot_p50_s", r.tpot_p50_s},
+          {"tpot_" + q + "_s", r.tpot_p_s},
+          {"e2e_mean_s", r.e2e_mean_s},
+          {"e2e_p50_s", r.e2e_p50_s},
+          {"e2e_" + q + "_s", r.e2e_p_s},
+          {"requests_measured", r.requests}};
+}
+
 std::string capacity_to_table(const CapacityReport& c, bool detail) {
+  if (c.closed_loop) {
+    std::string out = fmt::format("Serving at a fixed concurrency: {} on {} × {} per replica ({}), {}\n{:g} input, {:g} output tokens per request\n\n",
+                                  c.workload, c.devices_per_replica, c.accelerator, c.layout, c.scenario, c.input_len, c.output_len);
+    out += engine_steady_state_table(*c.closed_loop);
+    if (c.closed_loop_meets_slo) out += fmt::format("\nSLO {}: {}\n", slo_text(c.slo), *c.closed_loop_meets_slo ? "met" : "missed");
+    if (detail) out += assumptions_text(c.assumptions);
+    return out;
+  }
   const models::ReplicaTimes& r = c.replica;
   std::string out = fmt::format("Serving capacity: {} on {} × {} per replica ({}), {}\n{:g} input, {:g} output tokens per request; SLO {}\n\n",
                                 c.workload, c.devices_per_replica, c.accelerator, c.layout, c.scenario, c.input_len, c.output_len,
@@ -106,6 +165,14 @@ nlohmann::json capacity_to_json(const CapacityReport& c) {
   nlohmann::json slo{{"percentile", c.slo.percentile * 100}};
   if (c.slo.ttft_s) slo["ttft_s"] = *c.slo.ttft_s;
   if (c.slo.tpot_s) slo["tpot_s"] = *c.slo.tpot_s;
+  const nlohmann::json scenario{{"name", c.scenario}, {"workload", c.workload}, {"accelerator", c.accelerator}, {"layout", c.layout},
+                                {"input_len", c.input_len}, {"output_len", c.output_len}};
+  if (c.closed_loop) {
+    nlohmann::json capacity{{"slo", slo}, {"concurrency", c.closed_loop->concurrency},
+                            {"per_replica", engine_steady_state_to_json(*c.closed_loop)}};
+    if (c.closed_loop_meets_slo) capacity["per_replica"]["meets_slo"] = *c.closed_loop_meets_slo;
+    return {{"scenario", scenario}, {"capacity", capacity}, {"assumptions", c.assumptions}};
+  }
   nlohmann::json decode = nlohmann::json::array();
   for (const models::StepPoint& p : r.decode) decode.push_back({{"batch", p.batch}, {"step_s", p.step_s}});
   nlohmann::json replica{{"devices", c.devices_per_replica}, {"prefill_s", r.prefill_s}, {"decode_steps", decode},
@@ -126,13 +193,19 @@ nlohmann::json capacity_to_json(const CapacityReport& c) {
     curve.push_back(p);
   }
   capacity["latency_curve"] = curve;
-  return {{"scenario", {{"name", c.scenario}, {"workload", c.workload}, {"accelerator", c.accelerator}, {"layout", c.layout},
-                        {"input_len", c.input_len}, {"output_len", c.output_len}}},
+  return {{"scenario", scenario},
           {"capacity", capacity},
           {"assumptions", c.assumptions}};
 }
 
 std::string capacity_to_csv(const CapacityReport& c) {
+  if (c.closed_loop) {
+    const models::SimulatedServing& r = c.closed_loop->result;
+    return fmt::format("concurrency,percentile,rate_per_s,output_tokens_per_s,ttft_mean_s,ttft_p50_s,ttft_at_percentile_s,tpot_mean_s,"
+                       "tpot_p50_s,tpot_at_percentile_s,e2e_mean_s\n{:g},{:g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}\n",
+                       c.closed_loop->concurrency, r.percentile * 100, r.requests_per_s, r.output_tokens_per_s, r.ttft_mean_s, r.ttft_p50_s,
+                       r.ttft_p_s, r.tpot_mean_s, r.tpot_p50_s, r.tpot_p_s, r.e2e_mean_s);
+  }
   // Fixed column names (a percentile column says which one the *_at_percentile columns are).
   std::string out = "load,rate_per_s,percentile,ttft_p50_s,ttft_at_percentile_s,tpot_p50_s,tpot_at_percentile_s,output_tokens_per_s,meets_slo\n";
   for (const LoadPoint& l : c.curve) {

@@ -14,6 +14,11 @@ namespace perfcast {
 std::string serving_point_table(const models::ServingPoint& p);
 nlohmann::json serving_point_to_json(const models::ServingPoint& p);
 
+// An engine's simulated steady state (batch = "max", capacity --concurrency): the same keys as a
+// serving point where the quantity is the same, plus the engine, its limits and the load.
+std::string engine_steady_state_table(const EngineSteadyState& e);
+nlohmann::json engine_steady_state_to_json(const EngineSteadyState& e);
+
 std::string capacity_to_table(const CapacityReport& c, bool detail);
 nlohmann::json capacity_to_json(const CapacityReport& c);
 std::string capacity_to_csv(const CapacityReport& c);

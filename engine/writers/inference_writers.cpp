@@ -43,9 +43,15 @@ std::string inference_to_table(const InferencePrediction& p, bool detail) {
   } else {
     out += fmt::format("input {:g} tokens, output {:g} tokens per sequence\n", p.input_len, p.output_len);
     TextTable t({"quantity", "value"});
-    t.add_row({"TTFT (prefill of the batch)", fmt::format("{} (of which TP/EP communication {})", duration_text(p.ttft_s),
-                                                          duration_text(p.prefill_comm_s))});
-    t.add_row({"TPOT (decode step)", fmt::format("{} (of which TP/EP communication {})", duration_text(p.tpot_s), duration_text(p.decode_comm_s))});
+    if (p.engine) {
+      t.add_row({"TTFT (mean, engine steady state)", duration_text(p.ttft_s)});
+      t.add_row({"TPOT (mean, engine steady state)", duration_text(p.tpot_s)});
+    } else {
+      t.add_row({"TTFT (prefill of the batch)", fmt::format("{} (of which TP/EP communication {})", duration_text(p.ttft_s),
+                                                            duration_text(p.prefill_comm_s))});
+      t.add_row({"TPOT (decode step)", fmt::format("{} (of which TP/EP communication {})", duration_text(p.tpot_s),
+                                                   duration_text(p.decode_comm_s))});
+    }
     t.add_row({"end-to-end latency", duration_text(p.e2e_s)});
     t.add_row({"output tokens/s (replica)", fmt::format("{:.4g}", p.output_tokens_per_s)});
     t.add_row({"output tokens/s per device", fmt::format("{:.4g}", p.output_tokens_per_s_per_device)});
@@ -61,6 +67,7 @@ std::string inference_to_table(const InferencePrediction& p, bool detail) {
                                                      p.speculative->tokens_per_target_step, p.speculative->speedup,
                                                      duration_text(p.speculative->tpot_s))});
     out += t.render();
+    if (p.engine) out += "\nEngine steady state (batch = \"max\"):\n" + engine_steady_state_table(*p.engine);
     out += "\nThroughput against batch (decode at the mean context):\n";
     TextTable c({"batch", "step", "tokens/s", "tokens/s per device"});
     for (const BatchPoint& b : p.curve)
@@ -113,6 +120,7 @@ nlohmann::json inference_to_json(const InferencePrediction& p) {
     if (p.best_within_tpot)
       inference["best_within_tpot"] = {{"tpot_slo_s", *p.tpot_bound_s}, {"batch", p.best_within_tpot->batch},
                                        {"tokens_per_s", p.best_within_tpot->tokens_per_s}, {"step_s", p.best_within_tpot->step_s}};
+    if (p.engine) inference["engine"] = engine_steady_state_to_json(*p.engine);
     if (p.serving) {
       inference["serving"] = serving_point_to_json(*p.serving);
       inference["serving"]["saturation_rate_per_s"] = *p.serving_saturation_rate;

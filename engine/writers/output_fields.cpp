@@ -67,6 +67,32 @@ const Block kServingPoint = {
     {"e2e_p*_s", "s", "End-to-end time at the SLO percentile"},
 };
 
+// An engine's simulated steady state; the keys a serving point has too mean the same there.
+const Block kEngineSteadyState = {
+    {"engine", "", "The serving engine whose scheduler limits apply"},
+    {"engine_default", "", "Whether the engine is the default (no [inference] engine)"},
+    {"load_kind", "", "closed_loop (capacity --concurrency) or max_throughput (batch = \"max\")"},
+    {"concurrency", "requests", "Requests in the closed loop (clients)"},
+    {"max_sequences", "sequences", "Running requests at most (engine limit, capped by the KV cache)"},
+    {"max_step_tokens", "tokens", "Tokens per engine step at most"},
+    {"chunked_prefill", "", "Whether prompts are split over steps"},
+    {"rate_per_s", "requests/s", "Completed requests per second of one replica"},
+    {"output_tokens_per_s", "tokens/s", "Output tokens per second of one replica"},
+    {"occupancy", "sequences", "Mean sequences decoding per step"},
+    {"prompt_tokens_per_step", "tokens", "Mean prompt tokens per step"},
+    {"decode_step_s", "s", "Mean engine step"},
+    {"ttft_mean_s", "s", "Mean time to first token"},
+    {"ttft_p50_s", "s", "Median time to first token"},
+    {"ttft_p*_s", "s", "Time to first token at the SLO percentile"},
+    {"tpot_mean_s", "s", "Mean time per output token after the first"},
+    {"tpot_p50_s", "s", "Median time per output token"},
+    {"tpot_p*_s", "s", "Time per output token at the SLO percentile"},
+    {"e2e_mean_s", "s", "Mean end-to-end time of a request"},
+    {"e2e_p50_s", "s", "Median end-to-end time"},
+    {"e2e_p*_s", "s", "End-to-end time at the SLO percentile"},
+    {"requests_measured", "requests", "Simulated requests the statistics are over"},
+};
+
 const Block kEnergy = {
     {"device_power_w", "W", "Power of one device at the predicted utilisation"},
     {"device_tdp_w", "W", "The device's TDP"},
@@ -251,7 +277,7 @@ std::vector<OutputField> prediction_fields(std::string_view prefix) {
   Builder b;
   const std::string p(prefix);
   b.add(p + "scenario.", kScenario).add(p + "training.", kTraining).add(p + "inference.", kInference);
-  b.add(p + "inference.serving.", kServingPoint).add(p + "memory.", kMemory);
+  b.add(p + "inference.serving.", kServingPoint).add(p + "inference.engine.", kEngineSteadyState).add(p + "memory.", kMemory);
   b.add(p + "energy.", kEnergy).add(p + "cost.", kCost);
   b.add(p + "bottleneck", "", "What limits the step, in words").add(p + "assumptions[]", "", "Every default and assumption used");
   return b.out;
@@ -328,7 +354,8 @@ std::vector<CommandFields> build() {
   {
     Builder j, c;
     j.add("scenario.", kScenario).add("assumptions[]", "", "Every default and assumption used");
-    j.add("capacity.per_replica.", kServingPoint).add("capacity.latency_curve[].", kServingPoint);
+    j.add("capacity.per_replica.", kServingPoint).add("capacity.per_replica.", kEngineSteadyState).add("capacity.latency_curve[].", kServingPoint);
+    j.add("capacity.concurrency", "requests", "Closed loop (--concurrency): the clients");
     j.add("capacity.latency_curve[].meets_slo", "", "Whether the point meets the SLOs");
     j.add("capacity.replica.devices", "devices", "Devices per replica").add("capacity.replica.max_concurrency", "sequences", "Concurrency limit");
     j.add("capacity.replica.prefill_s", "s", "Prefill of one request");
@@ -342,6 +369,9 @@ std::vector<CommandFields> build() {
     c.add("percentile", "%", "SLO percentile").add("ttft_p50_s", "s", "Median TTFT").add("ttft_at_percentile_s", "s", "TTFT at the percentile");
     c.add("tpot_p50_s", "s", "Median TPOT").add("tpot_at_percentile_s", "s", "TPOT at the percentile");
     c.add("output_tokens_per_s", "tokens/s", "Output tokens per second per replica").add("meets_slo", "", "Whether the point meets the SLOs");
+    j.add("capacity.per_replica.meets_slo", "", "Closed loop: whether the steady state meets the SLOs given");
+    c.add("concurrency", "requests", "Closed loop: the clients").add("ttft_mean_s", "s", "Closed loop: mean TTFT");
+    c.add("tpot_mean_s", "s", "Closed loop: mean TPOT").add("e2e_mean_s", "s", "Closed loop: mean end-to-end time");
     all.push_back({"capacity", "Serving capacity under SLOs", j.out, c.out});
   }
   {

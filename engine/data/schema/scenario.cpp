@@ -9,6 +9,7 @@
 #include "engine/core/toml_section.hpp"
 #include "models/memory.hpp"
 #include "models/pipeline.hpp"
+#include "models/serving_engine.hpp"
 #include "models/training_stack.hpp"
 #include "models/transformer_ops.hpp"
 
@@ -139,7 +140,11 @@ constexpr ScenarioKey kTraining[] = {
 constexpr ScenarioKey kInference[] = {
     integer("input_len", "tokens", "1", 1, kMaxCount, "Prompt tokens per request"),
     integer("output_len", "tokens", "0", 0, kMaxCount, "Generated tokens per request"),
-    integer("batch", "sequences", "1", 1, 1e6, "Concurrent sequences"),
+    integer("batch", "sequences", "the largest that fits", 1, 1e6,
+            "Sequences in one static batch; or \"max\": the engine's steady state on an endless request queue (F-SRV-2)"),
+    choice("engine", models::kServingEngineKeys, "vllm",
+           "Serving engine whose scheduler defaults (token budget, running requests) apply to batch = \"max\" and capacity "
+           "--concurrency"),
     choice("weight_dtype", kServingDtypes, "compute_dtype", "Weight storage format"),
     choice("kv_dtype", kServingDtypes, "bf16 (int8 on integer-only devices)", "KV cache element format"),
     choice("compute_dtype", kServingDtypes, "bf16 (the device's own on edge parts)", "Math precision"),
@@ -176,7 +181,11 @@ constexpr ScenarioKey kServing[] = {
     number("ttft_slo_s", "s", "none", 0, false, 1e6, "Time-to-first-token objective"),
     number("tpot_slo_s", "s", "none", 0, false, 1e6, "Time-per-output-token objective"),
     number("slo_percentile", "%", "99", 0, false, 99.999, "The percentile the objectives bound"),
-    integer("max_concurrency", "sequences", "what fits in memory", 1, 1e7, "Sequences per replica (vLLM max_num_seqs)"),
+    integer("max_concurrency", "sequences", "the engine's, capped by what fits in memory", 1, 1e7,
+            "Sequences per replica (vLLM max_num_seqs, TensorRT-LLM max_batch_size)"),
+    integer("max_batched_tokens", "tokens", "the engine's", 1, 1e7,
+            "Tokens per engine step, decodes and prompt chunks together (vLLM max_num_batched_tokens, TensorRT-LLM max_num_tokens)"),
+    flag("chunked_prefill", "the engine's (true)", "Split prompts longer than a step's remaining token budget over several steps"),
     number("arrival_cv2", "", "1 (Poisson)", 0, true, 1e3, "Squared coefficient of variation of inter-arrival times"),
     number("length_cv2", "", "0 (the scenario's fixed lengths)", 0, true, 1e3, "Squared coefficient of variation of service times"),
 };

@@ -1,0 +1,29 @@
+#pragma once
+// A serving engine's steady state on one replica: the engine's scheduler limits for the device,
+// the replica's step costs from the roofline, and the step-by-step scheduler simulation
+// (models/scheduler_simulation) under a closed loop of clients, the longest queue (maximum
+// throughput) or Poisson arrivals.
+#include <string>
+
+#include "engine/predict/inference.hpp"
+
+namespace perfcast {
+
+// The cost of one engine step of the replica: the work every token pays (a decode pass over the
+// step's tokens without its attention, plus the TP/EP collectives), the decoding sequences'
+// attention at the mean context input_len + output_len/2, and each prompt token's share of its
+// prompt's attention. At prompt_tokens = 0 it is decode_step_seconds exactly.
+models::StepCosts step_costs(const Scenario& s, const models::SchedulerLimits& limits, const InferenceOptions& o = {});
+
+// The engine's limits for the scenario ([inference] engine, default vLLM; [serving]
+// max_concurrency, max_batched_tokens and chunked_prefill replace them). Throws InputError when not
+// one sequence fits.
+models::EngineLimits engine_limits_for(const Scenario& s, models::EngineMode mode);
+
+// C clients, each sending its next request when the last finishes.
+EngineSteadyState closed_loop(const Scenario& s, double clients, const InferenceOptions& o = {});
+// The longest request stream the engine's limits allow (what `trtllm-bench throughput` and `vllm
+// bench throughput` measure): a queue that never empties, in the engine's offline mode.
+EngineSteadyState max_throughput(const Scenario& s, const InferenceOptions& o = {});
+
+}  // namespace perfcast

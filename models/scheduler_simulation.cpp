@@ -1,0 +1,179 @@
+#include "models/scheduler_simulation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <random>
+#include <stdexcept>
+
+namespace perfcast::models {
+namespace {
+
+struct Request {
+  double arrival = 0, first_token = -1, finish = -1;
+  long prompt_done = 0, generated = 0;
+  long chunk = 0;        // prompt tokens scheduled in the current step
+  bool decoding = false; // scheduled for a decode token in the current step
+};
+
+// Nearest-rank percentile of an unsorted sample.
+double quantile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t rank = static_cast<std::size_t>(std::ceil(p * static_cast<double>(v.size())));
+  return v[std::clamp<std::size_t>(rank, 1, v.size()) - 1];
+}
+
+double mean(const std::vector<double>& v) {
+  double sum = 0;
+  for (double x : v) sum += x;
+  return v.empty() ? 0 : sum / static_cast<double>(v.size());
+}
+
+}  // namespace
+
+double StepCosts::seconds(double decodes, double prompt_tokens) const {
+  double t = interpolate_steps(token_work, decodes + prompt_tokens) + prompt_tokens * prefill_attention_per_token_s;
+  if (decodes > 0) t += interpolate_steps(decode_attention, decodes);
+  return t;
+}
+
+SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits& limits, const RequestShape& shape, const Load& load,
+                                  double percentile) {
+  const long prompt = std::lround(shape.input_len), out = std::lround(shape.output_len);
+  const long max_running = static_cast<long>(std::floor(limits.max_sequences));
+  const long budget_per_step = static_cast<long>(std::floor(limits.max_step_tokens));
+  const bool closed = load.kind == LoadKind::closed_loop;
+  if (prompt < 1 || out < 1 || max_running < 1 || budget_per_step < 1 || costs.token_work.empty() || costs.decode_attention.empty())
+    throw std::invalid_argument("simulate_serving: lengths, limits and step costs must be positive");
+  if (closed ? !(load.concurrency >= 1) : !(load.rate > 0 && std::isfinite(load.rate)))
+    throw std::invalid_argument("simulate_serving: the load must be at least one client or a positive rate");
+  if (!(percentile > 0 && percentile < 1)) throw std::invalid_argument("simulate_serving: the percentile must lie in (0, 1)");
+
+  const long clients = closed ? static_cast<long>(std::floor(load.concurrency)) : 0;
+  const long warmup = load.warmup > 0 ? load.warmup : closed ? std::max(clients, 20L) : 200;
+  const long measured = load.measured > 0 ? load.measured : closed ? std::max(2 * clients, 200L) : 2000;
+  const long last = warmup + measured;  // requests [warmup, last) are measured
+
+  std::vector<Request> requests;
+  requests.reserve(static_cast<std::size_t>(last + clients));
+  std::deque<long> waiting;
+  std::vector<long> running;
+  auto issue = [&](double at) {
+    requests.push_back({.arrival = at});
+    return static_cast<long>(requests.size()) - 1;
+  };
+  // Poisson arrivals: exponential gaps from one seeded stream, scaled by the rate, so a higher
+  // rate moves the same arrivals closer together.
+  std::vector<double> arrivals;
+  if (closed) {
+    for (long i = 0; i < clients; ++i) waiting.push_back(issue(0));
+  } else {
+    std::mt19937_64 random(load.seed);
+    std::exponential_distribution<double> gap(1.0);
+    double at = 0;
+    for (long i = 0; i < last; ++i) arrivals.push_back(at += gap(random) / load.rate);
+  }
+  std::size_t next_arrival = 0;
+
+  double t = 0;
+  long measured_done = 0, steps = 0;
+  double window_start = -1, window_decode_time = 0, window_prompt_tokens = 0;
+  long window_steps = 0;
+  std::vector<double> finishes;  // every completion, for the window's throughput
+  while (measured_done < measured) {
+    if (!closed) {
+      while (next_arrival < arrivals.size() && arrivals[next_arrival] <= t) waiting.push_back(issue(arrivals[next_arrival++]));
+      if (running.empty() && waiting.empty()) {
+        t = arrivals[next_arrival];
+        continue;
+      }
+    }
+    long budget = budget_per_step, decodes = 0, prompt_tokens = 0;
+    for (long id : running) {
+      Request& r = requests[static_cast<std::size_t>(id)];
+      r.chunk = 0;
+      r.decoding = false;
+      if (r.prompt_done == prompt) {
+        if (budget > 0) r.decoding = true, --budget, ++decodes;
+      } else {
+        const long left = prompt - r.prompt_done;
+        r.chunk = limits.chunked_prefill ? std::min(left, budget) : left <= budget ? left : 0;
+        budget -= r.chunk, prompt_tokens += r.chunk;
+      }
+    }
+    while (!waiting.empty() && static_cast<long>(running.size()) < max_running && budget > 0) {
+      Request& r = requests[static_cast<std::size_t>(waiting.front())];
+      // Without chunking a prompt longer than the whole budget runs alone rather than never.
+      const bool alone = decodes == 0 && prompt_tokens == 0;
+      r.chunk = limits.chunked_prefill ? std::min(prompt, budget) : prompt <= budget || alone ? prompt : 0;
+      if (r.chunk == 0) break;
+      r.decoding = false;
+      budget -= r.chunk, prompt_tokens += r.chunk;
+      running.push_back(waiting.front());
+      waiting.pop_front();
+    }
+    const double dt = costs.seconds(static_cast<double>(decodes), static_cast<double>(prompt_tokens));
+    if (!(dt > 0)) throw std::invalid_argument("simulate_serving: a step must take positive time");
+    t += dt;
+    ++steps;
+    if (window_start >= 0) {
+      window_decode_time += static_cast<double>(decodes) * dt;
+      window_prompt_tokens += static_cast<double>(prompt_tokens);
+      ++window_steps;
+    }
+    long finished_now = 0;
+    for (long id : running) {
+      Request& r = requests[static_cast<std::size_t>(id)];
+      if (r.decoding) ++r.generated;
+      if (r.chunk > 0 && (r.prompt_done += r.chunk) == prompt) r.first_token = t, r.generated = 1;
+      if (r.generated >= out && r.finish < 0) {
+        r.finish = t;
+        finishes.push_back(t);
+        ++finished_now;
+        if (id >= warmup && id < last) ++measured_done;
+      }
+    }
+    std::erase_if(running, [&](long id) { return requests[static_cast<std::size_t>(id)].finish >= 0; });
+    if (closed)
+      for (long i = 0; i < finished_now; ++i) {
+        const long id = issue(t);
+        if (id == warmup) window_start = t;
+        waiting.push_back(id);
+      }
+    else if (window_start < 0 && next_arrival > static_cast<std::size_t>(warmup))
+      window_start = arrivals[static_cast<std::size_t>(warmup)];
+  }
+
+  SimulatedServing s;
+  s.percentile = percentile;
+  s.requests = static_cast<int>(measured);
+  s.warmup = static_cast<int>(warmup);
+  s.steps = steps;
+  std::vector<double> ttft, tpot, e2e;
+  double window_end = 0;
+  for (long id = warmup; id < last; ++id) {
+    const Request& r = requests[static_cast<std::size_t>(id)];
+    ttft.push_back(r.first_token - r.arrival);
+    e2e.push_back(r.finish - r.arrival);
+    if (out > 1) tpot.push_back((r.finish - r.first_token) / static_cast<double>(out - 1));
+    window_end = std::max(window_end, r.finish);
+  }
+  if (window_start < 0) window_start = requests[static_cast<std::size_t>(warmup)].arrival;
+  const double window = window_end - window_start;
+  const long completions = std::count_if(finishes.begin(), finishes.end(), [&](double f) { return f > window_start && f <= window_end; });
+  s.requests_per_s = window > 0 ? static_cast<double>(completions) / window : 0;
+  s.output_tokens_per_s = s.requests_per_s * static_cast<double>(out);
+  s.ttft_mean_s = mean(ttft), s.ttft_p50_s = quantile(ttft, 0.5), s.ttft_p_s = quantile(ttft, percentile);
+  s.tpot_mean_s = mean(tpot), s.tpot_p50_s = quantile(tpot, 0.5), s.tpot_p_s = quantile(tpot, percentile);
+  s.e2e_mean_s = mean(e2e), s.e2e_p50_s = quantile(e2e, 0.5), s.e2e_p_s = quantile(e2e, percentile);
+  if (window_steps > 0 && window > 0) {
+    s.decoding_mean = window_decode_time / window;
+    s.prompt_tokens_per_step = window_prompt_tokens / static_cast<double>(window_steps);
+    s.step_mean_s = window / static_cast<double>(window_steps);
+  }
+  s.in_system_mean = s.requests_per_s * s.e2e_mean_s;
+  return s;
+}
+
+}  // namespace perfcast::models

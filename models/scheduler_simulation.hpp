@@ -1,0 +1,74 @@
+#pragma once
+// A serving engine's iteration-level scheduler, simulated step by step (docs/models.md F-SRV-2):
+// in-flight (continuous) batching with a token budget per step, as vLLM V1, SGLang and
+// TensorRT-LLM run it (Yu et al., "Orca", OSDI 2022; Agrawal et al., "Sarathi-Serve", OSDI 2024).
+//
+// Each step the scheduler takes, in order: every decoding sequence (one token each), the prompt
+// chunks of admitted requests still prefilling, then waiting requests first come first served,
+// while fewer than `max_sequences` run and the step's `max_step_tokens` budget lasts. A prompt that
+// does not fit the budget's remainder is split (chunked prefill) or, without chunking, waits for a
+// step with room. One forward pass serves the whole step; its time comes from StepCosts. A request's
+// first output token ends the step that completes its prompt, each later token one decode step.
+//
+// Loads: a closed loop of C clients (each sends its next request when the last one finishes, as
+// `vllm bench serve --max-concurrency C --request-rate inf` and `genai-perf --concurrency C` run),
+// or Poisson arrivals at a rate (seeded, deterministic). Statistics are taken over requests after a
+// warm-up, while the load is still applied: the steady state, not the benchmark's ramp and drain.
+#include <cstdint>
+#include <vector>
+
+#include "models/serving.hpp"
+
+namespace perfcast::models {
+
+// The time of one engine step: the work every token pays (weight GEMMs, norms, collectives, kernel
+// launches) against the tokens in the step, the decode attention against the sequences decoding
+// (at the mean context), and the prompt tokens' own attention.
+struct StepCosts {
+  std::vector<StepPoint> token_work;        // tokens in the step (decodes + prompt tokens) -> s
+  std::vector<StepPoint> decode_attention;  // sequences decoding -> s (0 at 0)
+  double prefill_attention_per_token_s = 0; // a prompt's attention / its tokens
+  double seconds(double decodes, double prompt_tokens) const;
+};
+
+struct SchedulerLimits {
+  double max_sequences = 256;     // running requests (vLLM max_num_seqs, TRT-LLM max_batch_size, the KV cache)
+  double max_step_tokens = 8192;  // tokens per step (vLLM max_num_batched_tokens, TRT-LLM max_num_tokens)
+  bool chunked_prefill = true;
+};
+
+struct RequestShape {
+  double input_len = 1, output_len = 1;  // tokens; whole numbers, at least 1
+};
+
+enum class LoadKind { closed_loop, poisson };
+
+struct Load {
+  LoadKind kind = LoadKind::closed_loop;
+  double concurrency = 1;   // closed loop: clients
+  double rate = 0;          // Poisson: requests/s
+  int warmup = 0;           // requests left out of the statistics (0: the default for the load)
+  int measured = 0;         // requests in the statistics (0: the default)
+  std::uint64_t seed = 20240601;
+};
+
+struct SimulatedServing {
+  double percentile = 0.99;
+  double ttft_mean_s = 0, ttft_p50_s = 0, ttft_p_s = 0;
+  double tpot_mean_s = 0, tpot_p50_s = 0, tpot_p_s = 0;  // per request: (finish − first token)/(n_out − 1)
+  double e2e_mean_s = 0, e2e_p50_s = 0, e2e_p_s = 0;
+  double requests_per_s = 0, output_tokens_per_s = 0;   // over the measured window
+  double decoding_mean = 0;         // sequences decoding per step
+  double prompt_tokens_per_step = 0;
+  double step_mean_s = 0;
+  double in_system_mean = 0;        // requests waiting or running (Little: rate × E2E)
+  int requests = 0;                 // measured
+  int warmup = 0;                   // left out before them
+  long steps = 0;                   // simulated in all
+};
+
+// Throws std::invalid_argument for non-positive limits, lengths or load.
+SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits& limits, const RequestShape& shape, const Load& load,
+                                  double percentile);
+
+}  // namespace perfcast::models

@@ -1,0 +1,75 @@
+#include "models/serving_engine.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+namespace perfcast::models {
+
+double trtllm_bench_batch(double kv_requests, int pp) {
+  const double raw = std::min(kv_requests, 4096.0) / pp;
+  if (raw < 256) return std::max(64.0, 32 * std::ceil(raw / 32));
+  if (raw < 1024) return 128 * std::ceil(raw / 128);
+  return 256 * std::ceil(raw / 256);
+}
+
+double trtllm_bench_tokens(double batch, double input_len, double output_len) {
+  const double raw = std::min(batch * (1 + input_len / output_len), 32768.0);
+  if (raw < 4096) return std::max(2048.0, 256 * std::ceil(raw / 256));
+  if (raw < 8192) return 512 * std::ceil(raw / 512);
+  return 1024 * std::ceil(raw / 1024);
+}
+
+EngineLimits engine_limits(ServingEngine e, EngineMode mode, const EngineDevice& d) {
+  EngineLimits out;
+  SchedulerLimits& l = out.limits;
+  const double fit = std::max(1.0, std::floor(d.kv_sequences));
+  switch (e) {
+    case ServingEngine::vllm: {
+      // vllm/engine/arg_utils.py @99d7eb5d (V1 defaults): devices of >= 70 GiB other than A100 get
+      // max_num_batched_tokens 8192 behind `vllm serve` and 16384 in the LLM class, max_num_seqs
+      // 1024; the others 2048 / 8192 and 256. max_num_seqs is clamped to the token budget.
+      // Chunked prefill is always on in V1.
+      const bool large = d.memory_GiB >= 70 && !d.a100;
+      l.max_step_tokens = large ? (mode == EngineMode::server ? 8192 : 16384) : (mode == EngineMode::server ? 2048 : 8192);
+      const double seqs = std::min(large ? 1024.0 : 256.0, l.max_step_tokens);
+      l.max_sequences = std::min(seqs, fit);
+      l.chunked_prefill = true;
+      out.rule = fmt::format("vLLM V1 {} defaults on a {} device (vllm/engine/arg_utils.py @99d7eb5d): max_num_batched_tokens {:g}, "
+                             "max_num_seqs {:g}, chunked prefill",
+                             mode == EngineMode::server ? "server" : "LLM-class", large ? ">= 70 GiB" : "smaller or A100",
+                             l.max_step_tokens, seqs);
+      break;
+    }
+    case ServingEngine::sglang: {
+      // python/sglang/srt/server_args.py @469c63e5: chunked_prefill_size by device memory (< 35 GB:
+      // 2048, < 160 GB: 8192, else 16384); the running requests are what the KV token pool holds.
+      const double gb = d.memory_GiB * 1.073741824;
+      l.max_step_tokens = gb < 35 ? 2048 : gb < 160 ? 8192 : 16384;
+      l.max_sequences = fit;
+      l.chunked_prefill = true;
+      out.rule = fmt::format("SGLang defaults (python/sglang/srt/server_args.py @469c63e5): chunked_prefill_size {:g} for {:.0f} GB; "
+                             "running requests limited by the KV pool",
+                             l.max_step_tokens, gb);
+      break;
+    }
+    case ServingEngine::trtllm: {
+      // trtllm-bench sizes max_batch_size and max_num_tokens from the KV cache and the dataset's
+      // lengths (tensorrt_llm/bench/build/tuning.py @04cba882); the capacity scheduler
+      // (GUARANTEED_NO_EVICT) admits only what the KV cache holds.
+      const double batch = trtllm_bench_batch(fit, d.pp);
+      l.max_step_tokens = trtllm_bench_tokens(std::min(fit, 4096.0) / d.pp, d.input_len, d.output_len);
+      l.max_sequences = std::min(batch, fit);
+      l.chunked_prefill = true;
+      out.rule = fmt::format("TensorRT-LLM, max_batch_size {:g} and max_num_tokens {:g} as trtllm-bench derives them "
+                             "(tensorrt_llm/bench/build/tuning.py @04cba882); prompts longer than the token budget chunked",
+                             batch, l.max_step_tokens);
+      break;
+    }
+  }
+  out.rule += fmt::format("; at most {:g} requests of {:g} + {:g} tokens hold their KV cache at once", l.max_sequences, d.input_len,
+                          d.output_len);
+  return out;
+}
+
+}  // namespace perfcast::models

@@ -1,0 +1,43 @@
+#pragma once
+// Serving engines (DESIGN.md "Software stacks and engines"): the scheduler limits each engine (F-SRV-1)
+// defaults to, by device and by how it is run, each with its source
+// (../shared/reference/serving-engines.md quotes them). The scheduler itself is
+// models/scheduler_simulation; kernel efficiencies fitted to an engine's results are calibration.
+#include <array>
+#include <string>
+#include <string_view>
+
+#include "models/scheduler_simulation.hpp"
+
+namespace perfcast::models {
+
+enum class ServingEngine { vllm, sglang, trtllm };
+inline constexpr std::array<std::string_view, 3> kServingEngineKeys{"vllm", "sglang", "trtllm"};  // in enum order
+
+// How the engine is run: behind its OpenAI-compatible server (`vllm serve`, `python -m
+// sglang.launch_server`, `trtllm-serve`), or by its offline throughput benchmark (`vllm bench
+// throughput` through the LLM class, `trtllm-bench throughput`), whose defaults differ.
+enum class EngineMode { server, offline };
+
+struct EngineDevice {
+  double memory_GiB = 80;       // one device's memory
+  bool a100 = false;            // vLLM keeps its small-device defaults on A100 (PR #17885)
+  double kv_sequences = 1;      // requests of input_len + output_len whose KV cache fits (the memory model)
+  double input_len = 1, output_len = 1;
+  int pp = 1;
+};
+
+struct EngineLimits {
+  SchedulerLimits limits;       // max_sequences already capped by the KV cache
+  std::string rule;             // "vLLM V1 server defaults on a >= 70 GiB device: max_num_seqs 1024, ..."
+};
+
+EngineLimits engine_limits(ServingEngine e, EngineMode mode, const EngineDevice& d);
+
+// TensorRT-LLM's trtllm-bench: the max batch size and max number of tokens it builds with for a
+// dataset (tensorrt_llm/bench/build/tuning.py): the KV-cache requests, capped at 4096 and divided
+// by pp, and that batch × (1 + ISL/OSL) tokens capped at 32768, each rounded up.
+double trtllm_bench_batch(double kv_requests, int pp);
+double trtllm_bench_tokens(double batch, double input_len, double output_len);
+
+}  // namespace perfcast::models

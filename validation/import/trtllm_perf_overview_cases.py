@@ -1,0 +1,56 @@
+"""Writes validation/inference-trtllm-max-throughput.toml: TensorRT-LLM's published maximum-throughput table
+(`trtllm-bench throughput`, every request queued at once) for the dense Llama models on H100, H200 (FP8) and
+B200, GB200 (NVFP4), each row as a batch = "max" case scored through the engine's steady state.
+
+    cd validation/import && python3 trtllm_perf_overview_cases.py > ../inference-trtllm-max-throughput.toml
+
+Source: NVIDIA/TensorRT-LLM, docs/source/performance/perf-overview.md @ 00f37686aa85 (the v1.0 tables),
+'Throughput Measurements': "Total Output Throughput (tokens/sec)" of the whole TP group; models quantized with
+ModelOpt (nvidia/Llama-3.1-8B-Instruct-FP8, Llama-3.3-70B-Instruct-FP8/-FP4, Llama-3.1-405B-Instruct-FP8/-FP4);
+PyTorch backend; datasets of fixed lengths (prepare_dataset.py --input-stdev=0 --output-stdev=0); CUDA graphs
+with padding; "in many cases" kv_cache_free_gpu_mem_fraction 0.95. Every dense Llama row of the table is here,
+none left out; the MoE tables (Llama 4, Qwen3) wait for those presets.
+"""
+from case_toml import emit
+
+SOURCE = ("NVIDIA TensorRT-LLM docs 'Overview' of performance (docs/source/performance/perf-overview.md @ "
+          "00f37686aa854010d68bcbd0f4ab000221541ca6, v1.0 tables): Throughput Measurements, trtllm-bench throughput, "
+          "Total Output Throughput (tokens/sec)")
+
+LENGTHS = ["128/128", "128/2048", "128/4096", "500/2000", "1000/1000", "1000/2000", "2048/128", "2048/2048", "5000/500",
+           "20000/2000"]
+# (table, preset, accelerator, tp, weight/math dtype): the table's column, one figure per LENGTHS entry.
+COLUMNS = [
+    ("Llama 3.1 8B", "llama3.1-8b", "h200", 1, "fp8", [27911, 26221, 18027, 20770, 17744, 16828, 3538, 12194, 3902, 1804]),
+    ("Llama 3.1 8B", "llama3.1-8b", "h100-sxm", 1, "fp8", [28312, 22714, 14325, 17660, 15220, 13899, 3450, 9305, 3459, 1351]),
+    ("Llama 3.3 70B", "llama3.1-70b", "b200", 1, "fp4", [11147, 9922, 6831, 7762, 7007, 6271, 1339, 4783, 1459, 665]),
+    ("Llama 3.3 70B", "llama3.1-70b", "gb200", 1, "fp4", [12189, 11309, 7849, 9028, 7326, 6513, 1450, 5646, 1602, 755]),
+    ("Llama 3.3 70B", "llama3.1-70b", "h200", 1, "fp8", [3803, 4336, 2872, 3666, 2909, 2994, 442, 2003, 566, 283]),
+    ("Llama 3.3 70B", "llama3.1-70b", "h100-sxm", 2, "fp8", [6378, 6651, 4199, 5222, 4205, 4146, 762, 3082, 898, 437]),
+    ("Llama 3.1 405B", "llama3.1-405b", "b200", 4, "fp4", [6281, 8020, 6345, 6244, 5209, 4933, 749, 4212, 1048, 672]),
+    ("Llama 3.1 405B", "llama3.1-405b", "gb200", 4, "fp4", [6740, 8151, 6608, 6540, 5389, 5135, 797, 4407, 1112, 739]),
+    ("Llama 3.1 405B", "llama3.1-405b", "h200", 8, "fp8", [3814, 5348, 4741, 4724, 3330, 3722, 456, 2948, 650, 505]),
+    ("Llama 3.1 405B", "llama3.1-405b", "h100-sxm", 8, "fp8", [3627, 4340, 3116, 3994, 2919, 2895, 453, 2296, 610, 345]),
+]
+
+print("""# TensorRT-LLM's maximum-throughput table as inference cases, written by
+# validation/import/trtllm_perf_overview_cases.py (read it for the source and what each column is). Each case is
+# batch = "max" with engine = "trtllm": the engine's steady state on a queue that never empties (F-SRV-2).
+# Uncalibrated; tolerance 15 % as the other inference cases.
+schema_version = 1
+suite = "inference"
+""")
+for table, preset, accelerator, tp, dtype, figures in COLUMNS:
+    for lengths, measured in zip(LENGTHS, figures):
+        isl, osl = (int(x) for x in lengths.split("/"))
+        case = {"id": f"trtllm-v1.0-max-{preset}-{accelerator}-tp{tp}-{dtype}-{isl}-{osl}", "source": SOURCE}
+        notes = (f"{table} column '{accelerator.upper()} TP{tp} ({dtype.upper()})', ISL/OSL {lengths}: {measured:,} output tokens/s "
+                 "for the TP group. KV cache FP8 as in the ModelOpt checkpoints (kv_cache_quant_algo FP8).")
+        scenario = {
+            "model": {"preset": preset},
+            "hardware": {"accelerator": accelerator, "count": tp},
+            "inference": {"input_len": isl, "output_len": osl, "batch": "max", "engine": "trtllm", "compute_dtype": dtype,
+                          "weight_dtype": dtype, "kv_dtype": "fp8"},
+            "parallelism": {"tp": tp},
+        }
+        emit(case, "output_tokens_per_s", measured, scenario, notes)
