@@ -11,7 +11,10 @@ namespace {
 
 struct Request {
   double arrival = 0, first_token = -1, finish = -1;
+  long out = 1;          // output tokens
   long prompt_done = 0, generated = 0;
+  double admitted = -1;  // start of the first step that schedules it
+  long eligible_step = 0, admitted_step = 0;  // the first step it could join, the one it joined
   long chunk = 0;        // prompt tokens scheduled in the current step
   bool decoding = false; // scheduled for a decode token in the current step
 };
@@ -40,11 +43,11 @@ double StepCosts::seconds(double decodes, double prompt_tokens) const {
 
 SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits& limits, const RequestShape& shape, const Load& load,
                                   double percentile) {
-  const long prompt = std::lround(shape.input_len), out = std::lround(shape.output_len);
+  const long prompt = std::lround(shape.input_len), mean_out = std::lround(shape.output_len);
   const long max_running = static_cast<long>(std::floor(limits.max_sequences));
   const long budget_per_step = static_cast<long>(std::floor(limits.max_step_tokens));
   const bool closed = load.kind == LoadKind::closed_loop;
-  if (prompt < 1 || out < 1 || max_running < 1 || budget_per_step < 1 || costs.token_work.empty() || costs.decode_attention.empty())
+  if (prompt < 1 || mean_out < 1 || !(shape.output_len_cv2 >= 0) || !(load.arrival_cv2 > 0) || max_running < 1 || budget_per_step < 1 || costs.token_work.empty() || costs.decode_attention.empty())
     throw std::invalid_argument("simulate_serving: lengths, limits and step costs must be positive");
   if (closed ? !(load.concurrency >= 1) : !(load.rate > 0 && std::isfinite(load.rate)))
     throw std::invalid_argument("simulate_serving: the load must be at least one client or a positive rate");
@@ -59,8 +62,14 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
   requests.reserve(static_cast<std::size_t>(last + clients));
   std::deque<long> waiting;
   std::vector<long> running;
+  long steps = 0;
+  // Output lengths: fixed, or gamma with the mean and C² asked (shape 1/C²), from their own stream.
+  std::mt19937_64 length_random(load.seed + 1);
+  std::gamma_distribution<double> length(shape.output_len_cv2 > 0 ? 1 / shape.output_len_cv2 : 1,
+                                         shape.output_len_cv2 > 0 ? shape.output_len * shape.output_len_cv2 : 1);
   auto issue = [&](double at) {
-    requests.push_back({.arrival = at});
+    const long out = shape.output_len_cv2 > 0 ? std::max(1L, std::lround(length(length_random))) : mean_out;
+    requests.push_back({.arrival = at, .out = out, .eligible_step = steps});
     return static_cast<long>(requests.size()) - 1;
   };
   // Poisson arrivals: exponential gaps from one seeded stream, scaled by the rate, so a higher
@@ -69,16 +78,17 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
   if (closed) {
     for (long i = 0; i < clients; ++i) waiting.push_back(issue(0));
   } else {
+    // Gaps of mean 1/rate: gamma with shape 1/C_a² (exponential at 1), scaled by the rate.
     std::mt19937_64 random(load.seed);
-    std::exponential_distribution<double> gap(1.0);
+    std::gamma_distribution<double> gap(1 / load.arrival_cv2, load.arrival_cv2);
     double at = 0;
     for (long i = 0; i < last; ++i) arrivals.push_back(at += gap(random) / load.rate);
   }
   std::size_t next_arrival = 0;
 
   double t = 0;
-  long measured_done = 0, steps = 0;
-  double window_start = -1, window_decode_time = 0, window_prompt_tokens = 0;
+  long measured_done = 0;
+  double window_start = -1, window_decode_time = 0, window_prompt_tokens = 0, window_prompt_time = 0;
   long window_steps = 0;
   std::vector<double> finishes;  // every completion, for the window's throughput
   while (measured_done < measured) {
@@ -109,6 +119,7 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
       r.chunk = limits.chunked_prefill ? std::min(prompt, budget) : prompt <= budget || alone ? prompt : 0;
       if (r.chunk == 0) break;
       r.decoding = false;
+      r.admitted = t, r.admitted_step = steps;
       budget -= r.chunk, prompt_tokens += r.chunk;
       running.push_back(waiting.front());
       waiting.pop_front();
@@ -120,6 +131,7 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
     if (window_start >= 0) {
       window_decode_time += static_cast<double>(decodes) * dt;
       window_prompt_tokens += static_cast<double>(prompt_tokens);
+      window_prompt_time += dt * static_cast<double>(prompt_tokens) / static_cast<double>(decodes + prompt_tokens);
       ++window_steps;
     }
     long finished_now = 0;
@@ -127,7 +139,7 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
       Request& r = requests[static_cast<std::size_t>(id)];
       if (r.decoding) ++r.generated;
       if (r.chunk > 0 && (r.prompt_done += r.chunk) == prompt) r.first_token = t, r.generated = 1;
-      if (r.generated >= out && r.finish < 0) {
+      if (r.generated >= r.out && r.finish < 0) {
         r.finish = t;
         finishes.push_back(t);
         ++finished_now;
@@ -150,20 +162,25 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
   s.requests = static_cast<int>(measured);
   s.warmup = static_cast<int>(warmup);
   s.steps = steps;
-  std::vector<double> ttft, tpot, e2e;
-  double window_end = 0;
+  std::vector<double> ttft, tpot, e2e, admission, prompt_time;
+  double window_end = 0, output_tokens = 0;
+  long waited = 0;
   for (long id = warmup; id < last; ++id) {
     const Request& r = requests[static_cast<std::size_t>(id)];
+    admission.push_back(r.admitted - r.arrival);
+    prompt_time.push_back(r.first_token - r.admitted);
+    if (r.admitted_step > r.eligible_step) ++waited;
     ttft.push_back(r.first_token - r.arrival);
     e2e.push_back(r.finish - r.arrival);
-    if (out > 1) tpot.push_back((r.finish - r.first_token) / static_cast<double>(out - 1));
+    if (r.out > 1) tpot.push_back((r.finish - r.first_token) / static_cast<double>(r.out - 1));
+    output_tokens += static_cast<double>(r.out);
     window_end = std::max(window_end, r.finish);
   }
   if (window_start < 0) window_start = requests[static_cast<std::size_t>(warmup)].arrival;
   const double window = window_end - window_start;
   const long completions = std::count_if(finishes.begin(), finishes.end(), [&](double f) { return f > window_start && f <= window_end; });
   s.requests_per_s = window > 0 ? static_cast<double>(completions) / window : 0;
-  s.output_tokens_per_s = s.requests_per_s * static_cast<double>(out);
+  s.output_tokens_per_s = s.requests_per_s * output_tokens / static_cast<double>(measured);
   s.ttft_mean_s = mean(ttft), s.ttft_p50_s = quantile(ttft, 0.5), s.ttft_p_s = quantile(ttft, percentile);
   s.tpot_mean_s = mean(tpot), s.tpot_p50_s = quantile(tpot, 0.5), s.tpot_p_s = quantile(tpot, percentile);
   s.e2e_mean_s = mean(e2e), s.e2e_p50_s = quantile(e2e, 0.5), s.e2e_p_s = quantile(e2e, percentile);
@@ -173,6 +190,10 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
     s.step_mean_s = window / static_cast<double>(window_steps);
   }
   s.in_system_mean = s.requests_per_s * s.e2e_mean_s;
+  s.admission_wait_probability = static_cast<double>(waited) / static_cast<double>(measured);
+  s.admission_wait_mean_s = mean(admission);
+  s.prompt_mean_s = mean(prompt_time);
+  if (window > 0) s.prompt_time_share = window_prompt_time / window;
   return s;
 }
 

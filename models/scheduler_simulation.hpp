@@ -12,7 +12,7 @@
 //
 // Loads: a closed loop of C clients (each sends its next request when the last one finishes, as
 // `vllm bench serve --max-concurrency C --request-rate inf` and `genai-perf --concurrency C` run),
-// or Poisson arrivals at a rate (seeded, deterministic). Statistics are taken over requests after a
+// or arrivals at a rate with gamma-distributed gaps (Poisson at C_a² = 1), seeded and deterministic. Statistics are taken over requests after a
 // warm-up, while the load is still applied: the steady state, not the benchmark's ramp and drain.
 #include <cstdint>
 #include <vector>
@@ -38,7 +38,8 @@ struct SchedulerLimits {
 };
 
 struct RequestShape {
-  double input_len = 1, output_len = 1;  // tokens; whole numbers, at least 1
+  double input_len = 1, output_len = 1;  // tokens; whole numbers, at least 1 (output_len: the mean)
+  double output_len_cv2 = 0;             // squared coefficient of variation of output lengths (gamma; 0: fixed)
 };
 
 enum class LoadKind { closed_loop, poisson };
@@ -47,6 +48,8 @@ struct Load {
   LoadKind kind = LoadKind::closed_loop;
   double concurrency = 1;   // closed loop: clients
   double rate = 0;          // Poisson: requests/s
+  double arrival_cv2 = 1;   // of the gaps between arrivals: 1 Poisson; else gamma-distributed gaps
+                            // (vllm bench serve --burstiness b gives 1/b)
   int warmup = 0;           // requests left out of the statistics (0: the default for the load)
   int measured = 0;         // requests in the statistics (0: the default)
   std::uint64_t seed = 20240601;
@@ -62,6 +65,10 @@ struct SimulatedServing {
   double prompt_tokens_per_step = 0;
   double step_mean_s = 0;
   double in_system_mean = 0;        // requests waiting or running (Little: rate × E2E)
+  double admission_wait_probability = 0;  // share of requests not admitted in the first step after arrival
+  double admission_wait_mean_s = 0;       // arrival to the start of the request's first step
+  double prompt_mean_s = 0;               // that start to the first token (the prompt's steps)
+  double prompt_time_share = 0;           // share of step time in prompt tokens (by tokens within each step)
   int requests = 0;                 // measured
   int warmup = 0;                   // left out before them
   long steps = 0;                   // simulated in all

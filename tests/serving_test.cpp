@@ -1,5 +1,5 @@
-// Serving: the queueing formulas against MODELS-REFERENCE E13, the convolved wait tail, the
-// continuous-batching steady state against a hand computation, SLO goodput, and capacity sizing.
+// Serving: the queueing formulas against MODELS-REFERENCE E13, the convolved wait tail, SLO
+// goodput over the simulated engine, and capacity sizing.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -8,7 +8,9 @@
 
 #include "engine/predict/capacity.hpp"
 #include "engine/core/errors.hpp"
+#include "engine/predict/engine_serving.hpp"
 #include "engine/predict/inference.hpp"
+#include "models/scheduler_simulation.hpp"
 #include "engine/data/scenario_reader.hpp"
 #include "models/queueing.hpp"
 #include "models/serving.hpp"
@@ -65,61 +67,36 @@ TEST_CASE("the convolved wait tail: reduces to one wait, integrates to the sum o
 
 namespace {
 
-// t_pf = 100 ms; t_step(B) = 10 ms + 0.1 ms·B, tabulated at 1, 100, 200 (exactly linear);
-// 200 slots; 101 output tokens = 100 decode steps.
-ReplicaTimes linear_replica() {
-  ReplicaTimes r;
-  r.prefill_s = 0.1;
-  for (double b : {1.0, 100.0, 200.0}) r.decode.push_back({b, 0.01 + 0.0001 * b});
-  r.max_concurrency = 200;
-  r.output_len = 101;
-  return r;
+// Steps of 5 ms + 20 us per token + 30 us per decoding sequence; 200 running, 4096 tokens a step;
+// 1000-token prompts, 101 output tokens.
+RateModel linear_rate_model() {
+  RateModel m;
+  m.costs = {{{1, 0.005 + 20e-6}, {8192, 0.005 + 8192 * 20e-6}}, {{0, 0}, {200, 200 * 30e-6}}, 0};
+  m.limits.limits = {.max_sequences = 200, .max_step_tokens = 4096};
+  m.shape = {1000, 101};
+  m.saturation_rate = simulate_serving(m.costs, m.limits.limits, m.shape, {.kind = LoadKind::closed_loop, .concurrency = 205}, 0.99)
+                          .requests_per_s;
+  return m;
 }
 
 }  // namespace
 
-TEST_CASE("continuous batching steady state against a hand computation") {
-  const ReplicaTimes r = linear_replica();
-  CHECK(step_at(r, 50) == doctest::Approx(0.015));
-  CHECK(step_at(r, 0.5) == doctest::Approx(0.0101));  // clamped to batch 1
-  // Saturation: 200 / (100·(0.01 + 0.02) + 200·0.1) = 200/23.
-  CHECK(saturation_rate(r) == doctest::Approx(200.0 / 23));
-  // λ = 2: B = λ(1 + 0.11 B) ⇒ B = 2/0.78; u_p = 0.2; TPOT = t_step(B)/0.8.
-  const ServingPoint p = serve(r, 2, 0.99);
-  const double b = 2 / 0.78, step = 0.01 + 0.0001 * b;
-  CHECK(p.occupancy == doctest::Approx(b).epsilon(1e-9));
-  CHECK(p.prefill_share == doctest::Approx(0.2));
-  CHECK(p.tpot_mean_s == doctest::Approx(step / 0.8).epsilon(1e-9));
-  CHECK(p.occupancy == doctest::Approx(2 * 100 * p.tpot_mean_s).epsilon(1e-9));  // Little on decode
-  // TTFT = admission (≈ 0: 2.6 of 200 slots busy) + M/D/1 wait 0.2·0.1/(2·0.8) + half a step while
-  // decoding (80% of the time) + the prefill.
-  CHECK(p.admission_wait_s < 1e-12);
-  CHECK(p.prefill_wait_s == doctest::Approx(0.0125));
-  CHECK(p.ttft_mean_s == doctest::Approx(0.0125 + 0.8 * step / 2 + 0.1).epsilon(1e-9));
-  CHECK(p.output_tokens_per_s == doctest::Approx(202));
-  CHECK(p.ttft_p_s > p.ttft_p50_s);
-  CHECK(p.tpot_p_s > p.tpot_p50_s);
-  CHECK(p.concurrency == doctest::Approx(2 * p.e2e_mean_s));
-  // Everything grows with the load.
-  const ServingPoint busy = serve(r, 8, 0.99);
-  CHECK(busy.occupancy > p.occupancy);
-  CHECK(busy.ttft_p_s > p.ttft_p_s);
-  CHECK(busy.tpot_mean_s > p.tpot_mean_s);
-  CHECK(busy.admission_wait_probability > p.admission_wait_probability);
-  CHECK_THROWS_AS(serve(r, saturation_rate(r), 0.99), std::invalid_argument);
-}
-
-TEST_CASE("SLO goodput is the edge of the SLO") {
-  const ReplicaTimes r = linear_replica();
+TEST_CASE("SLO goodput is the edge of the SLO, to the bisection's 0.5 % of saturation") {
+  const RateModel m = linear_rate_model();
   const Slo slo{std::nullopt, 0.02, 0.99};
-  const auto rate = slo_rate(r, slo);
+  const auto rate = slo_rate_of(m, slo);
   REQUIRE(rate);
-  CHECK(meets(serve(r, *rate, 0.99), slo));
-  CHECK_FALSE(meets(serve(r, *rate * 1.01, 0.99), slo));
-  // A TTFT bound below one prefill cannot be met at any load.
-  CHECK_FALSE(slo_rate(r, Slo{0.05, std::nullopt, 0.99}));
+  CHECK(meets(serve_at(m, *rate), slo));
+  CHECK_FALSE(meets(serve_at(m, *rate + 0.005 * m.saturation_rate), slo));
+  // A TTFT bound below one prompt's step cannot be met at any load.
+  CHECK_FALSE(slo_rate_of(m, Slo{0.02, std::nullopt, 0.99}));
   // A loose bound is met up to saturation.
-  CHECK(*slo_rate(r, Slo{1e6, 1e6, 0.99}) == doctest::Approx(saturation_rate(r)).epsilon(1e-6));
+  CHECK(*slo_rate_of(m, Slo{1e6, 1e6, 0.99}) == doctest::Approx(m.saturation_rate));
+  // The point's figures: Little over the replica, the load against saturation.
+  const ServingPoint p = serve_at(m, 0.5 * m.saturation_rate);
+  CHECK(p.load == doctest::Approx(0.5));
+  CHECK(p.output_tokens_per_s == doctest::Approx(101 * p.rate));
+  CHECK(p.concurrency == doctest::Approx(p.rate * p.e2e_mean_s).epsilon(0.05));  // the sample's rate, within its noise
 }
 
 namespace {
@@ -181,7 +158,7 @@ TEST_CASE("capacity: replicas for a rate meet the SLO, and one fewer would not, 
   // predict at [serving] arrival_rate = 8 over dp = 2 is capacity's steady state at 4/s.
   const InferencePrediction p = predict_inference(s);
   REQUIRE(p.serving);
-  const ServingPoint at4 = serve(c.replica, 4, 0.99);
+  const ServingPoint at4 = serve_at(rate_model(s), 4);
   CHECK(p.serving->rate == doctest::Approx(4));
   CHECK(p.serving->ttft_p_s == doctest::Approx(at4.ttft_p_s));
   CHECK(p.serving->tpot_mean_s == doctest::Approx(at4.tpot_mean_s));

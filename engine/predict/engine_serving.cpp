@@ -33,7 +33,8 @@ EngineSteadyState run(const Scenario& s, models::EngineMode mode, double clients
   r.concurrency = clients;
   const models::StepCosts costs = step_costs(s, r.limits.limits, o);
   const models::Load load{.kind = models::LoadKind::closed_loop, .concurrency = clients};
-  r.result = models::simulate_serving(costs, r.limits.limits, {s.inference->input_len, std::max(1.0, s.inference->output_len)}, load,
+  r.result = models::simulate_serving(costs, r.limits.limits,
+                                      {s.inference->input_len, std::max(1.0, s.inference->output_len), s.serving.length_cv2}, load,
                                       s.serving.slo_percentile / 100);
   r.assumptions.push_back(fmt::format("engine {}{}: {}", engine_name(r.engine), r.engine_given ? "" : " (the default; [inference] engine)",
                                       r.limits.rule));
@@ -97,6 +98,59 @@ EngineSteadyState closed_loop(const Scenario& s, double clients, const Inference
   EngineSteadyState r = run(s, models::EngineMode::server, clients, o);
   r.load = fmt::format("closed loop of {:g} client{}", clients, clients == 1 ? "" : "s");
   return r;
+}
+
+RateModel rate_model(const Scenario& s, const InferenceOptions& o) {
+  RateModel m;
+  m.limits = engine_limits_for(s, models::EngineMode::server);
+  m.costs = step_costs(s, m.limits.limits, o);
+  m.shape = {s.inference->input_len, std::max(1.0, s.inference->output_len), s.serving.length_cv2};
+  m.arrival_cv2 = s.serving.arrival_cv2;
+  m.percentile = s.serving.slo_percentile / 100;
+  const models::SchedulerLimits& l = m.limits.limits;
+  const double clients = l.max_sequences + std::ceil(l.max_step_tokens / m.shape.input_len) + 1;
+  m.saturation_rate =
+      models::simulate_serving(m.costs, l, m.shape, {.kind = models::LoadKind::closed_loop, .concurrency = clients}, m.percentile)
+          .requests_per_s;
+  m.engine = fmt::format("{}{}", engine_name(s.inference->engine.value_or(models::ServingEngine::vllm)),
+                         s.inference->engine ? "" : " (default)");
+  return m;
+}
+
+models::ServingPoint serve_at(const RateModel& m, double rate) {
+  const models::SimulatedServing r =
+      models::simulate_serving(m.costs, m.limits.limits, m.shape,
+                               {.kind = models::LoadKind::poisson, .rate = rate, .arrival_cv2 = m.arrival_cv2}, m.percentile);
+  models::ServingPoint p;
+  p.rate = rate;
+  p.load = rate / m.saturation_rate;
+  p.percentile = m.percentile;
+  p.occupancy = r.decoding_mean;
+  p.slot_utilisation = r.decoding_mean / m.limits.limits.max_sequences;
+  p.prefill_share = r.prompt_time_share;
+  p.step_s = r.step_mean_s;
+  // Below saturation the replica completes what arrives: λ·n_out, not the sample's window.
+  p.output_tokens_per_s = rate < m.saturation_rate ? rate * m.shape.output_len : r.output_tokens_per_s;
+  p.admission_wait_probability = r.admission_wait_probability;
+  p.admission_wait_s = r.admission_wait_mean_s;
+  p.prefill_wait_s = r.prompt_mean_s;
+  p.ttft_mean_s = r.ttft_mean_s, p.ttft_p50_s = r.ttft_p50_s, p.ttft_p_s = r.ttft_p_s;
+  p.tpot_mean_s = r.tpot_mean_s, p.tpot_p50_s = r.tpot_p50_s, p.tpot_p_s = r.tpot_p_s;
+  p.e2e_mean_s = r.e2e_mean_s, p.e2e_p_s = r.e2e_p_s;
+  p.concurrency = r.in_system_mean;
+  return p;
+}
+
+std::optional<double> slo_rate_of(const RateModel& m, const models::Slo& slo) {
+  double lo = m.saturation_rate * 1e-4, hi = m.saturation_rate;
+  if (!models::meets(serve_at(m, lo), slo)) return std::nullopt;
+  if (models::meets(serve_at(m, hi), slo)) return hi;
+  // The rate is found to 0.5 % of saturation: the simulation's own sampling error is about that.
+  while (hi - lo > 0.005 * m.saturation_rate) {
+    const double mid = (lo + hi) / 2;
+    (models::meets(serve_at(m, mid), slo) ? lo : hi) = mid;
+  }
+  return lo;
 }
 
 EngineSteadyState max_throughput(const Scenario& s, const InferenceOptions& o) {

@@ -26,4 +26,23 @@ EngineSteadyState closed_loop(const Scenario& s, double clients, const Inference
 // bench throughput` measure): a queue that never empties, in the engine's offline mode.
 EngineSteadyState max_throughput(const Scenario& s, const InferenceOptions& o = {});
 
+// Open-loop load on one replica behind the engine's server: Poisson arrivals at a rate, the engine's
+// scheduler simulated (F-SRV-2). Built once per scenario; each rate is one simulation.
+struct RateModel {
+  models::StepCosts costs;
+  models::EngineLimits limits;
+  models::RequestShape shape;
+  double saturation_rate = 0;  // requests/s of a queue that never empties, server limits
+  double percentile = 0.99;
+  double arrival_cv2 = 1;      // [serving] arrival_cv2
+  std::string engine;          // "vllm (default)"
+};
+RateModel rate_model(const Scenario& s, const InferenceOptions& o = {});
+// The steady state at `rate` requests/s (any positive rate; past saturation the queue grows over the
+// simulated window and the latencies say so).
+models::ServingPoint serve_at(const RateModel& m, double rate);
+// The largest rate whose steady state meets the SLO (bisection over the rate, each a simulation);
+// nullopt when a vanishing load already misses it.
+std::optional<double> slo_rate_of(const RateModel& m, const models::Slo& slo);
+
 }  // namespace perfcast

@@ -109,15 +109,15 @@ EdgeResult edge_result(const Scenario& s, const RooflineReport& r, double latenc
 // Fills p.serving with the steady state at [serving] arrival_rate / dp (or, past saturation, says
 // the replica is overloaded).
 void serving_at_rate(const Scenario& s, const InferenceOptions& o, InferencePrediction& p) {
-  const models::ReplicaTimes r = replica_times(s, o);
+  const RateModel m = rate_model(s, o);
   const int replicas = data_parallel(s.parallelism, s.hardware.count);
   const double rate = *s.serving.arrival_rate / replicas;
-  p.serving_saturation_rate = models::saturation_rate(r);
+  p.serving_saturation_rate = m.saturation_rate;
   if (rate < *p.serving_saturation_rate) {
-    p.serving = models::serve(r, rate, s.serving.slo_percentile / 100);
-    p.assumptions.push_back(fmt::format("serving: {:g} requests/s spread evenly over {} replica(s); continuous batching under Poisson "
-                                        "arrivals (models/serving.hpp; perfcast capacity sizes the replicas)",
-                                        *s.serving.arrival_rate, replicas));
+    p.serving = serve_at(m, rate);
+    p.assumptions.push_back(fmt::format("serving: {:g} requests/s spread evenly over {} replica(s); engine {} simulated step by step "
+                                        "under arrivals of C² = {:g} (F-SRV-2; perfcast capacity sizes the replicas)",
+                                        *s.serving.arrival_rate, replicas, m.engine, m.arrival_cv2));
   } else {
     p.bottleneck = fmt::format("overloaded: {:.4g} requests/s per replica exceed the {:.4g} requests/s one replica sustains; "
                                "queues grow without bound (perfcast capacity says how many replicas)",
@@ -173,8 +173,6 @@ models::ReplicaTimes replica_times(const Scenario& s, const InferenceOptions& o)
   models::ReplicaTimes r;
   r.max_concurrency = engine_limits_for(s, models::EngineMode::server).limits.max_sequences;
   r.output_len = std::max(1.0, in.output_len);
-  r.arrival_cv2 = s.serving.arrival_cv2;
-  r.length_cv2 = s.serving.length_cv2;
   r.prefill_s = prefill_seconds(s, 1, o);
   const double context = mean_context(in);
   // Batches 1, 2, 3, 4, 6, 8, 11, 16, ... (×√2, whole) and the largest: t_step(B) is close to

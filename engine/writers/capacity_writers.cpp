@@ -29,9 +29,10 @@ std::string serving_point_table(const models::ServingPoint& p) {
   t.add_row({"sequences decoding (mean)", fmt::format("{:.1f} ({} of the slots)", p.occupancy, percent_text(p.slot_utilisation))});
   t.add_row({"time in prefill", percent_text(p.prefill_share)});
   t.add_row({"requests in the replica (Little)", fmt::format("{:.1f}", p.concurrency)});
-  t.add_row({"waiting for a slot", fmt::format("{} of requests, mean {}", percent_text(p.admission_wait_probability),
-                                               duration_text(p.admission_wait_s))});
-  t.add_row({"waiting for the prefill (mean)", duration_text(p.prefill_wait_s)});
+  t.add_row({"not admitted at the first step", fmt::format("{} of requests (no slot or no token budget left)",
+                                                           percent_text(p.admission_wait_probability))});
+  t.add_row({"arrival to its first step (mean)", duration_text(p.admission_wait_s)});
+  t.add_row({"first step to first token (mean)", duration_text(p.prefill_wait_s)});
   t.add_row({"TTFT mean / p50 / " + q, fmt::format("{} / {} / {}", duration_text(p.ttft_mean_s), duration_text(p.ttft_p50_s),
                                                    duration_text(p.ttft_p_s))});
   t.add_row({"TPOT mean / p50 / " + q, fmt::format("{} / {} / {}", duration_text(p.tpot_mean_s), duration_text(p.tpot_p50_s),
