@@ -1,8 +1,16 @@
 #include "models/serving.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace perfcast::models {
+
+std::vector<double> step_grid(double limit) {
+  std::vector<double> grid;
+  for (double b = 1; b < limit; b = std::max(b + 1, std::round(b * std::sqrt(2.0)))) grid.push_back(b);
+  grid.push_back(std::max(1.0, std::floor(limit)));
+  return grid;
+}
 
 double step_at(const ReplicaTimes& r, double batch) { return interpolate_steps(r.decode, batch); }
 

@@ -21,6 +21,9 @@ struct ReplicaTimes {
   double output_len = 1;            // n_out
 };
 
+// The batches step times are tabulated at: 1, 2, 3, 4, 6, 8, 11, 16, ... (×√2, whole) and `limit`;
+// a step's time is close to linear between them.
+std::vector<double> step_grid(double limit);
 // A tabulated time at a (fractional) batch, linear between the points; clamped to the first point
 // below it and extrapolated along the last segment beyond it.
 double interpolate_steps(const std::vector<StepPoint>& points, double batch);

@@ -10,15 +10,6 @@
 namespace perfcast {
 namespace {
 
-// 1, 2, 3, 4, 6, 8, 11, 16, ... (×√2, whole) and `limit`: the tabulated times are close to linear
-// between them.
-std::vector<double> batch_grid(double limit) {
-  std::vector<double> grid;
-  for (double b = 1; b < limit; b = std::max(b + 1, std::round(b * std::sqrt(2.0)))) grid.push_back(b);
-  grid.push_back(std::max(1.0, std::floor(limit)));
-  return grid;
-}
-
 double mean_context(const InferenceSettings& in) { return in.input_len + in.output_len / 2; }
 
 std::string_view engine_name(models::ServingEngine e) { return models::kServingEngineKeys[static_cast<std::size_t>(e)]; }
@@ -53,12 +44,12 @@ EngineSteadyState run(const Scenario& s, models::EngineMode mode, double clients
 models::StepCosts step_costs(const Scenario& s, const models::SchedulerLimits& limits, const InferenceOptions& o) {
   const double context = mean_context(*s.inference);
   models::StepCosts c;
-  for (double n : batch_grid(std::max(limits.max_step_tokens, limits.max_sequences))) {
+  for (double n : models::step_grid(std::max(limits.max_step_tokens, limits.max_sequences))) {
     const PassTime pass = decode_step_time(s, n, context, o);
     c.token_work.push_back({n, pass.total_s - pass.attention_s});
   }
   c.decode_attention.push_back({0, 0});
-  for (double b : batch_grid(limits.max_sequences)) c.decode_attention.push_back({b, decode_step_time(s, b, context, o).attention_s});
+  for (double b : models::step_grid(limits.max_sequences)) c.decode_attention.push_back({b, decode_step_time(s, b, context, o).attention_s});
   c.prefill_attention_per_token_s = prefill_time(s, 1, o).attention_s / s.inference->input_len;
   return c;
 }

@@ -163,23 +163,14 @@ double prefill_seconds(const Scenario& s, double batch, const InferenceOptions& 
 
 models::ReplicaTimes replica_times(const Scenario& s, const InferenceOptions& o) {
   if (!s.inference || !s.workload.is_transformer())
-    throw InputError({s.file, 0, 0}, "serving: the queueing model needs an LLM [inference] scenario (vision models have no decode)");
+    throw InputError({s.file, 0, 0}, "serving: needs an LLM [inference] scenario (vision models have no decode)");
   const InferenceSettings& in = *s.inference;
-  const MemoryReport memory = memory_for_scenario(s);
-  const double fit = std::floor(memory.max_batch.value_or(0));
-  if (fit < 1)
-    throw InputError({s.file, 0, 0}, fmt::format("inference: not one sequence of {:g} + {:g} tokens fits: {}", in.input_len, in.output_len,
-                                                 memory.verdict));
   models::ReplicaTimes r;
-  r.max_concurrency = engine_limits_for(s, models::EngineMode::server).limits.max_sequences;
+  r.max_concurrency = engine_limits_for(s, models::EngineMode::server).limits.max_sequences;  // throws when none fits
   r.output_len = std::max(1.0, in.output_len);
   r.prefill_s = prefill_seconds(s, 1, o);
   const double context = mean_context(in);
-  // Batches 1, 2, 3, 4, 6, 8, 11, 16, ... (×√2, whole) and the largest: t_step(B) is close to
-  // linear between them.
-  for (double b = 1; b < r.max_concurrency; b = std::max(b + 1, std::round(b * std::sqrt(2.0))))
-    r.decode.push_back({b, decode_step_seconds(s, b, context, o)});
-  r.decode.push_back({r.max_concurrency, decode_step_seconds(s, r.max_concurrency, context, o)});
+  for (double b : models::step_grid(r.max_concurrency)) r.decode.push_back({b, decode_step_seconds(s, b, context, o)});
   return r;
 }
 

@@ -106,9 +106,9 @@ InferencePrediction predict_inference(const Scenario& s, const InferenceOptions&
 // A decode step of `batch` sequences at `context` tokens, communication included: what the
 // throughput curve and the serving model evaluate.
 double decode_step_seconds(const Scenario& s, double batch, double context, const InferenceOptions& o = {});
-// What the serving model takes for one replica: the prefill of one prompt, the decode step on a
-// grid of batches from 1 to the sequences that fit (or [serving] max_concurrency), and the
-// [serving] variability. Throws InputError for a vision workload or when not one sequence fits.
+// One replica's static figures for `perfcast capacity`'s table: the prefill of one prompt and the
+// decode step on a grid of batches from 1 to the engine's running limit. Throws InputError for a
+// vision workload or when not one sequence fits.
 models::ReplicaTimes replica_times(const Scenario& s, const InferenceOptions& o = {});
 // A prefill of `batch` prompts of the scenario's input_len, communication included.
 double prefill_seconds(const Scenario& s, double batch, const InferenceOptions& o = {});
