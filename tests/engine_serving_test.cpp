@@ -9,6 +9,7 @@
 #include "engine/data/scenario_reader.hpp"
 #include "engine/predict/capacity.hpp"
 #include "engine/predict/engine_serving.hpp"
+#include "engine/sweep/inference_sweep.hpp"
 #include "models/scheduler_simulation.hpp"
 #include "models/serving_engine.hpp"
 #include "tests/shipped_db.hpp"
@@ -164,6 +165,12 @@ TEST_CASE("batch = \"max\" and capacity --concurrency: the engine's steady state
   CHECK(p.batch == doctest::Approx(p.engine->result.decoding_mean));
   // The steady state cannot beat the static decode of the largest batch that fits.
   CHECK(p.output_tokens_per_s < p.curve.back().tokens_per_s);
+  // A sweep's row times its own static batch, whatever the scenario's batch says.
+  Scenario row = serving_scenario("engine = \"trtllm\"");
+  apply_layout(row, ServeLayout{.devices = 1, .tp = 1, .pp = 1, .ep = 1, .batch = 8, .weights = Precision::fp8, .kv = Precision::fp8});
+  const InferencePrediction static8 = predict_inference(row);
+  CHECK_FALSE(static8.engine);
+  CHECK(static8.batch == 8);
   // An omitted batch is the largest static batch that fits.
   const InferencePrediction omitted = predict_inference(serving_scenario("", ""));
   CHECK(omitted.batch == std::floor(*omitted.max_batch));
@@ -217,4 +224,15 @@ TEST_CASE("bad engine keys: one line naming the key") {
   CHECK(scenario_error("", "batch = \"all\"").find("inference.batch") != std::string::npos);
   CHECK(scenario_error("engine = \"tgi\"", "").find("inference.engine") != std::string::npos);
   CHECK(scenario_error("[serving]\nmax_batched_tokens = 0", "").find("serving.max_batched_tokens") != std::string::npos);
+  // A vision model has no engine steady state.
+  const Scenario vision = parse_scenario(R"(
+[model]
+preset = "mobilenet-v2"
+[hardware]
+accelerator = "coral-usb"
+[inference]
+batch = "max"
+)",
+                                         "vision.toml", PERFCAST_DEFAULT_WORKLOADS, shipped_db());
+  CHECK_THROWS_WITH_AS(predict_inference(vision), doctest::Contains("inference.batch"), InputError);
 }

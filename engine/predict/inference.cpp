@@ -191,6 +191,9 @@ InferencePrediction predict_inference(const Scenario& s, const InferenceOptions&
   p.memory = memory_for_scenario(s);
 
   if (!s.workload.is_transformer()) {
+    if (in.max_throughput)
+      throw InputError({s.file, 0, 0}, "inference.batch: \"max\" is an LLM serving engine's steady state; give a vision model a number "
+                                       "of frames per batch");
     const RooflineReport r = roofline_for_pass(s, Phase::prefill, p.batch, 0, o.efficiency);
     p.precision = std::string(name_of(r.precision));
     const PassSums pass = sums_of(r);

@@ -105,6 +105,7 @@ void apply_layout(Scenario& s, const ServeLayout& l) {
   p.dp.reset();
   p.first_stage_layers.reset(), p.last_stage_layers.reset();
   s.inference->batch = l.batch;
+  s.inference->max_throughput = false;  // each row times its own static batch
   s.inference->weight_dtype = l.weights;
   s.inference->kv_dtype = l.kv;
 }
