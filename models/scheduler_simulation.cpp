@@ -12,7 +12,8 @@ namespace {
 struct Request {
   double arrival = 0, first_token = -1, finish = -1;
   long out = 1;          // output tokens
-  long prompt_done = 0, generated = 0;
+  long prompt_done = 0;
+  double generated = 0;  // output tokens so far (fractional under speculation: the mean kept per step)
   double admitted = -1;  // start of the first step that schedules it
   long eligible_step = 0, admitted_step = 0;  // the first step it could join, the one it joined
   long chunk = 0;        // prompt tokens scheduled in the current step
@@ -35,9 +36,15 @@ double mean(const std::vector<double>& v) {
 
 }  // namespace
 
-double StepCosts::seconds(double decodes, double prompt_tokens) const {
-  double t = interpolate_steps(token_work, decodes + prompt_tokens) + prompt_tokens * prefill_attention_per_token_s;
-  if (decodes > 0) t += interpolate_steps(decode_attention, decodes);
+double StepCosts::seconds(double decodes, double prompt_tokens, double tokens_per_decode, double draft_steps,
+                          double draft_cost_ratio) const {
+  double t = interpolate_steps(token_work, decodes * tokens_per_decode + prompt_tokens) + prompt_tokens * prefill_attention_per_token_s;
+  if (decodes > 0) {
+    // The verified tokens read each sequence's KV cache once, as one decode token does.
+    const double attention = interpolate_steps(decode_attention, decodes);
+    t += attention;
+    if (draft_steps > 0) t += draft_steps * draft_cost_ratio * (interpolate_steps(token_work, decodes) + attention);
+  }
   return t;
 }
 
@@ -52,6 +59,10 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
   if (closed ? !(load.concurrency >= 1) : !(load.rate > 0 && std::isfinite(load.rate)))
     throw std::invalid_argument("simulate_serving: the load must be at least one client or a positive rate");
   if (!(percentile > 0 && percentile < 1)) throw std::invalid_argument("simulate_serving: the percentile must lie in (0, 1)");
+  const Speculation& sp = limits.speculation;
+  if (sp.draft_tokens < 0 || !(sp.tokens_per_step >= 1 && sp.tokens_per_step <= sp.draft_tokens + 1) || !(sp.draft_cost_ratio >= 0) ||
+      budget_per_step < sp.draft_tokens + 1)
+    throw std::invalid_argument("simulate_serving: speculation needs 1 <= tokens kept <= draft tokens + 1 <= the step budget");
 
   const long clients = closed ? static_cast<long>(std::floor(load.concurrency)) : 0;
   const long warmup = load.warmup > 0 ? load.warmup : closed ? std::max(clients, 20L) : 200;
@@ -99,13 +110,15 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
         continue;
       }
     }
+    const Speculation& spec = limits.speculation;
+    const long per_decode = spec.draft_tokens + 1;
     long budget = budget_per_step, decodes = 0, prompt_tokens = 0;
     for (long id : running) {
       Request& r = requests[static_cast<std::size_t>(id)];
       r.chunk = 0;
       r.decoding = false;
       if (r.prompt_done == prompt) {
-        if (budget > 0) r.decoding = true, --budget, ++decodes;
+        if (budget >= per_decode) r.decoding = true, budget -= per_decode, ++decodes;
       } else {
         const long left = prompt - r.prompt_done;
         r.chunk = limits.chunked_prefill ? std::min(left, budget) : left <= budget ? left : 0;
@@ -124,22 +137,24 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
       running.push_back(waiting.front());
       waiting.pop_front();
     }
-    const double dt = costs.seconds(static_cast<double>(decodes), static_cast<double>(prompt_tokens));
+    if (decodes == 0 && prompt_tokens == 0) throw std::invalid_argument("simulate_serving: a step with nothing to run");
+    const double dt = costs.seconds(static_cast<double>(decodes), static_cast<double>(prompt_tokens), static_cast<double>(per_decode),
+                                    spec.draft_tokens, spec.draft_cost_ratio);
     if (!(dt > 0)) throw std::invalid_argument("simulate_serving: a step must take positive time");
     t += dt;
     ++steps;
     if (window_start >= 0) {
       window_decode_time += static_cast<double>(decodes) * dt;
       window_prompt_tokens += static_cast<double>(prompt_tokens);
-      window_prompt_time += dt * static_cast<double>(prompt_tokens) / static_cast<double>(decodes + prompt_tokens);
+      window_prompt_time += dt * static_cast<double>(prompt_tokens) / static_cast<double>(decodes * per_decode + prompt_tokens);
       ++window_steps;
     }
     long finished_now = 0;
     for (long id : running) {
       Request& r = requests[static_cast<std::size_t>(id)];
-      if (r.decoding) ++r.generated;
+      if (r.decoding) r.generated += spec.tokens_per_step;
       if (r.chunk > 0 && (r.prompt_done += r.chunk) == prompt) r.first_token = t, r.generated = 1;
-      if (r.generated >= r.out && r.finish < 0) {
+      if (r.generated >= static_cast<double>(r.out) - 1e-9 && r.finish < 0) {
         r.finish = t;
         finishes.push_back(t);
         ++finished_now;

@@ -27,18 +27,33 @@ namespace perfcast::models {
 struct StepCosts {
   std::vector<StepPoint> token_work;        // tokens in the step (decodes + prompt tokens) -> s
   std::vector<StepPoint> decode_attention;  // sequences decoding -> s (0 at 0)
-  double prefill_attention_per_token_s = 0; // a prompt's attention / its tokens
-  double seconds(double decodes, double prompt_tokens) const;
+  double prefill_attention_per_token_s = 0; // a prompt's attention / its computed tokens
+  // A step of `decodes` sequences verifying `tokens_per_decode` tokens each (1 without speculation)
+  // and `prompt_tokens`; the draft model's steps cost draft_steps × draft_cost_ratio × the target's
+  // decode step (F-INF-5's cost model).
+  double seconds(double decodes, double prompt_tokens, double tokens_per_decode = 1, double draft_steps = 0,
+                 double draft_cost_ratio = 0) const;
+};
+
+// Speculative decoding in the engine (F-INF-5): each decoding sequence verifies draft_tokens + 1
+// tokens a step (all count against the token budget, as vLLM's scheduler counts them) and keeps
+// tokens_per_step = (1 − α^(γ+1))/(1 − α) of them on average.
+struct Speculation {
+  int draft_tokens = 0;
+  double tokens_per_step = 1;
+  double draft_cost_ratio = 0;
 };
 
 struct SchedulerLimits {
   double max_sequences = 256;     // running requests (vLLM max_num_seqs, TRT-LLM max_batch_size, the KV cache)
   double max_step_tokens = 8192;  // tokens per step (vLLM max_num_batched_tokens, TRT-LLM max_num_tokens)
   bool chunked_prefill = true;
+  Speculation speculation;
 };
 
 struct RequestShape {
-  double input_len = 1, output_len = 1;  // tokens; whole numbers, at least 1 (output_len: the mean)
+  double input_len = 1, output_len = 1;  // tokens; whole numbers, at least 1 (output_len: the mean);
+                                         // input_len counts the prompt tokens computed (not a cached prefix)
   double output_len_cv2 = 0;             // squared coefficient of variation of output lengths (gamma; 0: fixed)
 };
 

@@ -44,6 +44,17 @@ TEST_CASE("scheduler simulation: one client, steps counted by hand") {
         doctest::Approx(0.010));
 }
 
+TEST_CASE("scheduler simulation: speculative decoding keeps more tokens a step, the drafts cost their share") {
+  // γ = 1, α = 0.5: 1.5 tokens kept a step, so the 10 tokens after the first take 7 steps (10.5).
+  SchedulerLimits spec{.max_sequences = 8, .max_step_tokens = 8192, .speculation = {1, 1.5, 0}};
+  CHECK(closed(1, spec, {100, 11}).e2e_mean_s == doctest::Approx(0.010 + 7 * 0.010));
+  // A draft step at half a target step: each decode step 10 + 5 ms.
+  spec.speculation.draft_cost_ratio = 0.5;
+  CHECK(closed(1, spec, {100, 11}).e2e_mean_s == doctest::Approx(0.010 + 7 * 0.015));
+  spec.max_step_tokens = 1;  // cannot verify 2 tokens
+  CHECK_THROWS_AS(closed(1, spec, {100, 11}), std::invalid_argument);
+}
+
 TEST_CASE("scheduler simulation: clients beyond the running limit wait a whole generation") {
   // 8 clients, 4 running: two cohorts alternate. A request arrives when its predecessor finishes and
   // is admitted when the other cohort finishes 110 ms later: TTFT 120 ms, E2E 220 ms, 4 requests
@@ -182,6 +193,13 @@ TEST_CASE("batch = \"max\" and capacity --concurrency: the engine's steady state
   REQUIRE(many.closed_loop);
   CHECK(many.closed_loop->result.output_tokens_per_s > 10 * one.closed_loop->result.output_tokens_per_s);
   CHECK(many.closed_loop->result.tpot_mean_s > one.closed_loop->result.tpot_mean_s);
+  // A prefix cache holding half of each prompt: half the prompt computed, its attention over the
+  // whole; the first token comes sooner.
+  const Scenario cached = serving_scenario("[serving]\nprefix_cache_hit_rate = 0.5");
+  CHECK(capacity_for_scenario(cached, {.concurrency = 1}).closed_loop->result.ttft_mean_s < 0.6 * one.closed_loop->result.ttft_mean_s);
+  // Speculative decoding at α 0.8, γ 3, drafts at 5 % of a step: TPOT falls.
+  const Scenario spec = serving_scenario("speculative_alpha = 0.8\ndraft_length = 3\ndraft_cost_ratio = 0.05");
+  CHECK(capacity_for_scenario(spec, {.concurrency = 1}).closed_loop->result.tpot_mean_s < 0.5 * one.closed_loop->result.tpot_mean_s);
   // One client: TTFT is one prompt's step, TPOT one decode step of one sequence.
   CHECK(one.closed_loop->result.ttft_mean_s == doctest::Approx(prefill_seconds(s, 1)).epsilon(0.03));
   CHECK(one.closed_loop->result.tpot_mean_s == doctest::Approx(decode_step_seconds(s, 1, 1100)).epsilon(0.05));
@@ -224,6 +242,9 @@ TEST_CASE("bad engine keys: one line naming the key") {
   CHECK(scenario_error("", "batch = \"all\"").find("inference.batch") != std::string::npos);
   CHECK(scenario_error("engine = \"tgi\"", "").find("inference.engine") != std::string::npos);
   CHECK(scenario_error("[serving]\nmax_batched_tokens = 0", "").find("serving.max_batched_tokens") != std::string::npos);
+  CHECK(scenario_error("[serving]\nprefix_cache_hit_rate = 1", "").find("serving.prefix_cache_hit_rate") != std::string::npos);
+  const Scenario tiny = serving_scenario("speculative_alpha = 0.8\ndraft_length = 3\ndraft_cost_ratio = 0.05\n[serving]\nmax_batched_tokens = 2");
+  CHECK_THROWS_WITH_AS(predict_inference(tiny), doctest::Contains("serving.max_batched_tokens"), InputError);
   // A vision model has no engine steady state.
   const Scenario vision = parse_scenario(R"(
 [model]

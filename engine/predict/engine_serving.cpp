@@ -14,18 +14,25 @@ double mean_context(const InferenceSettings& in) { return in.input_len + in.outp
 
 std::string_view engine_name(models::ServingEngine e) { return models::kServingEngineKeys[static_cast<std::size_t>(e)]; }
 
+// The tokens each request brings: the prompt tokens computed (a prefix-cache hit is not computed
+// again), the output tokens and their spread.
+models::RequestShape request_shape(const Scenario& s) {
+  const double computed = std::max(1.0, std::round(s.inference->input_len * (1 - s.serving.prefix_cache_hit_rate)));
+  return {computed, std::max(1.0, s.inference->output_len), s.serving.length_cv2};
+}
+
 EngineSteadyState run(const Scenario& s, models::EngineMode mode, double clients, const InferenceOptions& o) {
   EngineSteadyState r;
   r.engine = s.inference->engine.value_or(models::ServingEngine::vllm);
   r.engine_given = s.inference->engine.has_value();
   r.mode = mode;
   r.limits = engine_limits_for(s, mode);
-  if (clients <= 0) clients = r.limits.limits.max_sequences + std::ceil(r.limits.limits.max_step_tokens / s.inference->input_len) + 1;
+  const models::RequestShape shape = request_shape(s);
+  if (clients <= 0) clients = r.limits.limits.max_sequences + std::ceil(r.limits.limits.max_step_tokens / shape.input_len) + 1;
   r.concurrency = clients;
   const models::StepCosts costs = step_costs(s, r.limits.limits, o);
   const models::Load load{.kind = models::LoadKind::closed_loop, .concurrency = clients};
-  r.result = models::simulate_serving(costs, r.limits.limits,
-                                      {s.inference->input_len, std::max(1.0, s.inference->output_len), s.serving.length_cv2}, load,
+  r.result = models::simulate_serving(costs, r.limits.limits, shape, load,
                                       s.serving.slo_percentile / 100);
   r.assumptions.push_back(fmt::format("engine {}{}: {}", engine_name(r.engine), r.engine_given ? "" : " (the default; [inference] engine)",
                                       r.limits.rule));
@@ -50,7 +57,10 @@ models::StepCosts step_costs(const Scenario& s, const models::SchedulerLimits& l
   }
   c.decode_attention.push_back({0, 0});
   for (double b : models::step_grid(limits.max_sequences)) c.decode_attention.push_back({b, decode_step_time(s, b, context, o).attention_s});
-  c.prefill_attention_per_token_s = prefill_time(s, 1, o).attention_s / s.inference->input_len;
+  // A prefix-cache hit of share h leaves the last (1 − h) of the prompt to compute, whose causal
+  // attention is (1 − h²) of the whole prompt's: (1 + h) times the whole's per token.
+  const double h = s.serving.prefix_cache_hit_rate;
+  c.prefill_attention_per_token_s = prefill_time(s, 1, o).attention_s / s.inference->input_len * (1 + h);
   return c;
 }
 
@@ -82,6 +92,20 @@ models::EngineLimits engine_limits_for(const Scenario& s, models::EngineMode mod
     e.limits.chunked_prefill = *sv.chunked_prefill;
     e.rule += fmt::format("; [serving] chunked_prefill {}", *sv.chunked_prefill);
   }
+  if (in.speculative_alpha) {
+    const double a = *in.speculative_alpha;
+    const int g = *in.draft_length;
+    e.limits.speculation = {g, (1 - std::pow(a, g + 1)) / (1 - a), *in.draft_cost_ratio};
+    e.rule += fmt::format("; speculative decoding: {} draft tokens verified a step, {:.2f} kept on average (α {:g}), drafts at {:g} of "
+                          "a target step each (F-INF-5)",
+                          g, e.limits.speculation.tokens_per_step, a, *in.draft_cost_ratio);
+  }
+  if (e.limits.max_step_tokens < e.limits.speculation.draft_tokens + 1)
+    throw InputError({s.file, 0, 0}, fmt::format("serving.max_batched_tokens: {:g} tokens a step cannot verify {} draft tokens + 1",
+                                                 e.limits.max_step_tokens, e.limits.speculation.draft_tokens));
+  if (sv.prefix_cache_hit_rate > 0)
+    e.rule += fmt::format("; prefix cache: {:.0f} % of each prompt cached, {:g} tokens computed", 100 * sv.prefix_cache_hit_rate,
+                          std::max(1.0, std::round(in.input_len * (1 - sv.prefix_cache_hit_rate))));
   return e;
 }
 
@@ -95,7 +119,7 @@ RateModel rate_model(const Scenario& s, const InferenceOptions& o) {
   RateModel m;
   m.limits = engine_limits_for(s, models::EngineMode::server);
   m.costs = step_costs(s, m.limits.limits, o);
-  m.shape = {s.inference->input_len, std::max(1.0, s.inference->output_len), s.serving.length_cv2};
+  m.shape = request_shape(s);
   m.arrival_cv2 = s.serving.arrival_cv2;
   m.percentile = s.serving.slo_percentile / 100;
   const models::SchedulerLimits& l = m.limits.limits;
