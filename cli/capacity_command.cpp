@@ -18,6 +18,7 @@ struct CapacityOptions {
   std::string scenario, ttft_slo, tpot_slo, format = "table";
   std::optional<double> rate, percentile;
   std::optional<int> concurrency;
+  bool disaggregated = false;
   bool detail = false;
 };
 
@@ -42,6 +43,7 @@ int run(const GlobalOptions& global, const CapacityOptions& o) {
   request.rate = o.rate;
   request.percentile = o.percentile;
   if (o.concurrency) request.concurrency = *o.concurrency;
+  request.disaggregated = o.disaggregated;
   HardwareDb db = HardwareDb::load(global.hardware_db);
   Scenario s = load_scenario(o.scenario, default_workloads_dir(), db);
   CapacityReport c = capacity_for_scenario(s, request);
@@ -77,6 +79,9 @@ void add_capacity_command(CLI::App& app, const GlobalOptions& options, std::func
   cmd->add_option("--tpot-slo", o->tpot_slo, "Bound on TPOT at the SLO percentile, e.g. 50ms (default: [serving] tpot_slo_s)");
   cmd->add_option("--percentile", o->percentile, "SLO percentile (default: [serving] slo_percentile, 99)")->check(CLI::Range(1.0, 99.999));
   cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "json", "csv"}))->capture_default_str();
+  cmd->add_flag("--disaggregated", o->disaggregated,
+                "Also size separate prefill and decode pools (needs a rate, both SLOs and a scale-out network for the KV hand-over)")
+      ->excludes(cmd->get_option("--concurrency"));
   cmd->add_flag("--detail", o->detail, "Every assumption of the queueing model");
   cmd->callback([&action, &options, o] { action = [&options, o] { return run(options, *o); }; });
 }

@@ -170,6 +170,27 @@ TEST_CASE("capacity: replicas for a rate meet the SLO, and one fewer would not, 
   CHECK_FALSE(capped.replicas);  // no target rate
 }
 
+TEST_CASE("capacity --disaggregated: a prefill pool by TTFT with the KV hand-over, a decode pool by TPOT") {
+  const Scenario s = scenario("ttft_slo_s = 1.0\ntpot_slo_s = 0.05");
+  const CapacityReport c = capacity_for_scenario(s, {.rate = 200, .disaggregated = true});
+  REQUIRE(c.disaggregated);
+  const DisaggregatedPlan& d = *c.disaggregated;
+  // Llama 3 70B KV in FP8: 80 layers x 8 KV heads x 128 x 2 (K, V) x 1 B = 160 KiB a token, a
+  // quarter on each of tp 4 devices: 2048 tokens = 80 MiB over a 400 Gb/s NIC per GPU (DGX H100).
+  CHECK(d.kv_bytes_per_device == doctest::Approx(2048.0 * 80 * 8 * 128 * 2 / 4));
+  CHECK(d.kv_transfer_s == doctest::Approx(d.kv_bytes_per_device / 50e9));
+  REQUIRE(d.devices);
+  CHECK(*d.devices == 4 * (*d.prefill_replicas + *d.decode_replicas));
+  CHECK(*d.prefill_replicas * *d.prefill_slo_rate >= 200);
+  CHECK((*d.prefill_replicas - 1) * *d.prefill_slo_rate < 200);
+  CHECK(d.prefill_point->ttft_p_s + d.kv_transfer_s <= 1.0);
+  CHECK(d.decode_point->tpot_p_s <= 0.05);
+  // Decode replicas carry no prompts: their TPOT at a rate beats a colocated replica's.
+  CHECK(*d.decode_slo_rate > *c.slo_rate);
+  CHECK(capacity_error(s, {.rate = 200, .tpot_slo_s = 0.05, .disaggregated = true}).empty());
+  CHECK(capacity_error(scenario("tpot_slo_s = 0.05"), {.rate = 200, .disaggregated = true}).find("--ttft-slo") != std::string::npos);
+}
+
 TEST_CASE("predict past saturation says the replica is overloaded") {
   const InferencePrediction p = predict_inference(scenario("arrival_rate = 1000"));
   CHECK_FALSE(p.serving);

@@ -8,7 +8,10 @@
 #include "engine/layout/rules.hpp"
 #include "engine/predict/engine_serving.hpp"
 #include "engine/predict/inference.hpp"
+#include "engine/predict/memory.hpp"
+#include "engine/layout/topology.hpp"
 #include "engine/core/quantity_text.hpp"
+#include "engine/core/units.hpp"
 
 namespace perfcast {
 namespace {
@@ -45,6 +48,44 @@ CapacityReport closed_loop_capacity(const Scenario& s, double clients, CapacityR
                                       "--max-concurrency {:g} --request-rate inf; genai-perf --concurrency {:g}); one replica",
                                       clients, clients, clients));
   return c;
+}
+
+// --disaggregated: a prefill pool sized by the TTFT SLO (less the KV hand-over) and a decode pool by
+// the TPOT SLO, each of the scenario's replica layout.
+DisaggregatedPlan disaggregated_plan(const Scenario& s, const RateModel& m, const CapacityReport& c) {
+  if (!c.slo.ttft_s || !c.slo.tpot_s)
+    throw InputError({s.file, 0, 0}, "capacity --disaggregated: give both --ttft-slo and --tpot-slo (TTFT sizes the prefill pool, TPOT "
+                                     "the decode pool)");
+  if (!c.target_rate) throw InputError({s.file, 0, 0}, "capacity --disaggregated: give --rate or [serving] arrival_rate");
+  const Topology t = topology_of(s);
+  if (t.scale_out.empty() || !(t.nic_share_Bps() > 0))
+    throw InputError({s.file, 0, 0}, fmt::format("capacity --disaggregated: {} has no scale-out network to move the KV cache over "
+                                                 "([hardware] system with one, or scale_out)",
+                                                 t.name));
+  DisaggregatedPlan d;
+  d.kv_bytes_per_device = s.inference->input_len * memory_for_scenario(s).kv_bytes_per_token.value_or(0);
+  d.nic_share_Bps = t.nic_share_Bps();
+  d.kv_transfer_s = d.kv_bytes_per_device / d.nic_share_Bps;
+  const double q = c.slo.percentile;
+  // Prefill replicas: prompts only (their first token), the hand-over inside the TTFT budget.
+  const RateModel prefill = with_shape(m, {m.shape.input_len, 1, 0});
+  if (*c.slo.ttft_s > d.kv_transfer_s) d.prefill_slo_rate = slo_rate_of(prefill, {*c.slo.ttft_s - d.kv_transfer_s, std::nullopt, q});
+  // Decode replicas: requests arrive with their KV cache and first token, and decode the rest.
+  const RateModel decode = with_shape(m, {1, m.shape.output_len, m.shape.output_len_cv2});
+  d.decode_slo_rate = slo_rate_of(decode, {std::nullopt, *c.slo.tpot_s, q});
+  if (!d.prefill_slo_rate || !d.decode_slo_rate) {
+    d.verdict = !d.prefill_slo_rate ? fmt::format("no prefill replica meets TTFT ≤ {} with the {} KV hand-over", duration_text(*c.slo.ttft_s),
+                                                  duration_text(d.kv_transfer_s))
+                                    : fmt::format("no decode replica meets TPOT ≤ {}", duration_text(*c.slo.tpot_s));
+    return d;
+  }
+  auto replicas = [&](double per_replica) { return static_cast<int>(std::ceil(*c.target_rate / per_replica * (1 - 1e-12))); };
+  d.prefill_replicas = replicas(*d.prefill_slo_rate);
+  d.decode_replicas = replicas(*d.decode_slo_rate);
+  d.devices = (*d.prefill_replicas + *d.decode_replicas) * c.devices_per_replica;
+  d.prefill_point = serve_at(prefill, *c.target_rate / *d.prefill_replicas);
+  d.decode_point = serve_at(decode, *c.target_rate / *d.decode_replicas);
+  return d;
 }
 
 }  // namespace
@@ -87,6 +128,7 @@ CapacityReport capacity_for_scenario(const Scenario& s, const CapacityRequest& r
     c.curve.push_back({p, models::meets(p, c.slo)});
   }
 
+  if (request.disaggregated) c.disaggregated = disaggregated_plan(s, m, c);
   c.assumptions = {
       fmt::format("engine {}: {}", m.engine, m.limits.rule),
       "in-flight batching of one replica simulated step by step (F-SRV-2): decodes first, then prompt chunks within the step's token "
@@ -98,6 +140,13 @@ CapacityReport capacity_for_scenario(const Scenario& s, const CapacityRequest& r
       "saturation: the throughput of a queue that never empties under the server's limits; the SLO rate found to 0.5 % of it",
       "replicas share the load evenly (random routing keeps each replica's arrivals Poisson)",
   };
+  if (c.disaggregated)
+    c.assumptions.push_back(fmt::format(
+        "disaggregated (Splitwise, DistServe): prefill replicas run prompts only and hand each prompt's KV cache ({} per device) to a "
+        "decode replica over the device's {}/s share of the node's NICs ({} each, not overlapped with the prefill: conservative), "
+        "counted in TTFT; decode replicas decode with no prompt sharing their steps; both pools of this layout and engine",
+        units::format_binary_bytes(c.disaggregated->kv_bytes_per_device, 1), fmt::format("{:.1f} GB", c.disaggregated->nic_share_Bps / 1e9),
+        duration_text(c.disaggregated->kv_transfer_s)));
   return c;
 }
 

@@ -17,6 +17,19 @@ struct CapacityRequest {
   std::optional<double> ttft_slo_s, tpot_slo_s; // default [serving] ttft_slo_s / tpot_slo_s
   std::optional<double> percentile;             // default [serving] slo_percentile (99)
   std::optional<double> concurrency;            // a closed loop of this many clients instead of a rate
+  bool disaggregated = false;                   // size separate prefill and decode pools as well
+};
+
+// Disaggregated prefill and decode (Splitwise, DistServe): replicas of the scenario's layout that
+// only prefill (and hand the KV cache over), and replicas that only decode.
+struct DisaggregatedPlan {
+  double kv_bytes_per_device = 0;               // one prompt's KV cache, this device's share
+  double kv_transfer_s = 0;                     // over this device's share of the node's NICs
+  double nic_share_Bps = 0;
+  std::optional<double> prefill_slo_rate, decode_slo_rate;  // per replica; nullopt: none meets its SLO
+  std::optional<int> prefill_replicas, decode_replicas, devices;
+  std::optional<models::ServingPoint> prefill_point, decode_point;  // each replica's share of the target
+  std::string verdict;                          // when a pool cannot meet its SLO
 };
 
 struct LoadPoint {
@@ -40,6 +53,7 @@ struct CapacityReport {
   std::vector<LoadPoint> curve;                 // latency against load, 10% .. 95% of saturation
   std::optional<EngineSteadyState> closed_loop; // --concurrency: the engine's steady state, no rate or curve
   std::optional<bool> closed_loop_meets_slo;    // when an SLO is given
+  std::optional<DisaggregatedPlan> disaggregated;  // --disaggregated
   std::vector<std::string> assumptions;
 };
 

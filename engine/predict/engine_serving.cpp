@@ -122,13 +122,18 @@ RateModel rate_model(const Scenario& s, const InferenceOptions& o) {
   m.shape = request_shape(s);
   m.arrival_cv2 = s.serving.arrival_cv2;
   m.percentile = s.serving.slo_percentile / 100;
+  m.engine = fmt::format("{}{}", engine_name(s.inference->engine.value_or(models::ServingEngine::vllm)),
+                         s.inference->engine ? "" : " (default)");
+  return with_shape(m, m.shape);
+}
+
+RateModel with_shape(RateModel m, const models::RequestShape& shape) {
+  m.shape = shape;
   const models::SchedulerLimits& l = m.limits.limits;
   const double clients = l.max_sequences + std::ceil(l.max_step_tokens / m.shape.input_len) + 1;
   m.saturation_rate =
       models::simulate_serving(m.costs, l, m.shape, {.kind = models::LoadKind::closed_loop, .concurrency = clients}, m.percentile)
           .requests_per_s;
-  m.engine = fmt::format("{}{}", engine_name(s.inference->engine.value_or(models::ServingEngine::vllm)),
-                         s.inference->engine ? "" : " (default)");
   return m;
 }
 

@@ -38,6 +38,9 @@ struct RateModel {
   std::string engine;          // "vllm (default)"
 };
 RateModel rate_model(const Scenario& s, const InferenceOptions& o = {});
+// The same replica serving requests of another shape (a prefill-only or decode-only pool of a
+// disaggregated deployment), its saturation rate found again.
+RateModel with_shape(RateModel m, const models::RequestShape& shape);
 // The steady state at `rate` requests/s (any positive rate; past saturation the queue grows over the
 // simulated window and the latencies say so).
 models::ServingPoint serve_at(const RateModel& m, double rate);

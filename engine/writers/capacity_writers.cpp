@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "engine/core/units.hpp"
+
 #include "engine/writers/text_table.hpp"
 
 namespace perfcast {
@@ -148,6 +150,29 @@ std::string capacity_to_table(const CapacityReport& c, bool detail) {
   } else if (c.target_rate) {
     out += fmt::format("\nFor {:.4g} requests/s: no number of replicas of this layout meets the SLO\n", *c.target_rate);
   }
+  if (c.disaggregated) {
+    const DisaggregatedPlan& d = *c.disaggregated;
+    out += fmt::format("\nDisaggregated prefill and decode (KV hand-over {} per device at {:.1f} GB/s: {}):\n",
+                       units::format_binary_bytes(d.kv_bytes_per_device, 1), d.nic_share_Bps / 1e9, duration_text(d.kv_transfer_s));
+    const std::string q = percentile_name(c.slo.percentile);
+    TextTable p({"pool", "per replica within its SLO", "replicas", "each replica at", "TTFT p50 / " + q, "TPOT p50 / " + q});
+    // The prefill pool's figure is TTFT (with the hand-over), the decode pool's TPOT.
+    auto row = [&](const char* name, const std::optional<double>& rate, const std::optional<int>& n,
+                   const std::optional<models::ServingPoint>& at, bool prefill) {
+      const std::string ttft = at && prefill ? fmt::format("{} / {}", duration_text(at->ttft_p50_s + d.kv_transfer_s),
+                                                           duration_text(at->ttft_p_s + d.kv_transfer_s))
+                                             : "-";
+      const std::string tpot = at && !prefill ? fmt::format("{} / {}", duration_text(at->tpot_p50_s), duration_text(at->tpot_p_s)) : "-";
+      p.add_row({name, rate ? fmt::format("{:.4g} requests/s", *rate) : "none", n ? fmt::format("{}", *n) : "-",
+                 at ? fmt::format("{:.4g} requests/s", at->rate) : "-", ttft, tpot});
+    };
+    row("prefill", d.prefill_slo_rate, d.prefill_replicas, d.prefill_point, true);
+    row("decode", d.decode_slo_rate, d.decode_replicas, d.decode_point, false);
+    out += p.render();
+    out += d.devices ? fmt::format("{} × {} in all{}\n", *d.devices, c.accelerator,
+                                   c.devices ? fmt::format(" (colocated: {})", *c.devices) : std::string())
+                     : d.verdict + "\n";
+  }
   const std::string q = percentile_name(c.slo.percentile);
   out += "\nLatency against load (one replica):\n";
   TextTable curve({"load", "requests/s", "TTFT p50", "TTFT " + q, "TPOT p50", "TPOT " + q, "meets SLO"});
@@ -194,6 +219,22 @@ nlohmann::json capacity_to_json(const CapacityReport& c) {
     curve.push_back(p);
   }
   capacity["latency_curve"] = curve;
+  if (c.disaggregated) {
+    const DisaggregatedPlan& d = *c.disaggregated;
+    nlohmann::json j{{"kv_bytes_per_device", d.kv_bytes_per_device}, {"kv_transfer_s", d.kv_transfer_s}, {"nic_share_bps", d.nic_share_Bps}};
+    if (d.prefill_slo_rate) j["prefill_slo_rate_per_s"] = *d.prefill_slo_rate;
+    if (d.decode_slo_rate) j["decode_slo_rate_per_s"] = *d.decode_slo_rate;
+    if (d.devices) {
+      j["prefill_replicas"] = *d.prefill_replicas;
+      j["decode_replicas"] = *d.decode_replicas;
+      j["devices"] = *d.devices;
+      j["prefill"] = serving_point_to_json(*d.prefill_point);
+      j["decode"] = serving_point_to_json(*d.decode_point);
+    } else {
+      j["verdict"] = d.verdict;
+    }
+    capacity["disaggregated"] = j;
+  }
   return {{"scenario", scenario},
           {"capacity", capacity},
           {"assumptions", c.assumptions}};

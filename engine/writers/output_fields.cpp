@@ -356,6 +356,16 @@ std::vector<CommandFields> build() {
     j.add("scenario.", kScenario).add("assumptions[]", "", "Every default and assumption used");
     j.add("capacity.per_replica.", kServingPoint).add("capacity.per_replica.", kEngineSteadyState).add("capacity.latency_curve[].", kServingPoint);
     j.add("capacity.concurrency", "requests", "Closed loop (--concurrency): the clients");
+    j.add("capacity.disaggregated.kv_bytes_per_device", "B", "One prompt's KV cache, one device's share");
+    j.add("capacity.disaggregated.kv_transfer_s", "s", "Its hand-over from a prefill to a decode replica");
+    j.add("capacity.disaggregated.nic_share_bps", "B/s", "One device's share of its node's NICs, per direction");
+    j.add("capacity.disaggregated.prefill_slo_rate_per_s", "requests/s", "Highest rate per prefill replica meeting TTFT with the hand-over");
+    j.add("capacity.disaggregated.decode_slo_rate_per_s", "requests/s", "Highest rate per decode replica meeting TPOT");
+    j.add("capacity.disaggregated.prefill_replicas", "replicas", "Prefill replicas for the rate");
+    j.add("capacity.disaggregated.decode_replicas", "replicas", "Decode replicas for the rate");
+    j.add("capacity.disaggregated.devices", "devices", "Devices of both pools");
+    j.add("capacity.disaggregated.verdict", "", "Which pool cannot meet its SLO");
+    j.add("capacity.disaggregated.prefill.", kServingPoint).add("capacity.disaggregated.decode.", kServingPoint);
     j.add("capacity.latency_curve[].meets_slo", "", "Whether the point meets the SLOs");
     j.add("capacity.replica.devices", "devices", "Devices per replica").add("capacity.replica.max_concurrency", "sequences", "Concurrency limit");
     j.add("capacity.replica.prefill_s", "s", "Prefill of one request");
