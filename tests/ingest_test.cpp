@@ -190,7 +190,7 @@ TEST_CASE("Megatron-LM log: what cannot be read or mapped is named") {
   CHECK_THROWS_WITH_AS(megatron_scenario(odd, "dgx-a100-80gb", 8), doctest::Contains("world_size 60 is not whole nodes"), InputError);
 }
 
-TEST_CASE("vLLM benchmark_serving result: a static batch of its concurrency on the serving scenario") {
+TEST_CASE("vLLM benchmark_serving result: its closed loop on the serving scenario, scored through the engine's steady state") {
   const std::string json = sample("vllm_serving_llama3-70b_tp8.json");
   const VllmServingRun run = parse_vllm_serving(read_input_file(json, "vLLM result"), json);
   CHECK(run.all_at_once);
@@ -200,15 +200,19 @@ TEST_CASE("vLLM benchmark_serving result: a static batch of its concurrency on t
   REQUIRE(run.mean_e2el_s);
   const std::string scenario = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-h100-serving.toml";
   const std::string text = vllm_cases_toml(run, scenario, shipped_db(), "");
-  CHECK(text.find("batch = 32") != std::string::npos);
+  CHECK(text.find("concurrency = 32") != std::string::npos);
   CHECK(text.find("input_len = 2048") != std::string::npos);   // 524,288 / 256
   CHECK(text.find("output_len = 256") != std::string::npos);
   const std::vector<CaseScore> scores = score_case_text(text, "perfcast-vllm");
-  REQUIRE(scores.size() == 3);
-  CHECK(scores[0].measured == doctest::Approx(1250.4 / 8));  // the server's output tokens/s over tp 8 devices
+  REQUIRE(scores.size() == 4);
+  CHECK(scores[0].measured == doctest::Approx(1250.4));  // the server's output tokens/s, one replica
   CHECK(scores[1].measured == doctest::Approx(2.3502));
-  CHECK(scores[2].measured == doctest::Approx(7.0964));
-  for (const CaseScore& s : scores) CHECK(std::isfinite(s.error));
+  CHECK(scores[2].measured == doctest::Approx(0.01861));
+  CHECK(scores[3].measured == doctest::Approx(7.0964));
+  for (const CaseScore& s : scores) {
+    CHECK(s.scored);
+    CHECK(std::isfinite(s.error));
+  }
 }
 
 TEST_CASE("vLLM benchmark_serving result: what does not map is named") {
@@ -219,7 +223,11 @@ TEST_CASE("vLLM benchmark_serving result: what does not map is named") {
                                "mean_ttft_ms": 50, "request_rate": 4.0})";
   const VllmServingRun run = parse_vllm_serving(rated, "r.json");
   CHECK_FALSE(run.all_at_once);
-  CHECK_THROWS_WITH_AS(vllm_cases_toml(run, scenario, shipped_db(), ""), doctest::Contains("a finite request_rate is a queueing run"), InputError);
+  // A finite rate is scored at that rate.
+  CHECK(vllm_cases_toml(run, scenario, shipped_db(), "").find("arrival_rate = 4") != std::string::npos);
+  CHECK_THROWS_WITH_AS(parse_vllm_serving(R"({"completed": 10, "total_input_tokens": 100, "total_output_tokens": 100,
+                                              "output_throughput": 5, "mean_ttft_ms": 50, "request_rate": -1})", "r.json"),
+                       doctest::Contains("'request_rate' is neither inf nor a positive number"), InputError);
   const std::string training = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/gpt3-175b-64xa100-korthikanti.toml";
   VllmServingRun all = run;
   all.all_at_once = true;

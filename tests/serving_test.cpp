@@ -193,7 +193,8 @@ TEST_CASE("capacity --disaggregated: a prefill pool by TTFT with the KV hand-ove
 
 TEST_CASE("predict past saturation says the replica is overloaded") {
   const InferencePrediction p = predict_inference(scenario("arrival_rate = 1000"));
-  CHECK_FALSE(p.serving);
+  REQUIRE(p.serving);  // the simulated window, its queue growing: validation scores a measured overload against it
+  CHECK(p.serving->load > 1);
   CHECK(p.bottleneck.find("overloaded") != std::string::npos);
 }
 

@@ -216,6 +216,8 @@ ServingSettings read_serving(TomlSection& t) {
   s.max_batched_tokens = as_double(r.integer("max_batched_tokens"));
   s.chunked_prefill = r.flag("chunked_prefill");
   s.prefix_cache_hit_rate = r.number("prefix_cache_hit_rate").value_or(0);
+  s.concurrency = as_double(r.integer("concurrency"));
+  if (s.concurrency && s.arrival_rate) t.fail("concurrency", "a closed loop of clients or an arrival rate, not both");
   if (s.prefix_cache_hit_rate >= 1) t.fail("prefix_cache_hit_rate", "must be below 1 (at least the last token of a prompt is computed)");
   s.arrival_cv2 = r.number("arrival_cv2").value_or(s.arrival_cv2);
   s.length_cv2 = r.number("length_cv2").value_or(s.length_cv2);

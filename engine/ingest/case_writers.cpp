@@ -14,6 +14,7 @@
 #include "engine/data/scenario_reader.hpp"
 #include "engine/validate/training_cases.hpp"
 #include "engine/data/workload_reader.hpp"
+#include "engine/layout/rules.hpp"
 
 namespace perfcast {
 namespace {
@@ -226,35 +227,47 @@ std::string trtllm_cases_toml(const TrtllmBenchRun& run, const std::string& scen
 }
 
 std::string vllm_cases_toml(const VllmServingRun& run, const std::string& scenario_file, const HardwareDb& db, const std::string& source) {
-  if (!run.all_at_once)
-    throw InputError({run.file, 0, 0}, "vLLM benchmark: a finite request_rate is a queueing run, not a static batch; score it with "
-                                       "perfcast capacity, or rerun with --request-rate inf (and --max-concurrency)");
   ScenarioFile read = read_serving_scenario(scenario_file, db, "vLLM benchmark");
   const Scenario& s = read.scenario;
   toml::table& scenario = read.table;
-  const double batch = std::min(run.max_concurrency.value_or(run.completed), run.completed);
   const double input_len = std::round(run.total_input_tokens / run.completed);
   const double output_len = std::round(run.total_output_tokens / run.completed);
-  const int replica_devices = s.parallelism.tp * s.parallelism.pp;
+  const int replicas = data_parallel(s.parallelism, s.hardware.count);
   toml::table& inference = *scenario["inference"].as_table();
-  inference.insert_or_assign("batch", static_cast<std::int64_t>(batch));
   inference.insert_or_assign("input_len", static_cast<std::int64_t>(input_len));
   inference.insert_or_assign("output_len", static_cast<std::int64_t>(output_len));
+  // The load as the benchmark applied it: --max-concurrency clients with --request-rate inf, or
+  // arrivals at the rate (gamma gaps of shape --burstiness).
+  toml::table serving = scenario.contains("serving") ? *scenario["serving"].as_table() : toml::table{};
+  serving.erase("arrival_rate");
+  serving.erase("concurrency");
+  std::string load;
+  if (run.all_at_once) {
+    const double clients = std::min(run.max_concurrency.value_or(run.completed), run.completed);
+    serving.insert_or_assign("concurrency", static_cast<std::int64_t>(std::max(1.0, std::round(clients / replicas))));
+    load = fmt::format("{:g} clients (--max-concurrency, request_rate inf)", clients);
+  } else {
+    serving.insert_or_assign("arrival_rate", *run.request_rate);
+    if (run.burstiness) serving.insert_or_assign("arrival_cv2", 1 / *run.burstiness);
+    load = fmt::format("{:g} requests/s (burstiness {:g})", *run.request_rate, run.burstiness.value_or(1));
+  }
+  scenario.insert_or_assign("serving", serving);
   const std::string stem = slug(std::filesystem::path(run.file).stem().string());
-  const std::string notes = fmt::format("vLLM {} run of {}: {:g} requests, {:g} at once (request_rate inf), mean {:g} input and {:g} output tokens; "
-                                        "continuous batching at full concurrency compared with static batches of that size",
+  const std::string notes = fmt::format("vLLM {} run of {}: {:g} requests at {}, mean {:g} input and {:g} output tokens, scored against the "
+                                        "engine's simulated steady state (the run includes its ramp-up and drain)",
                                         run.backend.empty() ? "benchmark" : run.backend, run.model_id.empty() ? "the model" : run.model_id,
-                                        run.completed, batch, input_len, output_len);
+                                        run.completed, load, input_len, output_len);
   toml::array cases;
   auto add = [&](const char* metric, double value, const char* what) {
     cases.push_back(scenario_case(fmt::format("{}-{}", stem, metric),
                                   source.empty() ? fmt::format("vLLM benchmark_serving result {}", run.file) : source, metric, value,
                                   fmt::format("{} ({})", notes, what), scenario));
   };
-  add("output_tokens_per_s_per_device", run.output_throughput / replica_devices,
-      fmt::format("output_throughput / the replica's {} devices", replica_devices).c_str());
-  add("ttft_s", run.mean_ttft_s, "mean_ttft_ms");
-  if (run.mean_e2el_s) add("latency_s", *run.mean_e2el_s, "mean_e2el_ms");
+  add("serving_output_tokens_per_s", run.output_throughput / replicas,
+      fmt::format("output_throughput over the scenario's {} replica(s)", replicas).c_str());
+  add("serving_ttft_mean_s", run.mean_ttft_s, "mean_ttft_ms");
+  if (run.mean_tpot_s) add("serving_tpot_mean_s", *run.mean_tpot_s, "mean_tpot_ms");
+  if (run.mean_e2el_s) add("serving_e2e_mean_s", *run.mean_e2el_s, "mean_e2el_ms");
   return case_file("inference", std::move(cases), "the vLLM result " + run.file);
 }
 

@@ -39,6 +39,13 @@ VllmServingRun parse_vllm_serving(std::string_view text, const std::string& file
   const nlohmann::json& rate = j["request_rate"];
   r.all_at_once = (rate.is_string() && rate.get<std::string>() == "inf") ||
                   (rate.is_number() && !std::isfinite(rate.get<double>()));
+  if (!r.all_at_once) {
+    if (!rate.is_number() || !(rate.get<double>() > 0)) throw InputError({file, 0, 0}, "vLLM benchmark: 'request_rate' is neither inf nor a positive number");
+    r.request_rate = rate.get<double>();
+  }
+  r.burstiness = number("burstiness", false);
+  if (r.burstiness && !(*r.burstiness > 0)) throw InputError({file, 0, 0}, "vLLM benchmark: 'burstiness' must be positive");
+  if (auto t = number("mean_tpot_ms", false)) r.mean_tpot_s = *t / 1e3;
   if (r.output_throughput <= 0 || r.mean_ttft_s <= 0 || r.total_output_tokens <= 0)
     throw InputError({file, 0, 0}, "vLLM benchmark: output_throughput, mean_ttft_ms and total_output_tokens must be positive");
   return r;

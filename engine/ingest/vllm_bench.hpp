@@ -14,6 +14,9 @@ struct VllmServingRun {
   double completed = 0;                      // requests that finished
   std::optional<double> max_concurrency;
   bool all_at_once = false;                  // request_rate "inf"
+  std::optional<double> request_rate;        // requests/s when finite
+  std::optional<double> burstiness;          // gamma shape of the gaps (1: Poisson)
+  std::optional<double> mean_tpot_s;
   double total_input_tokens = 0, total_output_tokens = 0;
   double output_throughput = 0;              // output tokens/s of the server
   double mean_ttft_s = 0;

@@ -113,16 +113,15 @@ void serving_at_rate(const Scenario& s, const InferenceOptions& o, InferencePred
   const int replicas = data_parallel(s.parallelism, s.hardware.count);
   const double rate = *s.serving.arrival_rate / replicas;
   p.serving_saturation_rate = m.saturation_rate;
-  if (rate < *p.serving_saturation_rate) {
-    p.serving = serve_at(m, rate);
-    p.assumptions.push_back(fmt::format("serving: {:g} requests/s spread evenly over {} replica(s); engine {} simulated step by step "
-                                        "under arrivals of C² = {:g} (F-SRV-2; perfcast capacity sizes the replicas)",
-                                        *s.serving.arrival_rate, replicas, m.engine, m.arrival_cv2));
-  } else {
+  p.serving = serve_at(m, rate);
+  p.assumptions.push_back(fmt::format("serving: {:g} requests/s spread evenly over {} replica(s); engine {} simulated step by step "
+                                      "under arrivals of C² = {:g} (F-SRV-2; perfcast capacity sizes the replicas)",
+                                      *s.serving.arrival_rate, replicas, m.engine, m.arrival_cv2));
+  if (rate >= *p.serving_saturation_rate)
     p.bottleneck = fmt::format("overloaded: {:.4g} requests/s per replica exceed the {:.4g} requests/s one replica sustains; "
-                               "queues grow without bound (perfcast capacity says how many replicas)",
+                               "queues grow without bound, and the serving figures are of the simulated 2,200 requests, not a "
+                               "steady state (perfcast capacity says how many replicas)",
                                rate, *p.serving_saturation_rate);
-  }
 }
 
 // batch = "max": the headline figures become the engine's steady state on an endless queue.
@@ -296,6 +295,11 @@ InferencePrediction predict_inference(const Scenario& s, const InferenceOptions&
   p.assumptions.push_back("static batch: every sequence prefills together (TTFT = prefill of the batch), decode timed at the mean "
                           "context input_len + output_len/2; E2E = TTFT + (n_out − 1)·TPOT (F-INF-3)");
   if (s.serving.arrival_rate && o.extras) serving_at_rate(s, o, p);
+  if (s.serving.concurrency && o.extras) {
+    p.closed_loop = closed_loop(s, *s.serving.concurrency, o);
+    p.assumptions.push_back(fmt::format("serving: a closed loop of {:g} clients on each replica ([serving] concurrency); {}",
+                                        *s.serving.concurrency, p.closed_loop->assumptions.front()));
+  }
   if (s.parallelism.pp > 1)
     p.assumptions.push_back("pipeline stages run one after another for a request (latency); no micro-batching across stages");
 

@@ -84,6 +84,8 @@ struct InferencePrediction {
   // batch = "max": the engine's steady state on an endless queue; the headline TTFT, TPOT, E2E and
   // throughput are its figures, batch its mean decoding sequences.
   std::optional<EngineSteadyState> engine;
+  // [serving] concurrency: the engine's steady state under that closed loop, per replica.
+  std::optional<EngineSteadyState> closed_loop;
   MemoryReport memory;
   std::optional<Economics> economics;  // all dp replicas; energy when the device's power is known, cost with [cost]
   std::string bottleneck;

@@ -8,14 +8,40 @@
 namespace perfcast {
 namespace {
 
-constexpr std::string_view kMetrics[] = {"output_tokens_per_s", "output_tokens_per_s_per_device", "ttft_s", "latency_s"};
+constexpr std::string_view kMetrics[] = {"output_tokens_per_s",        "output_tokens_per_s_per_device", "ttft_s",
+                                         "latency_s",                  "serving_output_tokens_per_s",    "serving_ttft_mean_s",
+                                         "serving_tpot_mean_s",        "serving_e2e_mean_s"};
+
+bool is_serving(InferenceMetric m) { return m >= InferenceMetric::serving_tokens_per_s; }
+
+// The steady state a serving_* metric reads: the closed loop, else the rate's.
+double serving_value(InferenceMetric m, const InferencePrediction& p) {
+  if (p.closed_loop) {
+    const models::SimulatedServing& r = p.closed_loop->result;
+    switch (m) {
+      case InferenceMetric::serving_tokens_per_s: return r.output_tokens_per_s;
+      case InferenceMetric::serving_ttft_mean: return r.ttft_mean_s;
+      case InferenceMetric::serving_tpot_mean: return r.tpot_mean_s;
+      default: return r.e2e_mean_s;
+    }
+  }
+  const models::ServingPoint& r = *p.serving;
+  switch (m) {
+    case InferenceMetric::serving_tokens_per_s: return r.output_tokens_per_s;
+    case InferenceMetric::serving_ttft_mean: return r.ttft_mean_s;
+    case InferenceMetric::serving_tpot_mean: return r.tpot_mean_s;
+    default: return r.e2e_mean_s;
+  }
+}
 
 double predicted_value(InferenceMetric m, const InferencePrediction& p) {
+  if (is_serving(m)) return serving_value(m, p);
   switch (m) {
     case InferenceMetric::tokens_per_s: return p.output_tokens_per_s;
     case InferenceMetric::tokens_per_s_per_device: return p.output_tokens_per_s_per_device;
     case InferenceMetric::ttft: return p.ttft_s;
     case InferenceMetric::latency: return p.edge ? p.edge->latency_s / p.batch : p.e2e_s;
+    default: break;
   }
   return 0;
 }
@@ -23,7 +49,13 @@ double predicted_value(InferenceMetric m, const InferencePrediction& p) {
 }  // namespace
 
 std::vector<InferenceCase> load_inference_cases(CaseFile& f, const HardwareDb& db) {
-  return read_cases(f, [&](TomlSection& t) { return read_scenario_case(t, kMetrics, "inference", db); });
+  return read_cases(f, [&](TomlSection& t) {
+    InferenceCase c = read_scenario_case(t, kMetrics, "inference", db);
+    if (is_serving(InferenceMetric(c.metric)) && c.scenario && !c.scenario->serving.concurrency && !c.scenario->serving.arrival_rate)
+      t.fail("metric", fmt::format("{} is a serving steady state: the case's scenario needs [serving] concurrency or arrival_rate",
+                                   kMetrics[c.metric]));
+    return c;
+  });
 }
 
 std::vector<CaseScore> score_inference_cases(const std::vector<InferenceCase>& cases, const ModelParams& mp) {
@@ -32,7 +64,9 @@ std::vector<CaseScore> score_inference_cases(const std::vector<InferenceCase>& c
     // latency_s is one frame of a vision model: a skipped case without a scenario still counts as edge.
     const bool vision = c.scenario ? !c.scenario->workload.is_transformer() : InferenceMetric(c.metric) == InferenceMetric::latency;
     CaseScore s = score_of(c, vision ? "edge" : "inference");
-    const bool time = InferenceMetric(c.metric) == InferenceMetric::ttft || InferenceMetric(c.metric) == InferenceMetric::latency;
+    const InferenceMetric m = InferenceMetric(c.metric);
+    const bool time = m == InferenceMetric::ttft || m == InferenceMetric::latency ||
+                      (is_serving(m) && m != InferenceMetric::serving_tokens_per_s);
     s.dimension = time ? units::dim::seconds : units::dim::hertz;
     s.measured = c.measured;
     s.detail = std::string(kMetrics[c.metric]);

@@ -15,7 +15,11 @@
 
 namespace perfcast {
 
-enum class InferenceMetric { tokens_per_s, tokens_per_s_per_device, ttft, latency };
+// serving_*: the replica's steady state under [serving] concurrency (closed loop) or arrival_rate.
+enum class InferenceMetric {
+  tokens_per_s, tokens_per_s_per_device, ttft, latency,
+  serving_tokens_per_s, serving_ttft_mean, serving_tpot_mean, serving_e2e_mean
+};
 
 using InferenceCase = ScenarioCase;  // metric: a InferenceMetric
 

@@ -68,6 +68,7 @@ std::string inference_to_table(const InferencePrediction& p, bool detail) {
                                                      duration_text(p.speculative->tpot_s))});
     out += t.render();
     if (p.engine) out += "\nEngine steady state (batch = \"max\"):\n" + engine_steady_state_table(*p.engine);
+    if (p.closed_loop) out += "\nServing a closed loop ([serving] concurrency), one replica:\n" + engine_steady_state_table(*p.closed_loop);
     out += "\nThroughput against batch (decode at the mean context):\n";
     TextTable c({"batch", "step", "tokens/s", "tokens/s per device"});
     for (const BatchPoint& b : p.curve)
@@ -81,8 +82,9 @@ std::string inference_to_table(const InferencePrediction& p, bool detail) {
                  : fmt::format("no batch meets TPOT ≤ {}: batch 1 already takes {}\n", duration_text(*p.tpot_bound_s),
                                duration_text(p.curve.empty() ? 0 : p.curve.front().step_s));
     if (p.serving) {
-      out += fmt::format("\nServing at {:.4g} requests/s per replica (continuous batching; saturation {:.4g} requests/s):\n", p.serving->rate,
-                         *p.serving_saturation_rate);
+      out += fmt::format("\nServing at {:.4g} requests/s per replica (the engine simulated; saturation {:.4g} requests/s{}):\n",
+                         p.serving->rate, *p.serving_saturation_rate,
+                         p.serving->load >= 1 ? "; OVERLOADED: a growing queue, not a steady state" : "");
       out += serving_point_table(*p.serving);
     }
   }
@@ -121,6 +123,7 @@ nlohmann::json inference_to_json(const InferencePrediction& p) {
       inference["best_within_tpot"] = {{"tpot_slo_s", *p.tpot_bound_s}, {"batch", p.best_within_tpot->batch},
                                        {"tokens_per_s", p.best_within_tpot->tokens_per_s}, {"step_s", p.best_within_tpot->step_s}};
     if (p.engine) inference["engine"] = engine_steady_state_to_json(*p.engine);
+    if (p.closed_loop) inference["closed_loop"] = engine_steady_state_to_json(*p.closed_loop);
     if (p.serving) {
       inference["serving"] = serving_point_to_json(*p.serving);
       inference["serving"]["saturation_rate_per_s"] = *p.serving_saturation_rate;

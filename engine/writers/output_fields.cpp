@@ -277,7 +277,7 @@ std::vector<OutputField> prediction_fields(std::string_view prefix) {
   Builder b;
   const std::string p(prefix);
   b.add(p + "scenario.", kScenario).add(p + "training.", kTraining).add(p + "inference.", kInference);
-  b.add(p + "inference.serving.", kServingPoint).add(p + "inference.engine.", kEngineSteadyState).add(p + "memory.", kMemory);
+  b.add(p + "inference.serving.", kServingPoint).add(p + "inference.engine.", kEngineSteadyState).add(p + "inference.closed_loop.", kEngineSteadyState).add(p + "memory.", kMemory);
   b.add(p + "energy.", kEnergy).add(p + "cost.", kCost);
   b.add(p + "bottleneck", "", "What limits the step, in words").add(p + "assumptions[]", "", "Every default and assumption used");
   return b.out;

@@ -186,6 +186,9 @@ constexpr ScenarioKey kServing[] = {
     integer("max_batched_tokens", "tokens", "the engine's", 1, 1e7,
             "Tokens per engine step, decodes and prompt chunks together (vLLM max_num_batched_tokens, TensorRT-LLM max_num_tokens)"),
     flag("chunked_prefill", "the engine's (true)", "Split prompts longer than a step's remaining token budget over several steps"),
+    integer("concurrency", "requests", "none", 1, 1e6,
+            "Closed loop of this many clients per replica, each sending its next request when its last finishes (instead of "
+            "arrival_rate): predict adds the engine's steady state"),
     number("prefix_cache_hit_rate", "", "0", 0, true, 1,
            "Share of each prompt's tokens found in the engine's prefix cache: not computed again, still attended to"),
     number("arrival_cv2", "", "1 (Poisson)", 0, true, 1e3, "Squared coefficient of variation of inter-arrival times"),
