@@ -59,9 +59,10 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
   if (closed ? !(load.concurrency >= 1) : !(load.rate > 0 && std::isfinite(load.rate)))
     throw std::invalid_argument("simulate_serving: the load must be at least one client or a positive rate");
   if (!(percentile > 0 && percentile < 1)) throw std::invalid_argument("simulate_serving: the percentile must lie in (0, 1)");
-  const Speculation& sp = limits.speculation;
-  if (sp.draft_tokens < 0 || !(sp.tokens_per_step >= 1 && sp.tokens_per_step <= sp.draft_tokens + 1) || !(sp.draft_cost_ratio >= 0) ||
-      budget_per_step < sp.draft_tokens + 1)
+  const Speculation& spec = limits.speculation;
+  const long per_decode = spec.draft_tokens + 1;  // budget tokens a decoding sequence takes a step
+  if (spec.draft_tokens < 0 || !(spec.tokens_per_step >= 1 && spec.tokens_per_step <= spec.draft_tokens + 1) || !(spec.draft_cost_ratio >= 0) ||
+      budget_per_step < per_decode)
     throw std::invalid_argument("simulate_serving: speculation needs 1 <= tokens kept <= draft tokens + 1 <= the step budget");
 
   const long clients = closed ? static_cast<long>(std::floor(load.concurrency)) : 0;
@@ -83,13 +84,13 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
     requests.push_back({.arrival = at, .out = out, .eligible_step = steps});
     return static_cast<long>(requests.size()) - 1;
   };
-  // Poisson arrivals: exponential gaps from one seeded stream, scaled by the rate, so a higher
-  // rate moves the same arrivals closer together.
+  // Arrivals at a rate: gaps from one seeded stream scaled by the rate, so a higher rate moves the
+  // same arrivals closer together.
   std::vector<double> arrivals;
   if (closed) {
     for (long i = 0; i < clients; ++i) waiting.push_back(issue(0));
   } else {
-    // Gaps of mean 1/rate: gamma with shape 1/C_a² (exponential at 1), scaled by the rate.
+    // Gaps of mean 1/rate: gamma with shape 1/C_a² (exponential at 1).
     std::mt19937_64 random(load.seed);
     std::gamma_distribution<double> gap(1 / load.arrival_cv2, load.arrival_cv2);
     double at = 0;
@@ -110,8 +111,6 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
         continue;
       }
     }
-    const Speculation& spec = limits.speculation;
-    const long per_decode = spec.draft_tokens + 1;
     long budget = budget_per_step, decodes = 0, prompt_tokens = 0;
     for (long id : running) {
       Request& r = requests[static_cast<std::size_t>(id)];

@@ -23,8 +23,10 @@ double interpolate_steps(const std::vector<StepPoint>& d, double batch) {
   return a.step_s + (b.step_s - a.step_s) * (batch - a.batch) / (b.batch - a.batch);
 }
 
-bool meets(const ServingPoint& p, const Slo& slo) {
-  return (!slo.ttft_s || p.ttft_p_s <= *slo.ttft_s) && (!slo.tpot_s || p.tpot_p_s <= *slo.tpot_s);
+bool meets(double ttft_p_s, double tpot_p_s, const Slo& slo) {
+  return (!slo.ttft_s || ttft_p_s <= *slo.ttft_s) && (!slo.tpot_s || tpot_p_s <= *slo.tpot_s);
 }
+
+bool meets(const ServingPoint& p, const Slo& slo) { return meets(p.ttft_p_s, p.tpot_p_s, slo); }
 
 }  // namespace perfcast::models

@@ -52,7 +52,9 @@ struct Slo {
   double percentile = 0.99;
 };
 
-// Whether a point meets the SLO (each bound at the SLO's percentile).
+// Whether TTFT and TPOT at the SLO's percentile meet its bounds (a bound not given is met).
+bool meets(double ttft_p_s, double tpot_p_s, const Slo& slo);
+// ... of a point.
 bool meets(const ServingPoint& p, const Slo& slo);
 
 }  // namespace perfcast::models

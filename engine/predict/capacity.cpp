@@ -26,13 +26,8 @@ std::string infeasible_verdict(const RateModel& m, const models::Slo& slo, doubl
                      duration_text(idle.tpot_p_s));
 }
 
-// --concurrency C: the steady state of C clients on one replica (the engine's scheduler simulated).
-CapacityReport closed_loop_capacity(const Scenario& s, double clients, CapacityReport c) {
-  if (!s.workload.is_transformer())
-    throw InputError({s.file, 0, 0}, "capacity --concurrency: needs an LLM [inference] scenario (vision models have no decode)");
-  Scenario one = s;
-  one.serving.slo_percentile = c.slo.percentile * 100;
-  c.closed_loop = closed_loop(one, clients);
+// What the report says of the scenario and one replica of its layout.
+void describe_replica(const Scenario& s, CapacityReport& c) {
   c.scenario = s.name;
   c.workload = s.workload.display_name.empty() ? s.workload.name : s.workload.display_name;
   c.accelerator = s.hw.device.display_name;
@@ -40,9 +35,23 @@ CapacityReport closed_loop_capacity(const Scenario& s, double clients, CapacityR
   c.layout = layout_text(s.parallelism, 1);
   c.input_len = s.inference->input_len;
   c.output_len = s.inference->output_len;
+}
+
+// The scenario with its SLO percentile replaced by the request's (the simulated quantiles' percentile).
+Scenario at_slo_percentile(const Scenario& s, const models::Slo& slo) {
+  Scenario out = s;
+  out.serving.slo_percentile = slo.percentile * 100;
+  return out;
+}
+
+// --concurrency C: the steady state of C clients on one replica (the engine's scheduler simulated).
+CapacityReport closed_loop_capacity(const Scenario& s, double clients, CapacityReport c) {
+  if (!s.workload.is_transformer())
+    throw InputError({s.file, 0, 0}, "capacity --concurrency: needs an LLM [inference] scenario (vision models have no decode)");
+  c.closed_loop = closed_loop(at_slo_percentile(s, c.slo), clients);
+  describe_replica(s, c);
   const models::SimulatedServing& r = c.closed_loop->result;
-  if (c.slo.ttft_s || c.slo.tpot_s)
-    c.closed_loop_meets_slo = (!c.slo.ttft_s || r.ttft_p_s <= *c.slo.ttft_s) && (!c.slo.tpot_s || r.tpot_p_s <= *c.slo.tpot_s);
+  if (c.slo.ttft_s || c.slo.tpot_s) c.closed_loop_meets_slo = models::meets(r.ttft_p_s, r.tpot_p_s, c.slo);
   c.assumptions = c.closed_loop->assumptions;
   c.assumptions.push_back(fmt::format("closed loop: {:g} clients each send the next request when the last one finishes (vllm bench serve "
                                       "--max-concurrency {:g} --request-rate inf; genai-perf --concurrency {:g}); one replica",
@@ -102,17 +111,8 @@ CapacityReport capacity_for_scenario(const Scenario& s, const CapacityRequest& r
   c.target_rate = request.rate ? request.rate : s.serving.arrival_rate;
 
   c.replica = replica_times(s);
-  c.scenario = s.name;
-  c.workload = s.workload.display_name.empty() ? s.workload.name : s.workload.display_name;
-  c.accelerator = s.hw.device.display_name;
-  const int dp = data_parallel(s.parallelism, s.hardware.count);
-  c.devices_per_replica = s.hardware.count / dp;
-  c.layout = layout_text(s.parallelism, 1);
-  c.input_len = s.inference->input_len;
-  c.output_len = s.inference->output_len;
-  Scenario at_percentile = s;
-  at_percentile.serving.slo_percentile = c.slo.percentile * 100;
-  const RateModel m = rate_model(at_percentile);
+  describe_replica(s, c);
+  const RateModel m = rate_model(at_slo_percentile(s, c.slo));
   c.saturation_rate = m.saturation_rate;
 
   c.slo_rate = slo_rate_of(m, c.slo);

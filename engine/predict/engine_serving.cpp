@@ -10,8 +10,6 @@
 namespace perfcast {
 namespace {
 
-double mean_context(const InferenceSettings& in) { return in.input_len + in.output_len / 2; }
-
 std::string_view engine_name(models::ServingEngine e) { return models::kServingEngineKeys[static_cast<std::size_t>(e)]; }
 
 // The tokens each request brings: the prompt tokens computed (a prefix-cache hit is not computed
@@ -21,6 +19,12 @@ models::RequestShape request_shape(const Scenario& s) {
   return {computed, std::max(1.0, s.inference->output_len), s.serving.length_cv2};
 }
 
+// A closed loop large enough that the queue never empties: every running slot, plus the prompts
+// one step's token budget admits, plus one.
+double endless_queue_clients(const models::SchedulerLimits& l, const models::RequestShape& shape) {
+  return l.max_sequences + std::ceil(l.max_step_tokens / shape.input_len) + 1;
+}
+
 EngineSteadyState run(const Scenario& s, models::EngineMode mode, double clients, const InferenceOptions& o) {
   EngineSteadyState r;
   r.engine = s.inference->engine.value_or(models::ServingEngine::vllm);
@@ -28,7 +32,7 @@ EngineSteadyState run(const Scenario& s, models::EngineMode mode, double clients
   r.mode = mode;
   r.limits = engine_limits_for(s, mode);
   const models::RequestShape shape = request_shape(s);
-  if (clients <= 0) clients = r.limits.limits.max_sequences + std::ceil(r.limits.limits.max_step_tokens / shape.input_len) + 1;
+  if (clients <= 0) clients = endless_queue_clients(r.limits.limits, shape);
   r.concurrency = clients;
   const models::StepCosts costs = step_costs(s, r.limits.limits, o);
   const models::Load load{.kind = models::LoadKind::closed_loop, .concurrency = clients};
@@ -51,12 +55,16 @@ EngineSteadyState run(const Scenario& s, models::EngineMode mode, double clients
 models::StepCosts step_costs(const Scenario& s, const models::SchedulerLimits& limits, const InferenceOptions& o) {
   const double context = mean_context(*s.inference);
   models::StepCosts c;
+  c.decode_attention.push_back({0, 0});
+  // Both tables start on the same grid (step_grid's points do not depend on the limit): each pass
+  // serves both below the running limit, which ends the attention table with a point of its own.
   for (double n : models::step_grid(std::max(limits.max_step_tokens, limits.max_sequences))) {
     const PassTime pass = decode_step_time(s, n, context, o);
     c.token_work.push_back({n, pass.total_s - pass.attention_s});
+    if (n < limits.max_sequences) c.decode_attention.push_back({n, pass.attention_s});
   }
-  c.decode_attention.push_back({0, 0});
-  for (double b : models::step_grid(limits.max_sequences)) c.decode_attention.push_back({b, decode_step_time(s, b, context, o).attention_s});
+  const double last = std::floor(limits.max_sequences);
+  c.decode_attention.push_back({last, decode_step_time(s, last, context, o).attention_s});
   // A prefix-cache hit of share h leaves the last (1 − h) of the prompt to compute, whose causal
   // attention is (1 − h²) of the whole prompt's: (1 + h) times the whole's per token.
   const double h = s.serving.prefix_cache_hit_rate;
@@ -105,7 +113,7 @@ models::EngineLimits engine_limits_for(const Scenario& s, models::EngineMode mod
                                                  e.limits.max_step_tokens, e.limits.speculation.draft_tokens));
   if (sv.prefix_cache_hit_rate > 0)
     e.rule += fmt::format("; prefix cache: {:.0f} % of each prompt cached, {:g} tokens computed", 100 * sv.prefix_cache_hit_rate,
-                          std::max(1.0, std::round(in.input_len * (1 - sv.prefix_cache_hit_rate))));
+                          request_shape(s).input_len);
   return e;
 }
 
@@ -130,10 +138,10 @@ RateModel rate_model(const Scenario& s, const InferenceOptions& o) {
 RateModel with_shape(RateModel m, const models::RequestShape& shape) {
   m.shape = shape;
   const models::SchedulerLimits& l = m.limits.limits;
-  const double clients = l.max_sequences + std::ceil(l.max_step_tokens / m.shape.input_len) + 1;
-  m.saturation_rate =
-      models::simulate_serving(m.costs, l, m.shape, {.kind = models::LoadKind::closed_loop, .concurrency = clients}, m.percentile)
-          .requests_per_s;
+  m.saturation_rate = models::simulate_serving(m.costs, l, m.shape,
+                                               {.kind = models::LoadKind::closed_loop, .concurrency = endless_queue_clients(l, shape)},
+                                               m.percentile)
+                          .requests_per_s;
   return m;
 }
 

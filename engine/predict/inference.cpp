@@ -54,8 +54,6 @@ double comm_seconds(const Scenario& s, const InferenceOptions& o, double tokens)
   return time_traffic("pass", models::inference_traffic(m, l), placements, o.collective).time_s;
 }
 
-double mean_context(const InferenceSettings& in) { return in.input_len + in.output_len / 2; }
-
 // The largest batch in [1, limit] whose decode step stays within `bound` (the step grows with batch).
 std::optional<double> largest_batch_within(const Scenario& s, const InferenceOptions& o, double limit,
                                            double bound) {
@@ -143,6 +141,8 @@ void engine_headline(const Scenario& s, const InferenceOptions& o, InferencePred
 }
 
 }  // namespace
+
+double mean_context(const InferenceSettings& in) { return in.input_len + in.output_len / 2; }
 
 PassTime decode_step_time(const Scenario& s, double batch, double context, const InferenceOptions& o) {
   const PassSums pass = sums_of(roofline_for_pass(s, Phase::decode, batch, context, o.efficiency));

@@ -105,6 +105,8 @@ struct InferenceOptions {
 // does) unless the options allow it.
 InferencePrediction predict_inference(const Scenario& s, const InferenceOptions& o = {});
 
+// The context a decode step is timed at: input_len + output_len/2, the mean over a request's decode.
+double mean_context(const InferenceSettings& in);
 // A decode step of `batch` sequences at `context` tokens, communication included: what the
 // throughput curve and the serving model evaluate.
 double decode_step_seconds(const Scenario& s, double batch, double context, const InferenceOptions& o = {});

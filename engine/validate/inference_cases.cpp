@@ -14,24 +14,18 @@ constexpr std::string_view kMetrics[] = {"output_tokens_per_s",        "output_t
 
 bool is_serving(InferenceMetric m) { return m >= InferenceMetric::serving_tokens_per_s; }
 
-// The steady state a serving_* metric reads: the closed loop, else the rate's.
+// The steady state a serving_* metric reads: the closed loop, else the rate's (the two carry the
+// same-named figures).
 double serving_value(InferenceMetric m, const InferencePrediction& p) {
-  if (p.closed_loop) {
-    const models::SimulatedServing& r = p.closed_loop->result;
+  auto read = [m](const auto& r) {
     switch (m) {
       case InferenceMetric::serving_tokens_per_s: return r.output_tokens_per_s;
       case InferenceMetric::serving_ttft_mean: return r.ttft_mean_s;
       case InferenceMetric::serving_tpot_mean: return r.tpot_mean_s;
       default: return r.e2e_mean_s;
     }
-  }
-  const models::ServingPoint& r = *p.serving;
-  switch (m) {
-    case InferenceMetric::serving_tokens_per_s: return r.output_tokens_per_s;
-    case InferenceMetric::serving_ttft_mean: return r.ttft_mean_s;
-    case InferenceMetric::serving_tpot_mean: return r.tpot_mean_s;
-    default: return r.e2e_mean_s;
-  }
+  };
+  return p.closed_loop ? read(p.closed_loop->result) : read(*p.serving);
 }
 
 double predicted_value(InferenceMetric m, const InferencePrediction& p) {
