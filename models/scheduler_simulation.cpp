@@ -11,7 +11,7 @@ namespace {
 
 struct Request {
   double arrival = 0, first_token = -1, finish = -1;
-  long out = 1;          // output tokens
+  long in = 1, out = 1;  // prompt tokens computed, output tokens
   long prompt_done = 0;
   double generated = 0;  // output tokens so far (fractional under speculation: the mean kept per step)
   double admitted = -1;  // start of the first step that schedules it
@@ -51,9 +51,14 @@ double StepCosts::seconds(double decodes, double prompt_tokens, double tokens_pe
 SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits& limits, const RequestShape& shape, const Load& load,
                                   double percentile) {
   const long prompt = std::lround(shape.input_len), mean_out = std::lround(shape.output_len);
+  const double min_fraction = shape.length_min_fraction;
   const long max_running = static_cast<long>(std::floor(limits.max_sequences));
   const long budget_per_step = static_cast<long>(std::floor(limits.max_step_tokens));
   const bool closed = load.kind == LoadKind::closed_loop;
+  if (!(min_fraction > 0 && min_fraction <= 1) || (min_fraction < 1 && shape.output_len_cv2 > 0))
+    throw std::invalid_argument("simulate_serving: lengths are fixed, gamma-spread or uniform from a fraction of the longest, one of them");
+  if (load.benchmark_requests < 0 || (load.benchmark_requests > 0 && !closed))
+    throw std::invalid_argument("simulate_serving: a finite benchmark is a closed loop of at least one request");
   if (prompt < 1 || mean_out < 1 || !(shape.output_len_cv2 >= 0) || !(load.arrival_cv2 > 0) || max_running < 1 || budget_per_step < 1 || costs.token_work.empty() || costs.decode_attention.empty())
     throw std::invalid_argument("simulate_serving: lengths, limits and step costs must be positive");
   if (closed ? !(load.concurrency >= 1) : !(load.rate > 0 && std::isfinite(load.rate)))
@@ -65,9 +70,12 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
       budget_per_step < per_decode)
     throw std::invalid_argument("simulate_serving: speculation needs 1 <= tokens kept <= draft tokens + 1 <= the step budget");
 
-  const long clients = closed ? static_cast<long>(std::floor(load.concurrency)) : 0;
-  const long warmup = load.warmup > 0 ? load.warmup : closed ? std::max(clients, 20L) : 200;
-  const long measured = load.measured > 0 ? load.measured : closed ? std::max(2 * clients, 200L) : 2000;
+  const long finite = load.benchmark_requests;  // a benchmark of this many requests, all counted (0: steady state)
+  const long clients = closed ? finite > 0 ? std::min(static_cast<long>(std::floor(load.concurrency)), finite)
+                                           : static_cast<long>(std::floor(load.concurrency))
+                              : 0;
+  const long warmup = finite > 0 ? 0 : load.warmup > 0 ? load.warmup : closed ? std::max(clients, 20L) : 200;
+  const long measured = finite > 0 ? finite : load.measured > 0 ? load.measured : closed ? std::max(2 * clients, 200L) : 2000;
   const long last = warmup + measured;  // requests [warmup, last) are measured
 
   std::vector<Request> requests;
@@ -76,12 +84,17 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
   std::vector<long> running;
   long steps = 0;
   // Output lengths: fixed, or gamma with the mean and C² asked (shape 1/C²), from their own stream.
-  std::mt19937_64 length_random(load.seed + 1);
+  // Uniform lengths: prompt and output each from [⌊f·L⌋, L], from a third stream.
+  std::mt19937_64 length_random(load.seed + 1), uniform_random(load.seed + 2);
   std::gamma_distribution<double> length(shape.output_len_cv2 > 0 ? 1 / shape.output_len_cv2 : 1,
                                          shape.output_len_cv2 > 0 ? shape.output_len * shape.output_len_cv2 : 1);
+  auto uniform = [&](long longest) {
+    return std::uniform_int_distribution<long>(std::max(1L, static_cast<long>(std::floor(min_fraction * static_cast<double>(longest)))), longest)(uniform_random);
+  };
   auto issue = [&](double at) {
-    const long out = shape.output_len_cv2 > 0 ? std::max(1L, std::lround(length(length_random))) : mean_out;
-    requests.push_back({.arrival = at, .out = out, .eligible_step = steps});
+    const long in = min_fraction < 1 ? uniform(prompt) : prompt;
+    const long out = shape.output_len_cv2 > 0 ? std::max(1L, std::lround(length(length_random))) : min_fraction < 1 ? uniform(mean_out) : mean_out;
+    requests.push_back({.arrival = at, .in = in, .out = out, .eligible_step = steps});
     return static_cast<long>(requests.size()) - 1;
   };
   // Arrivals at a rate: gaps from one seeded stream scaled by the rate, so a higher rate moves the
@@ -100,7 +113,7 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
 
   double t = 0;
   long measured_done = 0;
-  double window_start = -1, window_decode_time = 0, window_prompt_tokens = 0, window_prompt_time = 0;
+  double window_start = finite > 0 ? 0 : -1, window_decode_time = 0, window_prompt_tokens = 0, window_prompt_time = 0;
   long window_steps = 0;
   std::vector<double> finishes;  // every completion, for the window's throughput
   while (measured_done < measured) {
@@ -116,10 +129,10 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
       Request& r = requests[static_cast<std::size_t>(id)];
       r.chunk = 0;
       r.decoding = false;
-      if (r.prompt_done == prompt) {
+      if (r.prompt_done == r.in) {
         if (budget >= per_decode) r.decoding = true, budget -= per_decode, ++decodes;
       } else {
-        const long left = prompt - r.prompt_done;
+        const long left = r.in - r.prompt_done;
         r.chunk = limits.chunked_prefill ? std::min(left, budget) : left <= budget ? left : 0;
         budget -= r.chunk, prompt_tokens += r.chunk;
       }
@@ -128,7 +141,7 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
       Request& r = requests[static_cast<std::size_t>(waiting.front())];
       // Without chunking a prompt longer than the whole budget runs alone rather than never.
       const bool alone = decodes == 0 && prompt_tokens == 0;
-      r.chunk = limits.chunked_prefill ? std::min(prompt, budget) : prompt <= budget || alone ? prompt : 0;
+      r.chunk = limits.chunked_prefill ? std::min(r.in, budget) : r.in <= budget || alone ? r.in : 0;
       if (r.chunk == 0) break;
       r.decoding = false;
       r.admitted = t, r.admitted_step = steps;
@@ -152,7 +165,7 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
     for (long id : running) {
       Request& r = requests[static_cast<std::size_t>(id)];
       if (r.decoding) r.generated += spec.tokens_per_step;
-      if (r.chunk > 0 && (r.prompt_done += r.chunk) == prompt) r.first_token = t, r.generated = 1;
+      if (r.chunk > 0 && (r.prompt_done += r.chunk) == r.in) r.first_token = t, r.generated = 1;
       if (r.generated >= static_cast<double>(r.out) - 1e-9 && r.finish < 0) {
         r.finish = t;
         finishes.push_back(t);
@@ -162,7 +175,7 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
     }
     std::erase_if(running, [&](long id) { return requests[static_cast<std::size_t>(id)].finish >= 0; });
     if (closed)
-      for (long i = 0; i < finished_now; ++i) {
+      for (long i = 0; i < finished_now && (finite == 0 || static_cast<long>(requests.size()) < finite); ++i) {
         const long id = issue(t);
         if (id == warmup) window_start = t;
         waiting.push_back(id);

@@ -13,7 +13,9 @@
 // Loads: a closed loop of C clients (each sends its next request when the last one finishes, as
 // `vllm bench serve --max-concurrency C --request-rate inf` and `genai-perf --concurrency C` run),
 // or arrivals at a rate with gamma-distributed gaps (Poisson at C_a² = 1), seeded and deterministic. Statistics are taken over requests after a
-// warm-up, while the load is still applied: the steady state, not the benchmark's ramp and drain.
+// warm-up, while the load is still applied: the steady state, not the benchmark's ramp and drain. A closed loop may
+// instead be a finite benchmark as `vllm bench serve --num-prompts N --max-concurrency C` runs one: N requests from
+// an idle engine, C sent at once, every request counted, throughput over the time to the last completion.
 #include <cstdint>
 #include <vector>
 
@@ -55,6 +57,9 @@ struct RequestShape {
   double input_len = 1, output_len = 1;  // tokens; whole numbers, at least 1 (output_len: the mean);
                                          // input_len counts the prompt tokens computed (not a cached prefix)
   double output_len_cv2 = 0;             // squared coefficient of variation of output lengths (gamma; 0: fixed)
+  // Lengths drawn uniformly from the whole numbers in [⌊f·L⌋, L] for the prompt and the output each, as
+  // the random dataset of vLLM's benchmark_serving.py draws them at --random-range-ratio f (1: fixed).
+  double length_min_fraction = 1;
 };
 
 enum class LoadKind { closed_loop, poisson };
@@ -67,6 +72,7 @@ struct Load {
                             // (vllm bench serve --burstiness b gives 1/b)
   int warmup = 0;           // requests left out of the statistics (0: the default for the load)
   int measured = 0;         // requests in the statistics (0: the default)
+  int benchmark_requests = 0;  // closed loop: a finite benchmark of this many requests from an idle engine (0: steady state)
   std::uint64_t seed = 20240601;
 };
 
@@ -75,7 +81,7 @@ struct SimulatedServing {
   double ttft_mean_s = 0, ttft_p50_s = 0, ttft_p_s = 0;
   double tpot_mean_s = 0, tpot_p50_s = 0, tpot_p_s = 0;  // per request: (finish − first token)/(n_out − 1)
   double e2e_mean_s = 0, e2e_p50_s = 0, e2e_p_s = 0;
-  double requests_per_s = 0, output_tokens_per_s = 0;   // over the measured window
+  double requests_per_s = 0, output_tokens_per_s = 0;   // over the measured window (a finite benchmark: its duration)
   double decoding_mean = 0;         // sequences decoding per step
   double prompt_tokens_per_step = 0;
   double step_mean_s = 0;

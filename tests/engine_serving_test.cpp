@@ -44,6 +44,51 @@ TEST_CASE("scheduler simulation: one client, steps counted by hand") {
         doctest::Approx(0.010));
 }
 
+TEST_CASE("scheduler simulation: a finite benchmark from an idle engine, every request counted") {
+  const SchedulerLimits roomy{.max_sequences = 8, .max_step_tokens = 8192};
+  auto bench = [](double clients, int requests, SchedulerLimits limits, RequestShape shape) {
+    return simulate_serving(flat_steps(), limits, shape,
+                            {.kind = LoadKind::closed_loop, .concurrency = clients, .benchmark_requests = requests}, 0.99);
+  };
+  // 2 clients, 3 requests of 100 + 11 tokens: both first ones finish at 110 ms, the third (sent then)
+  // at 220 ms. 33 tokens over the 220 ms the benchmark lasts: the drain lowers throughput below the
+  // steady state's 2 × 11 / 0.110 = 200 tokens/s.
+  const SimulatedServing three = bench(2, 3, roomy, {100, 11});
+  CHECK(three.requests == 3);
+  CHECK(three.warmup == 0);
+  CHECK(three.ttft_mean_s == doctest::Approx(0.010));
+  CHECK(three.e2e_mean_s == doctest::Approx(0.110));
+  CHECK(three.output_tokens_per_s == doctest::Approx(33 / 0.220));
+  CHECK(three.requests_per_s == doctest::Approx(3 / 0.220));
+  CHECK(closed(2, roomy, {100, 11}).output_tokens_per_s == doctest::Approx(200));
+  // The first wave queues for the token budget: 4 prompts of 100 tokens, 150 a step, no chunking: one
+  // prompt a step, first tokens at 10, 20, 30 and 40 ms, the last request done at 40 + 100 ms.
+  const SimulatedServing wave = bench(4, 4, {.max_sequences = 8, .max_step_tokens = 150, .chunked_prefill = false}, {100, 11});
+  CHECK(wave.ttft_mean_s == doctest::Approx(0.025));
+  CHECK(wave.ttft_p50_s == doctest::Approx(0.020));
+  CHECK(wave.output_tokens_per_s == doctest::Approx(44 / 0.140));
+  // More clients than requests: the requests are all sent at once.
+  CHECK(bench(10, 4, roomy, {100, 11}).e2e_mean_s == doctest::Approx(0.110));
+  CHECK_THROWS_AS(simulate_serving(flat_steps(), roomy, {100, 11}, {.kind = LoadKind::poisson, .rate = 1, .benchmark_requests = 10}, 0.99),
+                  std::invalid_argument);
+}
+
+TEST_CASE("scheduler simulation: lengths uniform in [f·L, L] as benchmark_serving's random dataset draws them") {
+  // f = 0.5 of 11 output tokens: whole numbers 5..11, mean 8 (variance 4). One client, flat 10 ms
+  // steps: E2E = 10 ms + (n − 1) × 10 ms, 80 ms on average; 2,000 requests put the sample mean within
+  // 3σ = 3 × 2/√2000 tokens = 1.3 ms of it.
+  const SchedulerLimits roomy{.max_sequences = 8, .max_step_tokens = 8192};
+  const RequestShape uniform{.input_len = 100, .output_len = 11, .length_min_fraction = 0.5};
+  const SimulatedServing s =
+      simulate_serving(flat_steps(), roomy, uniform, {.kind = LoadKind::closed_loop, .concurrency = 1, .benchmark_requests = 2000}, 0.99);
+  CHECK(s.e2e_mean_s == doctest::Approx(0.080).epsilon(0.02));
+  CHECK(s.e2e_p_s == doctest::Approx(0.110));  // the longest, 11 tokens, at the 99th percentile
+  CHECK(s.tpot_mean_s == doctest::Approx(0.010));
+  // Fixed, gamma or uniform: one of them; f in (0, 1].
+  CHECK_THROWS_AS(closed(1, roomy, {.input_len = 100, .output_len = 11, .output_len_cv2 = 1, .length_min_fraction = 0.5}), std::invalid_argument);
+  CHECK_THROWS_AS(closed(1, roomy, {.input_len = 100, .output_len = 11, .length_min_fraction = 0}), std::invalid_argument);
+}
+
 TEST_CASE("scheduler simulation: speculative decoding keeps more tokens a step, the drafts cost their share") {
   // γ = 1, α = 0.5: 1.5 tokens kept a step, so the 10 tokens after the first take 7 steps (10.5).
   SchedulerLimits spec{.max_sequences = 8, .max_step_tokens = 8192, .speculation = {1, 1.5, 0}};
@@ -243,6 +288,14 @@ TEST_CASE("bad engine keys: one line naming the key") {
   CHECK(scenario_error("engine = \"tgi\"", "").find("inference.engine") != std::string::npos);
   CHECK(scenario_error("[serving]\nmax_batched_tokens = 0", "").find("serving.max_batched_tokens") != std::string::npos);
   CHECK(scenario_error("[serving]\nprefix_cache_hit_rate = 1", "").find("serving.prefix_cache_hit_rate") != std::string::npos);
+  CHECK(scenario_error("[serving]\nlength_min_fraction = 0", "").find("serving.length_min_fraction") != std::string::npos);
+  CHECK(scenario_error("[serving]\nlength_min_fraction = 0.8\nlength_cv2 = 1", "").find("serving.length_min_fraction") != std::string::npos);
+  CHECK(scenario_error("[serving]\narrival_rate = 2\nbenchmark_requests = 40", "").find("serving.benchmark_requests") != std::string::npos);
+  CapacityRequest at_rate;
+  at_rate.rate = 1;
+  at_rate.ttft_slo_s = 1;
+  CHECK_THROWS_WITH_AS(capacity_for_scenario(serving_scenario("[serving]\nbenchmark_requests = 40", ""), at_rate),
+                       doctest::Contains("serving.benchmark_requests"), InputError);
   const Scenario tiny = serving_scenario("speculative_alpha = 0.8\ndraft_length = 3\ndraft_cost_ratio = 0.05\n[serving]\nmax_batched_tokens = 2");
   CHECK_THROWS_WITH_AS(predict_inference(tiny), doctest::Contains("serving.max_batched_tokens"), InputError);
   // A vision model has no engine steady state.

@@ -221,6 +221,12 @@ ServingSettings read_serving(TomlSection& t) {
   if (s.prefix_cache_hit_rate >= 1) t.fail("prefix_cache_hit_rate", "must be below 1 (at least the last token of a prompt is computed)");
   s.arrival_cv2 = r.number("arrival_cv2").value_or(s.arrival_cv2);
   s.length_cv2 = r.number("length_cv2").value_or(s.length_cv2);
+  s.length_min_fraction = r.number("length_min_fraction").value_or(s.length_min_fraction);
+  if (!(s.length_min_fraction > 0 && s.length_min_fraction <= 1)) t.fail("length_min_fraction", "must lie in (0, 1]");
+  if (s.length_min_fraction < 1 && s.length_cv2 > 0)
+    t.fail("length_min_fraction", "uniform lengths or gamma-spread outputs (length_cv2), not both");
+  s.benchmark_requests = as_double(r.integer("benchmark_requests"));
+  if (s.benchmark_requests && s.arrival_rate) t.fail("benchmark_requests", "a finite benchmark is a closed loop: give concurrency, not arrival_rate");
   t.finish();
   return s;
 }

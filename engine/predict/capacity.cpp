@@ -80,7 +80,7 @@ DisaggregatedPlan disaggregated_plan(const Scenario& s, const RateModel& m, cons
   const RateModel prefill = with_shape(m, {m.shape.input_len, 1, 0});
   if (*c.slo.ttft_s > d.kv_transfer_s) d.prefill_slo_rate = slo_rate_of(prefill, {*c.slo.ttft_s - d.kv_transfer_s, std::nullopt, q});
   // Decode replicas: requests arrive with their KV cache and first token, and decode the rest.
-  const RateModel decode = with_shape(m, {1, m.shape.output_len, m.shape.output_len_cv2});
+  const RateModel decode = with_shape(m, {1, m.shape.output_len, m.shape.output_len_cv2, m.shape.length_min_fraction});
   d.decode_slo_rate = slo_rate_of(decode, {std::nullopt, *c.slo.tpot_s, q});
   if (!d.prefill_slo_rate || !d.decode_slo_rate) {
     d.verdict = !d.prefill_slo_rate ? fmt::format("no prefill replica meets TTFT ≤ {} with the {} KV hand-over", duration_text(*c.slo.ttft_s),
@@ -106,6 +106,9 @@ CapacityReport capacity_for_scenario(const Scenario& s, const CapacityRequest& r
   c.slo.tpot_s = request.tpot_slo_s ? request.tpot_slo_s : s.serving.tpot_slo_s;
   c.slo.percentile = request.percentile.value_or(s.serving.slo_percentile) / 100;
   if (request.concurrency) return closed_loop_capacity(s, *request.concurrency, c);
+  if (s.serving.benchmark_requests)
+    throw InputError({s.file, 0, 0}, "serving.benchmark_requests: a finite benchmark is a closed loop; give capacity --concurrency, or "
+                                     "leave the key out for the steady state at a rate");
   if (!c.slo.ttft_s && !c.slo.tpot_s)
     throw InputError({s.file, 0, 0}, "capacity: no SLO: give --ttft-slo and/or --tpot-slo, or [serving] ttft_slo_s / tpot_slo_s");
   c.target_rate = request.rate ? request.rate : s.serving.arrival_rate;

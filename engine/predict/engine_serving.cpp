@@ -16,8 +16,11 @@ std::string_view engine_name(models::ServingEngine e) { return models::kServingE
 // again), the output tokens and their spread.
 models::RequestShape request_shape(const Scenario& s) {
   const double computed = std::max(1.0, std::round(s.inference->input_len * (1 - s.serving.prefix_cache_hit_rate)));
-  return {computed, std::max(1.0, s.inference->output_len), s.serving.length_cv2};
+  return {computed, std::max(1.0, s.inference->output_len), s.serving.length_cv2, s.serving.length_min_fraction};
 }
+
+// Lengths uniform in [f·L, L] average (1 + f)/2 of the scenario's.
+double mean_length_share(const Scenario& s) { return (1 + s.serving.length_min_fraction) / 2; }
 
 // A closed loop large enough that the queue never empties: every running slot, plus the prompts
 // one step's token budget admits, plus one.
@@ -35,7 +38,10 @@ EngineSteadyState run(const Scenario& s, models::EngineMode mode, double clients
   if (clients <= 0) clients = endless_queue_clients(r.limits.limits, shape);
   r.concurrency = clients;
   const models::StepCosts costs = step_costs(s, r.limits.limits, o);
-  const models::Load load{.kind = models::LoadKind::closed_loop, .concurrency = clients};
+  const bool finite = mode == models::EngineMode::server && s.serving.benchmark_requests.has_value();
+  const models::Load load{.kind = models::LoadKind::closed_loop,
+                          .concurrency = clients,
+                          .benchmark_requests = finite ? static_cast<int>(*s.serving.benchmark_requests) : 0};
   r.result = models::simulate_serving(costs, r.limits.limits, shape, load,
                                       s.serving.slo_percentile / 100);
   r.assumptions.push_back(fmt::format("engine {}{}: {}", engine_name(r.engine), r.engine_given ? "" : " (the default; [inference] engine)",
@@ -43,17 +49,24 @@ EngineSteadyState run(const Scenario& s, models::EngineMode mode, double clients
   r.assumptions.push_back(
       "in-flight batching simulated step by step (F-SRV-2): decodes first, then prompt chunks within the step's token budget, first "
       "come first served; one forward pass per step timed by the roofline with the weights read once for all its tokens");
-  r.assumptions.push_back(fmt::format("steady state: statistics over {} requests after {} warm-up ones, the load applied throughout; "
-                                      "every request {:g} prompt + {:g} output tokens",
-                                      r.result.requests, r.result.warmup, s.inference->input_len,
-                                      std::max(1.0, s.inference->output_len)));
+  const std::string lengths =
+      s.serving.length_min_fraction < 1
+          ? fmt::format("prompt and output lengths uniform in [{:g}, {:g}] and [{:g}, {:g}] tokens", std::floor(s.serving.length_min_fraction * shape.input_len),
+                        shape.input_len, std::floor(s.serving.length_min_fraction * shape.output_len), shape.output_len)
+          : fmt::format("every request {:g} prompt + {:g} output tokens", s.inference->input_len, std::max(1.0, s.inference->output_len));
+  r.assumptions.push_back(finite ? fmt::format("a benchmark of {} requests from an idle engine, {:g} sent at once and each next one when one "
+                                               "finishes, every request counted, throughput over the time to the last completion; {}",
+                                               r.result.requests, std::min(clients, *s.serving.benchmark_requests), lengths)
+                                 : fmt::format("steady state: statistics over {} requests after {} warm-up ones, the load applied "
+                                               "throughout; {}",
+                                               r.result.requests, r.result.warmup, lengths));
   return r;
 }
 
 }  // namespace
 
 models::StepCosts step_costs(const Scenario& s, const models::SchedulerLimits& limits, const InferenceOptions& o) {
-  const double context = mean_context(*s.inference);
+  const double context = mean_context(*s.inference) * mean_length_share(s);
   models::StepCosts c;
   c.decode_attention.push_back({0, 0});
   // Both tables start on the same grid (step_grid's points do not depend on the limit): each pass
@@ -66,9 +79,10 @@ models::StepCosts step_costs(const Scenario& s, const models::SchedulerLimits& l
   const double last = std::floor(limits.max_sequences);
   c.decode_attention.push_back({last, decode_step_time(s, last, context, o).attention_s});
   // A prefix-cache hit of share h leaves the last (1 − h) of the prompt to compute, whose causal
-  // attention is (1 − h²) of the whole prompt's: (1 + h) times the whole's per token.
+  // attention is (1 − h²) of the whole prompt's: (1 + h) times the whole's per token. A prompt's
+  // attention per token grows with its length: uniform lengths take their mean share.
   const double h = s.serving.prefix_cache_hit_rate;
-  c.prefill_attention_per_token_s = prefill_time(s, 1, o).attention_s / s.inference->input_len * (1 + h);
+  c.prefill_attention_per_token_s = prefill_time(s, 1, o).attention_s / s.inference->input_len * (1 + h) * mean_length_share(s);
   return c;
 }
 

@@ -71,6 +71,8 @@ struct ServingSettings {
   std::optional<double> concurrency;         // a closed loop of this many clients per replica (instead of arrival_rate)
   double arrival_cv2 = 1;              // squared coefficient of variation of inter-arrival times (Poisson: 1)
   double length_cv2 = 0;               // ... of request service times (the scenario's fixed lengths: 0)
+  double length_min_fraction = 1;      // lengths uniform in [f·L, L] (vLLM benchmark_serving --random-range-ratio f); 1: fixed
+  std::optional<double> benchmark_requests;  // a finite closed-loop benchmark of this many requests (none: the steady state)
 };
 
 // [cost]: how the hardware is paid for. A cloud `offer` (on-demand, reserved discount or spot) or

@@ -193,6 +193,12 @@ constexpr ScenarioKey kServing[] = {
            "Share of each prompt's tokens found in the engine's prefix cache: not computed again, still attended to"),
     number("arrival_cv2", "", "1 (Poisson)", 0, true, 1e3, "Squared coefficient of variation of inter-arrival times"),
     number("length_cv2", "", "0 (the scenario's fixed lengths)", 0, true, 1e3, "Squared coefficient of variation of service times"),
+    number("length_min_fraction", "", "1 (the scenario's fixed lengths)", 0, false, 1,
+           "Prompt and output lengths drawn uniformly from [f x length, length], as vLLM's benchmark_serving.py random "
+           "dataset does at --random-range-ratio f (the scenario's lengths are the longest)"),
+    integer("benchmark_requests", "requests", "none (the steady state)", 1, 1e6,
+            "With concurrency: a finite benchmark of this many requests (vllm bench serve --num-prompts) from an idle engine, "
+            "every request counted, throughput over the time to the last completion"),
 };
 
 constexpr ScenarioKey kCost[] = {
