@@ -56,9 +56,10 @@ std::vector<CaseScore> score_inference_cases(const std::vector<InferenceCase>& c
   std::vector<CaseScore> scores;
   for (const InferenceCase& c : cases) {
     // latency_s is one frame of a vision model: a skipped case without a scenario still counts as edge.
-    const bool vision = c.scenario ? !c.scenario->workload.is_transformer() : InferenceMetric(c.metric) == InferenceMetric::latency;
-    CaseScore s = score_of(c, vision ? "edge" : "inference");
+    // serving_* metrics are a replica under load (the engine simulated): kind serving.
     const InferenceMetric m = InferenceMetric(c.metric);
+    const bool vision = c.scenario ? !c.scenario->workload.is_transformer() : m == InferenceMetric::latency;
+    CaseScore s = score_of(c, vision ? "edge" : is_serving(m) ? "serving" : "inference");
     const bool time = m == InferenceMetric::ttft || m == InferenceMetric::latency ||
                       (is_serving(m) && m != InferenceMetric::serving_tokens_per_s);
     s.dimension = time ? units::dim::seconds : units::dim::hertz;
