@@ -134,6 +134,7 @@ models::EngineLimits engine_limits_for(const Scenario& s, models::EngineMode mod
 EngineSteadyState closed_loop(const Scenario& s, double clients, const InferenceOptions& o) {
   EngineSteadyState r = run(s, models::EngineMode::server, clients, o);
   r.load = fmt::format("closed loop of {:g} client{}", clients, clients == 1 ? "" : "s");
+  if (s.serving.benchmark_requests) r.load += fmt::format(", a benchmark of {:g} requests from an idle engine", *s.serving.benchmark_requests);
   return r;
 }
 
