@@ -54,7 +54,7 @@ struct SchedulerLimits {
 };
 
 struct RequestShape {
-  double input_len = 1, output_len = 1;  // tokens; whole numbers, at least 1 (output_len: the mean);
+  double input_len = 1, output_len = 1;  // tokens; whole numbers, at least 1 (output_len: the mean; uniform: the longest);
                                          // input_len counts the prompt tokens computed (not a cached prefix)
   double output_len_cv2 = 0;             // squared coefficient of variation of output lengths (gamma; 0: fixed)
   // Lengths drawn uniformly from the whole numbers in [⌊f·L⌋, L] for the prompt and the output each, as

@@ -136,10 +136,9 @@ CapacityReport capacity_for_scenario(const Scenario& s, const CapacityRequest& r
       fmt::format("engine {}: {}", m.engine, m.limits.rule),
       "in-flight batching of one replica simulated step by step (F-SRV-2): decodes first, then prompt chunks within the step's token "
       "budget, first come first served; each step one forward pass timed by the roofline, as perfcast predict times its passes",
-      fmt::format("arrivals: gamma-distributed gaps of C² = {:g} (1 = Poisson; [serving] arrival_cv2); output lengths C² = {:g} "
-                  "([serving] length_cv2; 0 = the scenario's fixed lengths); statistics over 2000 requests after 200, one seeded "
-                  "sample (a rate's figures move by about 1 % with the seed)",
-                  s.serving.arrival_cv2, s.serving.length_cv2),
+      fmt::format("arrivals: gamma-distributed gaps of C² = {:g} (1 = Poisson; [serving] arrival_cv2); {}; statistics over 2000 "
+                  "requests after 200, one seeded sample (a rate's figures move by about 1 % with the seed)",
+                  s.serving.arrival_cv2, request_lengths_text(s)),
       "saturation: the throughput of a queue that never empties under the server's limits; the SLO rate found to 0.5 % of it",
       "replicas share the load evenly (random routing keeps each replica's arrivals Poisson)",
   };

@@ -49,11 +49,7 @@ EngineSteadyState run(const Scenario& s, models::EngineMode mode, double clients
   r.assumptions.push_back(
       "in-flight batching simulated step by step (F-SRV-2): decodes first, then prompt chunks within the step's token budget, first "
       "come first served; one forward pass per step timed by the roofline with the weights read once for all its tokens");
-  const std::string lengths =
-      s.serving.length_min_fraction < 1
-          ? fmt::format("prompt and output lengths uniform in [{:g}, {:g}] and [{:g}, {:g}] tokens", std::floor(s.serving.length_min_fraction * shape.input_len),
-                        shape.input_len, std::floor(s.serving.length_min_fraction * shape.output_len), shape.output_len)
-          : fmt::format("every request {:g} prompt + {:g} output tokens", s.inference->input_len, std::max(1.0, s.inference->output_len));
+  const std::string lengths = request_lengths_text(s);
   r.assumptions.push_back(finite ? fmt::format("a benchmark of {} requests from an idle engine, {:g} sent at once and each next one when one "
                                                "finishes, every request counted, throughput over the time to the last completion; {}",
                                                r.result.requests, std::min(clients, *s.serving.benchmark_requests), lengths)
@@ -64,6 +60,19 @@ EngineSteadyState run(const Scenario& s, models::EngineMode mode, double clients
 }
 
 }  // namespace
+
+std::string request_lengths_text(const Scenario& s) {
+  const models::RequestShape shape = request_shape(s);
+  const double f = shape.length_min_fraction;
+  if (f < 1)
+    return fmt::format("prompt and output lengths uniform in [{:g}, {:g}] and [{:g}, {:g}] tokens ([serving] length_min_fraction {:g})",
+                       std::max(1.0, std::floor(f * shape.input_len)), shape.input_len, std::max(1.0, std::floor(f * shape.output_len)),
+                       shape.output_len, f);
+  if (shape.output_len_cv2 > 0)
+    return fmt::format("{:g}-token prompts, output lengths gamma-distributed of mean {:g} and C² = {:g} ([serving] length_cv2)",
+                       s.inference->input_len, shape.output_len, shape.output_len_cv2);
+  return fmt::format("every request {:g} prompt + {:g} output tokens", s.inference->input_len, shape.output_len);
+}
 
 models::StepCosts step_costs(const Scenario& s, const models::SchedulerLimits& limits, const InferenceOptions& o) {
   const double context = mean_context(*s.inference) * mean_length_share(s);

@@ -9,6 +9,10 @@
 
 namespace perfcast {
 
+// The request lengths the simulation draws, in words: fixed, gamma-spread outputs ([serving]
+// length_cv2) or uniform from a fraction of the longest ([serving] length_min_fraction).
+std::string request_lengths_text(const Scenario& s);
+
 // The cost of one engine step of the replica: the work every token pays (a decode pass over the
 // step's tokens without its attention, plus the TP/EP collectives), the decoding sequences'
 // attention at the mean context input_len + output_len/2, and each prompt token's share of its
