@@ -10,11 +10,12 @@ namespace perfcast::models {
 
 // Every default names its source (MODELS-REFERENCE §16 unless stated). None was fitted to the
 // validation cases it is scored on; validation/microbenchmarks.toml flags the cases that
-// are the sources of `gemm` and `gemm_8bit` themselves.
+// are the sources of `gemm`, `gemm_8bit` and `gemm_4bit` themselves.
 Efficiency default_efficiency() {
   return Efficiency{
       .gemm = 0.80,
       .gemm_8bit = 0.709,
+      .gemm_4bit = 0.611,
       .attention = 0.75,
       .attention_backward = 0.567,
       .memory = 0.90,
@@ -36,6 +37,10 @@ std::vector<EfficiencySource> efficiency_sources() {
        "H100 SXM FP8 best-shape GEMM 1402.6 of 1979 TFLOP/s = 0.709 at 1024x9216x14336, the same MAMF table as gemm "
        "(stas00/ml-engineering compute/accelerator/README.md); DeepGEMM's hand-tuned H800 kernels reach 0.71-0.76 on large "
        "shapes only"},
+      {"gemm_4bit", &Efficiency::gemm_4bit, e.gemm_4bit,
+       "B200 NVFP4 best square GEMM 5.50 of 9.0 PFLOP/s = 0.611 at 6144x6144x6144, cuBLAS through torch._scaled_mm "
+       "(pytorch/ao PR #2427, benchmarks/float8/bench_matmul.py --recipe nvfp4, 2025-06-23); the same run's 8192^3 "
+       "reaches 5.37 (0.597). Below the 8-bit 0.709: the 4-bit path's scale loads and epilogue weigh more per FLOP"},
       {"gemm_fixed_k", &Efficiency::gemm_fixed_k, e.gemm_fixed_k,
        "fitted to OpenXLA's measured sm_90 BF16 GEMM table (xla/service/gpu/model/matmul_interpolator_data.h, "
        "the 118 shapes of b x m x n x k in 1..4 x 256..4096^3 that run 20 us or longer): K0 = 160 K-steps at "
@@ -95,7 +100,10 @@ double gemm_shape_efficiency(const GemmShape& s, int compute_units, bool token_t
 
 double gemm_depth_efficiency(double k, double fixed_k) { return k > 0 && fixed_k > 0 ? k / (k + fixed_k) : 1; }
 
-double gemm_source_depth(Precision p) { return bytes_per_element(p) <= 1 ? 14336 : 13312; }
+double gemm_source_depth(Precision p) {
+  if (bytes_per_element(p) < 1) return 6144;
+  return bytes_per_element(p) <= 1 ? 14336 : 13312;
+}
 
 double compute_efficiency(const Op& op, const Efficiency& e) {
   if (op.kind == OpKind::attention) {
@@ -106,7 +114,10 @@ double compute_efficiency(const Op& op, const Efficiency& e) {
   return gemm_efficiency(op.precision, e);
 }
 
-double gemm_efficiency(Precision p, const Efficiency& e) { return bytes_per_element(p) <= 1 ? e.gemm_8bit : e.gemm; }
+double gemm_efficiency(Precision p, const Efficiency& e) {
+  if (bytes_per_element(p) < 1) return e.gemm_4bit;
+  return bytes_per_element(p) <= 1 ? e.gemm_8bit : e.gemm;
+}
 
 OpTiming time_op(const Op& op, const Ceilings& c, const Efficiency& e, double host_bytes) {
   OpTiming t;

@@ -33,7 +33,8 @@ struct Ceilings {
 // efficiency_sources(); `perfcast calibrate` may replace any of them.
 struct Efficiency {
   double gemm = 0;               // large GEMM, 16-bit or wider math, fraction of dense peak (at K = gemm_source_depth)
-  double gemm_8bit = 0;          // large FP8/INT8 GEMM (and narrower)
+  double gemm_8bit = 0;          // large FP8/INT8 GEMM
+  double gemm_4bit = 0;          // large FP4 GEMM (NVFP4/MXFP4 block-scaled; INT4 and FP6 too)
   double attention = 0;          // fused attention kernel, forward (a kernel not in models/attention_kernels)
   double attention_backward = 0; // its backward (dQ, dK, dV)
   double memory = 0;             // streaming kernels, fraction of device-memory bandwidth
@@ -84,7 +85,7 @@ double gemm_shape_efficiency(const GemmShape& s, int compute_units, bool token_t
 // fixed cost in K-steps: gemm_fixed_k x the math format's peak / memory bandwidth. time_op applies
 // it relative to the depth the format's large-GEMM efficiency was measured at (gemm_source_depth).
 double gemm_depth_efficiency(double k, double fixed_k);
-// The K of the best shapes the `gemm` and `gemm_8bit` defaults come from (MAMF, H100 SXM).
+// The K of the best shapes the `gemm`, `gemm_8bit` and `gemm_4bit` defaults come from.
 double gemm_source_depth(Precision p);
 
 // Times one op. `host_bytes` are bytes that cross the host link for this op (streamed
@@ -96,7 +97,7 @@ constexpr double ridge_point(double peak_ops_per_s, double bandwidth_Bps) { retu
 
 // The efficiency the roofline applies to an op's math before shape effects.
 double compute_efficiency(const Op& op, const Efficiency& e);
-// The large-GEMM efficiency of a math format: 8-bit and narrower, or wider.
+// The large-GEMM efficiency of a math format: narrower than 8 bits (F-ROOF-7), 8-bit, or wider.
 double gemm_efficiency(Precision p, const Efficiency& e);
 
 }  // namespace perfcast::models

@@ -10,6 +10,7 @@
 
 #include "engine/core/errors.hpp"
 #include "engine/predict/inference.hpp"
+#include "engine/predict/roofline.hpp"
 #include "engine/data/scenario_reader.hpp"
 #include "engine/validate/validation.hpp"
 #include "models/roofline.hpp"
@@ -256,4 +257,44 @@ TEST_CASE("a bad inference case names the key and the problem") {
   CHECK(error_of("metric = \"ttft_s\"\nmeasured = 0.1\n[case.scenario.model]\npreset = \"llama3-8b\"\n[case.scenario.hardware]\n"
                  "accelerator = \"h100-sxm\"\n[case.scenario.training]\nseq_len = 2048\nglobal_batch = 8\n")
             .find("an inference case needs an [inference] table in its scenario") != std::string::npos);
+}
+
+TEST_CASE("a 4-bit model on B200: NVFP4 weights read with their scales, attention in FP8, 4-bit GEMM efficiency") {
+  const Scenario s = scenario(R"(
+[model]
+preset = "llama3.1-70b"
+[hardware]
+accelerator = "b200"
+[inference]
+input_len = 1000
+output_len = 1000
+batch = 64
+compute_dtype = "fp4"
+weight_dtype = "fp4"
+kv_dtype = "fp8"
+)");
+  const RooflineReport r = roofline_for_pass(s, models::Phase::decode, 64, 1500, models::default_efficiency());
+  const models::TransformerSpec& m = s.workload.transformer();
+  bool saw_down = false, saw_attention = false;
+  for (const RooflineSection& sec : r.sections)
+    for (const RooflineRow& row : sec.rows) {
+      if (row.op.name == "mlp.down") {
+        // Llama 3.1 70B's down projection: ffn x hidden weights, 0.5 B each + one E4M3 byte per 16.
+        CHECK(row.op.weight_bytes == doctest::Approx(double(m.ffn_hidden) * m.hidden * (0.5 + 1.0 / 16)));
+        CHECK(row.op.precision == Precision::fp4);
+        saw_down = true;
+      }
+      if (row.op.name == "attn.core") {
+        CHECK(row.op.precision == Precision::fp8);  // no engine computes attention in 4 bits
+        saw_attention = true;
+      }
+    }
+  CHECK(saw_down);
+  CHECK(saw_attention);
+  // The 4-bit GEMM default is its own measured best shape (B200 NVFP4 0.611), not the 8-bit one.
+  models::Efficiency e = models::default_efficiency();
+  CHECK(models::gemm_efficiency(Precision::fp4, e) == doctest::Approx(0.611));
+  CHECK(models::gemm_efficiency(Precision::fp8, e) == doctest::Approx(0.709));
+  e.gemm_4bit = 0.3;
+  CHECK(models::gemm_efficiency(Precision::int4, e) == doctest::Approx(0.3));
 }

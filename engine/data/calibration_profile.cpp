@@ -40,6 +40,7 @@ constexpr std::string_view kOverheadSource =
 constexpr CalibrationParam kParams[] = {
     {"gemm", &Efficiency::gemm, nullptr, 0.05, 1.0, kFractionSpread, "large 16-bit GEMM, fraction of dense peak", kFractionSource},
     {"gemm_8bit", &Efficiency::gemm_8bit, nullptr, 0.05, 1.0, kFractionSpread, "large 8-bit GEMM, fraction of dense peak", kFractionSource},
+    {"gemm_4bit", &Efficiency::gemm_4bit, nullptr, 0.05, 1.0, kFractionSpread, "large 4-bit GEMM, fraction of dense peak", kFractionSource},
     {"attention", &Efficiency::attention, nullptr, 0.05, 1.0, kFractionSpread, "fused attention, fraction of dense peak", kFractionSource},
     {"memory", &Efficiency::memory, nullptr, 0.05, 1.0, kFractionSpread, "streaming kernels, fraction of memory bandwidth", kFractionSource},
     {"host_link", &Efficiency::host_link, nullptr, 0.05, 1.0, kFractionSpread, "bulk transfers, fraction of the host link's rate",

@@ -8,6 +8,7 @@
 #include "engine/core/edit_distance.hpp"
 #include "engine/core/errors.hpp"
 #include "engine/core/units.hpp"
+#include "models/memory.hpp"
 #include "models/vision.hpp"
 
 namespace perfcast {
@@ -129,8 +130,10 @@ double activation_bytes_for(const AcceleratorSpec& a, Precision p) {
   return a.peak(Precision::bf16) || a.peak(Precision::fp16) ? 2 : std::min(2.0, bytes_per_element(p));
 }
 
+// Weights and KV cache are read as they are stored, block scales included (the formats the memory
+// model counts, F-KV-4; F-ROOF-7): an NVFP4 weight is 0.5 + 1/16 bytes, not 0.5.
 models::OpContext transformer_context(Phase phase, double batch, double seq, double context, int tp, Precision p,
-                                      std::optional<Precision> weights, std::optional<Precision> kv, double wide) {
+                                      std::optional<Precision> weights, std::optional<Precision> kv, double wide, int hidden) {
   models::OpContext c;
   c.phase = phase;
   c.batch = batch;
@@ -139,8 +142,11 @@ models::OpContext transformer_context(Phase phase, double batch, double seq, dou
   c.tp = tp;
   c.math = p;
   c.activation_bytes = wide;
-  c.weight_bytes = weights ? bytes_per_element(*weights) : (phase == Phase::training ? std::min(2.0, bytes_per_element(p)) : bytes_per_element(p));
-  c.kv_bytes = kv ? bytes_per_element(*kv) : wide;
+  if (weights || phase != Phase::training)
+    c.weight_bytes = models::weight_format(weights.value_or(p), hidden).bytes_per_element();
+  else
+    c.weight_bytes = std::min(2.0, bytes_per_element(p));
+  c.kv_bytes = kv ? models::kv_format(*kv).bytes_per_element() : wide;
   return c;
 }
 
@@ -183,7 +189,7 @@ RooflineReport roofline_for_preset(const Workload& w, const ResolvedHardware& hw
     const auto& m = w.transformer();
     if (m.heads % run.tp != 0) throw InputError({}, fmt::format("--tp {} does not divide the model's {} heads", run.tp, m.heads));
     auto c = transformer_context(run.phase, run.batch, run.seq_len, run.context_len, run.tp, p, std::nullopt, std::nullopt,
-                                 activation_bytes_for(a, p));
+                                 activation_bytes_for(a, p), m.hidden);
     std::string suffix = run.phase == Phase::decode
                              ? fmt::format("decode step, batch {}, context {}", run.batch, run.context_len)
                              : fmt::format("{}, micro-batch {} x {} tokens", phase_name(run.phase), run.batch, run.seq_len);
@@ -199,7 +205,7 @@ models::OpContext training_context(const Scenario& s, const AcceleratorSpec& a) 
   const TrainingSettings& t = *s.training;
   const Precision p = t.precision.value_or(default_precision(a));
   models::OpContext c = transformer_context(Phase::training, t.micro_batch, t.seq_len / s.parallelism.cp, 0, s.parallelism.tp, p,
-                                            std::nullopt, std::nullopt, activation_bytes_for(a, p));
+                                            std::nullopt, std::nullopt, activation_bytes_for(a, p), s.workload.transformer().hidden);
   c.recompute = t.recompute;
   c.fp8_scaling = t.fp8_scaling;
   // Transformer Engine runs DotProductAttention in BF16 unless fp8_dpa is set (off by default in
@@ -225,15 +231,26 @@ models::OpContext training_context(const Scenario& s, const AcceleratorSpec& a) 
 
 namespace {
 
+// Serving engines' attention kernels take 8-bit inputs at the narrowest (TensorRT-LLM's attention
+// backend: FP8 inputs/outputs and FP8 or NVFP4 KV cache read as FP8; vLLM's FlashAttention-3 with an
+// FP8 KV cache computes in FP8): the attention core of a 4-bit model runs in FP8 where the device has
+// an FP8 path, else in 16 bits (F-ROOF-7).
+std::optional<Precision> inference_attention_math(const AcceleratorSpec& a, Precision p) {
+  if (bytes_per_element(p) >= 1) return std::nullopt;
+  if (a.peak(Precision::fp8)) return Precision::fp8;
+  return a.peak(Precision::bf16) ? Precision::bf16 : Precision::fp16;
+}
+
 void add_inference_pass(RooflineReport& r, const Scenario& s, const AcceleratorSpec& a, Phase phase, double batch, double context) {
   const InferenceSettings& in = *s.inference;
   const ParallelismSettings& par = s.parallelism;
   const models::TransformerSpec& m = s.workload.transformer();
   const bool decode = phase == Phase::decode;
   models::OpContext c = transformer_context(phase, batch, decode ? 1 : in.input_len, decode ? context : 0, par.tp, r.precision,
-                                            in.weight_dtype, in.kv_dtype, activation_bytes_for(a, r.precision));
+                                            in.weight_dtype, in.kv_dtype, activation_bytes_for(a, r.precision), m.hidden);
   c.mask = s.mask;
   c.kernel = s.attention_kernel;
+  c.attention_math = inference_attention_math(a, r.precision);
   c.ep = par.ep;
   c.sequence_parallel = par.sequence_parallel;
   time_sections(r, models::transformer_ops(m, c),

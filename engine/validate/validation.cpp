@@ -20,7 +20,7 @@ namespace perfcast {
 namespace {
 
 constexpr std::string_view kKinds[] = {"gemm", "memory", "host_link", "attention", "peer_link"};
-constexpr std::string_view kDtypes[] = {"fp32", "tf32", "bf16", "fp16", "fp8", "int8"};
+constexpr std::string_view kDtypes[] = {"fp32", "tf32", "bf16", "fp16", "fp8", "fp4", "int8"};
 
 }  // namespace
 

@@ -416,7 +416,7 @@ std::vector<CommandFields> build() {
     j.add("host_link_Bps", "B/s", "Host link bandwidth (weights streamed from the host)");
     j.add("ridge_flop_per_byte", "FLOP/B", "Ridge point of the peaks").add("ridge_achievable_flop_per_byte", "FLOP/B", "Ridge of the derated ceilings");
     j.add("ridge_level", "", "The memory level of the ridge");
-    for (const char* e : {"gemm", "gemm_8bit", "attention", "memory", "host_link"})
+    for (const char* e : {"gemm", "gemm_8bit", "gemm_4bit", "attention", "memory", "host_link"})
       j.add(std::string("efficiency.") + e, "fraction", "Achievable share of the ceiling (default or calibrated)");
     j.add("efficiency.kernel_overhead_s", "s", "Launch overhead per kernel");
     j.add("sections[].title", "", "A part of the model").add("sections[].repeats", "", "How often it runs").add("sections[].time_s", "s", "Its time");

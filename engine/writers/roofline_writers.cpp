@@ -90,6 +90,7 @@ nlohmann::json roofline_to_json(const RooflineReport& r) {
   nlohmann::json eff;
   eff["gemm"] = r.efficiency.gemm;
   eff["gemm_8bit"] = r.efficiency.gemm_8bit;
+  eff["gemm_4bit"] = r.efficiency.gemm_4bit;
   eff["attention"] = r.efficiency.attention;
   eff["memory"] = r.efficiency.memory;
   eff["host_link"] = r.efficiency.host_link;
