@@ -50,6 +50,7 @@ struct Op {
   AttentionImpl attention_impl = AttentionImpl::generic;
   double attention_head_dim = 0, attention_seq = 0;
   bool attention_causal = true;
+  bool attention_decode = false;  // a decode step's: each sequence's few query tokens over its KV cache
   // Share of a weight GEMM that PyTorch op-level selective checkpointing recomputes: the layer's
   // even-numbered matmuls in execution order (one GEMM here may stand for several, as q, k, v).
   double op_sac_share = 0;

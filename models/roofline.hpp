@@ -27,6 +27,9 @@ struct Ceilings {
   // Whether the GEMM libraries offer swap-AB kernels whose token tiles step by 8 (F-ROOF-6): the
   // Hopper and Blackwell ones serving engines ship (wgmma / tcgen05 take N in steps of 8).
   bool token_tiles_by_8 = false;
+  // The rate a decode-attention kernel was measured to stream a paged KV cache at on this device
+  // (F-ATT-2); where known it times decode attention in place of memory_Bps x efficiency.memory.
+  std::optional<double> decode_attention_Bps;
 };
 
 // The named efficiency parameters. Defaults and their sources: default_efficiency() and

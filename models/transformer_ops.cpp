@@ -109,6 +109,7 @@ class LayerBuilder {
       op.attention_head_dim = qk_dim;
       op.attention_seq = q;
       op.attention_causal = c_.mask == AttentionMask::causal && c_.phase != Phase::decode;
+      op.attention_decode = c_.phase == Phase::decode;
       op.bytes_read = T_ * heads * qk_dim * act_ + b * keys * kv_read_per_key * kv_;
       op.bytes_written = T_ * heads * v_dim * act_;
       ops_.push_back(op);

@@ -52,6 +52,9 @@ const BadCase kCases[] = {
      "2:8: name: 'h100' does not match the file name 'name-mismatch'"},
     {"accelerators/nan-value.toml", Kind::accelerator,
      "17:23: memory.bandwidth: 'nan TB/s' does not start with a number"},
+    {"accelerators/decode-attention-above-peak.toml", Kind::accelerator,
+     "18:40: memory.decode_attention_bandwidth: 6.7 TB/s is above memory.bandwidth 3.35 TB/s: a measured kernel cannot exceed "
+     "the peak (GB/GiB or a benchmark's bytes/ms/2^20 'GB/s'?)"},
     {"accelerators/negative-bandwidth.toml", Kind::accelerator,
      "17:23: memory.bandwidth: must be positive, got -3.35 TB/s"},
     {"accelerators/no-peak.toml", Kind::accelerator,

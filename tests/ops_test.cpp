@@ -227,3 +227,26 @@ TEST_CASE("F-ROOF-5: a shallow GEMM on Hopper pays its tiles' fixed cost, relati
   h100.gemm_tile_fixed_cost = false;
   CHECK(efficiency(1024, Precision::bf16) == doctest::Approx(0.80));
 }
+
+TEST_CASE("F-ATT-2: decode attention streams its cache at the device's measured kernel rate where one is known") {
+  Ceilings b200;
+  b200.peak_ops_per_s[static_cast<std::size_t>(Precision::fp8)] = 4500e12;
+  b200.memory_Bps = 7.7e12;
+  Efficiency e = default_efficiency();
+  e.kernel_overhead_s = 0;
+  Op decode;
+  decode.kind = OpKind::attention;
+  decode.precision = Precision::fp8;
+  decode.flops = 1e9;
+  decode.bytes_read = 1e9;
+  decode.attention_decode = true;
+  // Without a measurement: the streaming default, 0.90 of 7.7 TB/s.
+  CHECK(time_op(decode, b200, e).time_s == doctest::Approx(1e9 / (0.9 * 7.7e12)));
+  b200.decode_attention_Bps = 6.11e12;
+  CHECK(time_op(decode, b200, e).time_s == doctest::Approx(1e9 / 6.11e12));
+  // A prefill's attention and other memory-bound ops keep the default.
+  Op prefill = decode;
+  prefill.attention_decode = false;
+  CHECK(time_op(prefill, b200, e).memory_s == doctest::Approx(1e9 / (0.9 * 7.7e12)));
+  CHECK(time_op(memory_op("norm", 1e9, 0), b200, e).time_s == doctest::Approx(1e9 / (0.9 * 7.7e12)));
+}

@@ -28,6 +28,7 @@ AcceleratorSpec accelerator_from(const Record& r) {
   a.memory_capacity_marketing_B = r.number("memory.capacity");
   a.memory_capacity_usable_B = r.number("memory.usable_capacity");
   a.memory_bandwidth_Bps = r.number("memory.bandwidth");
+  a.decode_attention_Bps = r.number("memory.decode_attention_bandwidth");
   a.l2_B = r.number("on_chip.l2");
   a.sram_B = r.number("on_chip.sram");
   a.tdp_W = r.number("power.tdp");

@@ -171,6 +171,7 @@ models::Ceilings ceilings_for(const AcceleratorSpec& a, const std::optional<Link
   c.compute_units = a.gpu ? a.compute_units.value_or(0) : 0;
   c.gemm_tile_fixed_cost = a.architecture == GpuArchitecture::hopper;
   c.token_tiles_by_8 = a.architecture == GpuArchitecture::hopper || a.architecture == GpuArchitecture::blackwell;
+  c.decode_attention_Bps = a.decode_attention_Bps;
   return c;
 }
 

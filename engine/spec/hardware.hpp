@@ -32,6 +32,7 @@ struct AcceleratorSpec {
   std::optional<double> memory_capacity_marketing_B;  // as printed by the vendor
   std::optional<double> memory_capacity_usable_B;     // as reported by the driver
   std::optional<double> memory_bandwidth_Bps;
+  std::optional<double> decode_attention_Bps;  // measured decode-attention kernel rate (F-ATT-2)
   std::optional<double> l2_B, sram_B, tdp_W, idle_W, boost_clock_Hz, price_usd, embodied_kg;
   std::optional<double> default_power_limit_W;  // the limit the board ships with, where below its TDP
   std::optional<int> compute_units, tpcs;

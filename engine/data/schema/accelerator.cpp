@@ -43,6 +43,9 @@ constexpr Field kMemory[] = {
           .help = "capacity the driver reports (nvidia-smi total), what allocations can use", .dimension = bytes,
           .max = 2e12, .basis = "usable"},
     quantity("bandwidth", bytes_per_second, 1e14, "peak memory bandwidth (device memory, not a link)"),
+    quantity("decode_attention_bandwidth", bytes_per_second, 1e14,
+             "best measured rate of a decode-attention kernel over a paged KV cache (Q, K and V bytes per second); "
+             "times decode attention in place of bandwidth x efficiency.memory"),
 };
 
 constexpr Field kOnChip[] = {
@@ -154,6 +157,14 @@ void check_accelerator(const Record& r) {
   if (usable && capacity && (usable->number > 1.1 * capacity->number || usable->number < 0.8 * capacity->number))
     throw r.error(*usable, fmt::format("{} is not within 80–110% of the vendor capacity {}: GB/GiB or MiB/MB mix-up?",
                                        usable->text, capacity->text));
+  // A kernel cannot stream faster than the memory it reads; a figure above the peak is a unit slip
+  // (benchmarks that print bytes/ms/2^20 as "GB/s", GB against GiB).
+  if (const Entry* decode = r.find("memory.decode_attention_bandwidth")) {
+    if (!bandwidth) throw r.error(*decode, "memory.decode_attention_bandwidth needs memory.bandwidth beside it");
+    if (decode->number > bandwidth->number)
+      throw r.error(*decode, fmt::format("{} is above memory.bandwidth {}: a measured kernel cannot exceed the peak "
+                                         "(GB/GiB or a benchmark's bytes/ms/2^20 'GB/s'?)", decode->text, bandwidth->text));
+  }
 
   const Entry* tdp = r.find("power.tdp");
   if (const Entry* idle = r.find("power.idle"); idle && tdp && idle->number >= tdp->number)
