@@ -34,7 +34,15 @@ int run(const GlobalOptions& global, CompareOptions o) {
   if (o.format == "json") fmt::print("{}\n", compare_to_json(r).dump(2));
   else if (o.format == "csv") fmt::print("{}", compare_to_csv(r));
   else fmt::print("{}", compare_to_table(r));
-  return 0;
+  // A variant that could not be predicted is bad input: the table shows the row, stderr says which.
+  int invalid = 0;
+  for (const CompareRow& row : r.rows)
+    if (!row.error.empty()) {
+      ++invalid;
+      fmt::print(stderr, "perfcast: error: {}: variant '{} · {} · {}': {}\n", o.request.scenario_file, row.hardware, row.cost,
+                 row.region, row.error);
+    }
+  return invalid ? 2 : 0;
 }
 
 }  // namespace

@@ -1,9 +1,13 @@
 #include "cli/validate_command.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <memory>
 
 #include "engine/calibrate/calibration.hpp"
+#include "engine/core/edit_distance.hpp"
+#include "engine/core/errors.hpp"
 #include "engine/data/hardware_db.hpp"
 #include "engine/validate/validation.hpp"
 #include "engine/writers/validation_writers.hpp"
@@ -16,6 +20,22 @@ struct ValidateOptions {
   std::string format = "table";
 };
 
+// A filter that matches no case in the files would score nothing and pass: refuse it, naming what is there.
+void check_filters(const ValidateOptions& o, const std::vector<CaseScore>& all) {
+  std::vector<std::string> kinds;
+  bool source_seen = o.source.empty();
+  for (const CaseScore& s : all) {
+    if (std::find(kinds.begin(), kinds.end(), s.kind) == kinds.end()) kinds.push_back(s.kind);
+    if (!source_seen && (o.kind.empty() || s.kind == o.kind) && s.source.find(o.source) != std::string::npos) source_seen = true;
+  }
+  if (!o.kind.empty() && std::find(kinds.begin(), kinds.end(), o.kind) == kinds.end())
+    throw InputError({}, fmt::format("validate --kind '{}': no case of that kind in the files scored{}; their kinds: {}", o.kind,
+                                     did_you_mean(o.kind, kinds), fmt::join(kinds, ", ")));
+  if (!source_seen)
+    throw InputError({}, fmt::format("validate --source '{}': no{} case's source contains it", o.source,
+                                     o.kind.empty() ? "" : " " + o.kind));
+}
+
 int run(const GlobalOptions& global, const ValidateOptions& o) {
   HardwareDb db = HardwareDb::load(global.hardware_db);
   ValidationReport r;
@@ -27,12 +47,16 @@ int run(const GlobalOptions& global, const ValidateOptions& o) {
   if (!o.calibration.empty()) {
     const CalibratedScores calibrated = score_with_profile(r.files, db, load_calibration_profile(o.calibration));
     r.profile = o.calibration, r.fitted = calibrated.fitted, r.other_device = calibrated.other_device;
+    check_filters(o, calibrated.after);
     for (std::size_t i = 0; i < calibrated.after.size(); ++i)
       if (wanted(calibrated.after[i])) r.scores.push_back(calibrated.after[i]), r.before.push_back(calibrated.before[i]);
   } else {
+    std::vector<CaseScore> all;
     for (const auto& file : r.files)
-      for (CaseScore& s : score_file(file, db))
-        if (wanted(s)) r.scores.push_back(std::move(s));
+      for (CaseScore& s : score_file(file, db)) all.push_back(std::move(s));
+    check_filters(o, all);
+    for (CaseScore& s : all)
+      if (wanted(s)) r.scores.push_back(std::move(s));
   }
   if (o.format == "json") fmt::print("{}\n", validation_to_json(r));
   else if (o.format == "csv") fmt::print("{}", validation_to_csv(r));

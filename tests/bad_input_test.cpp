@@ -52,6 +52,8 @@ const BadCase kCases[] = {
      "2:8: name: 'h100' does not match the file name 'name-mismatch'"},
     {"accelerators/nan-value.toml", Kind::accelerator,
      "17:23: memory.bandwidth: 'nan TB/s' does not start with a number"},
+    {"accelerators/bandwidth-kilobytes.toml", Kind::accelerator,
+     "17:23: memory.bandwidth: 1 kB/s is below the plausible minimum 10 MB/s: a unit slip (kB/s or MB/s written for GB/s?)"},
     {"accelerators/decode-attention-above-peak.toml", Kind::accelerator,
      "18:40: memory.decode_attention_bandwidth: 6.7 TB/s is above memory.bandwidth 3.35 TB/s: a measured kernel cannot exceed "
      "the peak (GB/GiB or a benchmark's bytes/ms/2^20 'GB/s'?)"},
@@ -61,6 +63,8 @@ const BadCase kCases[] = {
      "1:1: peak_dense: at least one precision's dense peak is required"},
     {"accelerators/no-source.toml", Kind::accelerator,
      "17:13: memory.bandwidth: figure has no source: write bandwidth = { value = \"3.35 TB/s\", source = \"<id>\" }"},
+    {"accelerators/peak-subnormal.toml", Kind::accelerator,
+     "9:18: peak_dense.bf16: 4.9e-324 TFLOP/s is a subnormal number: not a figure any datasheet prints"},
     {"accelerators/schema-version-2.toml", Kind::accelerator,
      "1:18: unsupported schema_version 2 (this perfcast reads version 1)"},
     {"accelerators/schema-version-missing.toml", Kind::accelerator,

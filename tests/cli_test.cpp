@@ -9,6 +9,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -220,6 +221,12 @@ TEST_CASE("collective bad input: one line, exit 2") {
   Run sizes = run("collective --system dgx-h100 --sizes 8:4:2");
   CHECK(sizes.code == 2);
   CHECK(sizes.err.find("--sizes '8:4:2': the largest size is below the smallest") != std::string::npos);
+  Run absurd = run("collective --system dgx-h100 --sizes 1:1e30:2");
+  CHECK(absurd.code == 2);
+  CHECK(absurd.err.find("--sizes '1:1e30:2': the largest size is above 1024G (1 TiB): no device holds such a buffer") != std::string::npos);
+  Run fraction = run("collective --system dgx-h100 --sizes 0.5");
+  CHECK(fraction.code == 2);
+  CHECK(fraction.err.find("the size is not a whole number of bytes, at least 1") != std::string::npos);
   Run algo = run("collective --system dgx-a100-80gb --algo nvls");
   CHECK(algo.code == 2);
   CHECK(algo.err.find("--algo nvls cannot run all_reduce on 8 GPUs of dgx-a100-80gb") != std::string::npos);
@@ -334,6 +341,61 @@ TEST_CASE("compare: table, JSON and CSV, bad variants and deadlines are one-line
   Run deadline = run("compare " + scenario + " --deadline 90GB");
   CHECK(deadline.code == 2);
   CHECK(deadline.err.find("--deadline") != std::string::npos);
+  // A variant that names nothing in the database, or a mistyped dotted key: the table still prints
+  // (the other variants are answers), stderr names the variant, and the exit is 2.
+  Run unknown = run("compare " + scenario + " --hardware \"system=dgx-h100,nodes=64\" --hardware \"system=dgx-h1000,nodes=64\"");
+  CHECK(unknown.code == 2);
+  CHECK(unknown.out.find("n/a: hardware.system: no system named 'dgx-h1000'") != std::string::npos);
+  CHECK(unknown.err == "perfcast: error: " + scenario + ": variant 'system=dgx-h1000,nodes=64 · (scenario) · (scenario)': "
+                       "hardware.system: no system named 'dgx-h1000' (did you mean 'dgx-h100'?) (perfcast hw list shows them all)\n");
+  Run region = run("compare " + scenario + " --region name=atlantis");
+  CHECK(region.code == 2);
+  CHECK(region.err.find("region.name: no region named 'atlantis'") != std::string::npos);
+  Run dotted = run("compare " + scenario + " --hardware paralelism.tp=4");
+  CHECK(dotted.code == 2);
+  CHECK(dotted.err.find("unknown key 'paralelism' (did you mean 'parallelism'?)") != std::string::npos);
+}
+
+TEST_CASE("input files: only regular files under the size limit, a scenario states its schema_version") {
+  // A device never ends and a FIFO blocks the reader: both refused before reading.
+  Run zero = run("predict /dev/zero");
+  CHECK(zero.code == 2);
+  CHECK(zero.err == "perfcast: error: /dev/zero: cannot open scenario file: not a regular file (a device, FIFO or socket)\n");
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("perfcast-inputs-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string fifo = (dir / "fifo.toml").string();
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  Run blocked = run("predict " + fifo);
+  CHECK(blocked.code == 2);
+  CHECK(blocked.err.find("not a regular file") != std::string::npos);
+  Run folder = run("predict " + dir.string());
+  CHECK(folder.code == 2);
+  CHECK(folder.err == "perfcast: error: " + dir.string() + ": cannot open scenario file: it is a directory\n");
+  // A file above the limit is refused by its size, unread (a sparse file: no disk used).
+  const std::filesystem::path big = dir / "big.toml";
+  std::ofstream(big).put('\n');
+  std::filesystem::resize_file(big, (std::uintmax_t(256) << 20) + 1);
+  Run huge = run("predict " + big.string());
+  CHECK(huge.code == 2);
+  CHECK(huge.err == "perfcast: error: " + big.string() + ": scenario file is 256.0 MiB, above the 256 MiB limit for input files\n");
+  // A scenario file without its format version.
+  const std::filesystem::path bare = dir / "bare.toml";
+  std::ofstream(bare) << "[model]\npreset = \"llama3-8b\"\n[hardware]\naccelerator = \"h100-sxm\"\n[inference]\nbatch = 1\n";
+  Run version = run("predict " + bare.string());
+  CHECK(version.code == 2);
+  CHECK(version.err == "perfcast: error: " + bare.string() + ":1:1: missing required key 'schema_version' (write schema_version = 1)\n");
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("validate: a --kind or --source that matches no case is refused, not scored as zero cases") {
+  Run kind = run("validate --kind gem");
+  CHECK(kind.code == 2);
+  CHECK(kind.err.find("perfcast: error: validate --kind 'gem': no case of that kind in the files scored (did you mean 'gemm'?); "
+                      "their kinds: ") != std::string::npos);
+  CHECK(std::count(kind.err.begin(), kind.err.end(), '\n') == 1);
+  Run source = run("validate --kind gemm --source 'no such source'");
+  CHECK(source.code == 2);
+  CHECK(source.err == "perfcast: error: validate --source 'no such source': no gemm case's source contains it\n");
 }
 
 TEST_CASE("sweep: table, JSON and CSV, nothing on stderr when piped, and sweep-merge of shard files equals one run") {

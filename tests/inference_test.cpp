@@ -298,3 +298,12 @@ kv_dtype = "fp8"
   e.gemm_4bit = 0.3;
   CHECK(models::gemm_efficiency(Precision::int4, e) == doctest::Approx(0.3));
 }
+
+TEST_CASE("a frame budget below one frame per 100 s is refused, not printed as an infinite budget") {
+  const std::string coral = "[model]\npreset = \"mobilenet-v2\"\n[hardware]\naccelerator = \"coral-usb\"\n[inference]\nbatch = 1\n"
+                            "compute_dtype = \"int8\"\nweight_dtype = \"int8\"\n";
+  CHECK(perfcast::test::scenario_error(coral + "target_fps = 1e-300\n") == "test.toml:9:1: inference.target_fps: 1e-300 must be >= 0.01");
+  CHECK(perfcast::test::scenario_error(coral + "target_fps = 4.9e-324\n") ==
+        "test.toml:9:1: inference.target_fps: 5e-324 is a subnormal number, not a usable figure");
+  CHECK(perfcast::test::scenario_error(coral + "target_fps = 30\n").empty());
+}

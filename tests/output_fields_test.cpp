@@ -121,7 +121,7 @@ TEST_CASE("docs/scenario-format.md is what `perfcast schema scenario` writes") {
 
 TEST_CASE("scenario schema: an out-of-range value of any numeric key is refused at that key") {
   // One base scenario per table; each numeric key in turn set past its declared maximum.
-  const std::string base = R"(
+  const std::string base = R"(schema_version = 1
 [model]
 preset = "llama3-8b"
 [hardware]

@@ -71,7 +71,7 @@ TEST_CASE("A layout the stack does not run is refused in one line naming the sta
 
 TEST_CASE("The CLI refuses a stack's forbidden layout with exit 2 and one line on stderr") {
   const fs::path file = fs::temp_directory_path() / "perfcast-stack-test.toml";
-  std::ofstream(file) << gpt3_64("megatron-lm", "tp = 8\npp = 2\nzero = 3");
+  std::ofstream(file) << "schema_version = 1" << gpt3_64("megatron-lm", "tp = 8\npp = 2\nzero = 3");
   const auto r = perfcast::test::run("predict " + file.string());
   CHECK(r.code == 2);
   CHECK(r.out.empty());

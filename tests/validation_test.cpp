@@ -8,6 +8,7 @@
 #include "engine/predict/roofline.hpp"
 #include "engine/validate/validation.hpp"
 #include "engine/data/workload_reader.hpp"
+#include "tests/case_files.hpp"
 #include "tests/shipped_db.hpp"
 
 using namespace perfcast;
@@ -94,4 +95,18 @@ TEST_CASE("memory cases: ZeRO Table 1, DeepSpeed's estimator and published KV-ca
   CHECK(zero == 54);
   CHECK(deepspeed == 20);
   CHECK(kv == 3);
+}
+
+TEST_CASE("a case's measurement is positive and normal: an error against 0 or 4.9e-324 would be infinite") {
+  const std::string head = "schema_version = 1\nsuite = \"microbenchmark\"\n[[case]]\nid = \"g\"\nsource = \"s\"\ndevice = \"H100\"\n"
+                           "accelerator = \"h100-sxm\"\nkind = \"gemm\"\nm = 1024\nn = 1024\nk = 1024\ndtype = \"bf16\"\ntolerance = 0.15\n";
+  auto error_of = [&](const std::string& measured) { return case_text_error(head + "measured = \"" + measured + "\"\n", "perfcast-measured"); };
+  CHECK(error_of("0 TFLOP/s").ends_with(":14:1: case[0].measured: '0 TFLOP/s' must be positive"));
+  CHECK(error_of("-5 TFLOP/s").ends_with(":14:1: case[0].measured: '-5 TFLOP/s' must be positive"));
+  CHECK(error_of("4.9e-324 TFLOP/s").ends_with(":14:1: case[0].measured: '4.9e-324 TFLOP/s' is a subnormal number, not a measurement"));
+  CHECK(error_of("500 TFLOP/s").empty());
+  // A number key anywhere (here an inference case's measured value) refuses a subnormal.
+  const std::string inference = "schema_version = 1\nsuite = \"inference\"\n[[case]]\nid = \"i\"\nsource = \"s\"\n"
+                                "metric = \"output_tokens_per_s\"\nmeasured = 4.9e-324\ntolerance = 0.15\n";
+  CHECK(case_text_error(inference, "perfcast-subnormal").ends_with(":7:1: case[0].measured: 5e-324 is a subnormal number, not a usable figure"));
 }

@@ -62,7 +62,7 @@ TEST_CASE("layouts that do not fit the model or the device count") {
   CHECK(scenario_error("[model]\npreset = \"llama3-8b\"\n" + kHardware + "[training]\nseq_len = 4096\nglobal_batch = nan\n") ==
         "bad.toml:8:1: training.global_batch: expected a whole number, got nan");
   CHECK(scenario_error("[model]\npreset = \"llama3-8b\"\n[hardware]\naccelerator = \"h100-sxn\"\n" + kTraining) ==
-        "bad.toml:4:1: hardware.accelerator: no hardware named 'h100-sxn' (did you mean 'h100-sxm'?) (perfcast hw list shows them all)");
+        "bad.toml:4:1: hardware.accelerator: no accelerator named 'h100-sxn' (did you mean 'h100-sxm'?) (perfcast hw list shows them all)");
 }
 
 TEST_CASE("a preset file names its source and matches its file name") {
@@ -79,4 +79,13 @@ TEST_CASE("a preset file names its source and matches its file name") {
   CHECK(error("schema_version = 1\nname = \"tiny\"\n" + model) == "tiny.toml:1:1: missing required table [source] (title, url, locator, date of the published config)");
   CHECK(error("schema_version = 1\nname = \"other\"\n" + model) == "tiny.toml:2:1: name: 'other' does not match the file name 'tiny'");
   CHECK(error("schema_version = 1\nname = \"tiny\"\n[source]\ntitle = \"t\"\ndate = \"2024\"\n" + model) == "(no error)");
+}
+
+TEST_CASE("tokens to train on: at least one step's, and never a denormal") {
+  const std::string head = "[model]\npreset = \"llama3-8b\"\n" + kHardware;
+  CHECK(scenario_error(head + kTraining + "tokens = 1e-300\n") == "bad.toml:9:1: training.tokens: 1e-300 must be >= 1");
+  CHECK(scenario_error(head + kTraining + "tokens = 1000\n") ==
+        "bad.toml:9:1: training.tokens: 1000 tokens is less than one step's global_batch x seq_len = 262144");
+  CHECK(scenario_error("[model]\npreset = \"llama3-8b\"\n[hardware]\naccelerator = \"h100-sxm\"\ncount = 8\n" + kTraining +
+                       "tokens = 262144\n") == "(no error)");
 }

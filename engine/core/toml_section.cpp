@@ -91,6 +91,8 @@ std::optional<double> TomlSection::number(std::string_view key, double min, bool
   else if (const auto* f = node->as_floating_point()) v = f->get();
   else fail(key, fmt::format("expected a number, got {}", toml_type_name(*node)));
   if (!std::isfinite(v)) fail(key, "must be a finite number (got NaN or infinity)");
+  // A subnormal (4.9e-324) is no measurement or setting anyone means, and its reciprocal is infinite.
+  if (v != 0 && !std::isnormal(v)) fail(key, fmt::format("{} is a subnormal number, not a usable figure", v));
   bool low = min_inclusive ? v < min : v <= min;
   if (low) fail(key, fmt::format("{} must be {} {}", v, min_inclusive ? ">=" : ">", min));
   if (v > max) fail(key, fmt::format("{} is above the plausible maximum {}", v, max));

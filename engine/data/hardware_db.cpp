@@ -102,6 +102,13 @@ const Record& HardwareDb::record(std::string_view name) const {
 }
 
 const Record& HardwareDb::record_of_kind(std::string_view name, schema::Kind kind) const {
+  if (!by_name_.count(name)) {
+    std::vector<std::string> names;
+    for (const Record& r : records_)
+      if (r.kind == kind) names.push_back(r.name);
+    throw InputError({}, fmt::format("no {} named '{}'{} (perfcast hw list shows them all)", schema::schema_for(kind).name, name,
+                                     did_you_mean(name, names)));
+  }
   const Record& r = record(name);
   if (r.kind != kind)
     throw InputError({}, fmt::format("'{}' is an {}, not an {}", name, schema::schema_for(r.kind).name,

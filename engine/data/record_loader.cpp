@@ -280,6 +280,24 @@ class Reader {
   std::span<const Field> all_fields_;
 };
 
+// Plausibility floors of physical figures, two or more orders of magnitude below the smallest the
+// database holds (PCIe 2.0 x1 0.5 GB/s, B300 FP64 1.2 TFLOP/s, the Edge TPU's 8 MB SRAM, a 408 MHz
+// Orin power mode, the Coral Dev Board's 2 W, NVLink's 3.4 us): a figure below one is a unit slip
+// (kB/s written for GB/s, GFLOP/s for TFLOP/s), and would turn into days of predicted time.
+struct Floor {
+  units::Dimension dimension;
+  double value;
+  std::string_view slip;
+};
+constexpr Floor kFloors[] = {
+    {units::dim::bytes_per_second, 1e7, "kB/s or MB/s written for GB/s?"},
+    {units::dim::ops_per_second, 1e9, "MFLOP/s or GFLOP/s written for TFLOP/s?"},
+    {units::dim::bytes, 1e5, "kB written for MB or GB?"},
+    {units::dim::hertz, 1e6, "kHz written for MHz?"},
+    {units::dim::watts, 0.1, "mW written for W?"},
+    {units::dim::seconds, 1e-9, "a latency below a nanosecond"},
+};
+
 // Pass 2: ranges, and sources defined but never cited.
 void check_values(const Record& record) {
   for (const Entry& e : record.entries) {
@@ -295,6 +313,13 @@ void check_values(const Record& record) {
     }
     if (f.max > 0 && e.number > f.max)
       throw record.error(e, fmt::format("{} is outside the plausible range (at most {})", e.text, show(f.max)));
+    if (e.number != 0 && !std::isnormal(e.number))
+      throw record.error(e, fmt::format("{} is a subnormal number: not a figure any datasheet prints", e.text));
+    if (f.type != FieldType::quantity) continue;
+    for (const Floor& floor : kFloors)
+      if (f.dimension == floor.dimension && e.number > 0 && e.number < floor.value)
+        throw record.error(e, fmt::format("{} is below the plausible minimum {}: a unit slip ({})", e.text,
+                                          show(floor.value), floor.slip));
   }
   for (std::size_t i = 0; i < record.sources.size(); ++i) {
     bool used = std::any_of(record.entries.begin(), record.entries.end(),

@@ -106,6 +106,8 @@ TrainingSettings read_training(TomlSection& t, const AcceleratorSpec& device) {
   s.precision = dtype(r, "precision");
   s.recompute = r.pick<models::Recompute>("recompute").value_or(models::Recompute::none);
   s.tokens = r.number("tokens");
+  if (s.tokens && *s.tokens < s.global_batch * s.seq_len)
+    t.fail("tokens", fmt::format("{:g} tokens is less than one step's global_batch x seq_len = {:g}", *s.tokens, s.global_batch * s.seq_len));
   s.optimizer = read_recipe(t, "optimizer").value_or("");
   s.offload = read_offload(t, "offload").value_or(models::Offload::none);
   s.data_loading_s = r.number("data_loading_s");
@@ -391,8 +393,15 @@ Scenario read_scenario(TomlSection& root, const std::string& label, const std::f
   return s;
 }
 
+void require_schema_version(const TomlSection& root) {
+  if (!root.has("schema_version")) root.fail_here("missing required key 'schema_version' (write schema_version = 1)");
+}
+
 Scenario load_scenario(const std::filesystem::path& file, const std::filesystem::path& workloads, const HardwareDb& db) {
-  return parse_scenario(read_input_file(file, "scenario file"), file.string(), workloads, db);
+  std::shared_ptr<toml::table> doc;
+  TomlSection root = TomlSection::parse(read_input_file(file, "scenario file"), file.string(), doc);
+  require_schema_version(root);
+  return read_scenario(root, file.string(), workloads, db);
 }
 
 }  // namespace perfcast

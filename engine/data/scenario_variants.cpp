@@ -140,7 +140,7 @@ std::vector<ScenarioVariant> scenario_variants(const CompareRequest& r, const Ha
   const std::string content = read_input_file(r.scenario_file, "scenario file");
   std::shared_ptr<toml::table> storage;
   TomlSection parsed = TomlSection::parse(content, r.scenario_file, storage);
-  (void)parsed;
+  require_schema_version(parsed);
   std::vector<Variant> hw, cost, region;
   for (const std::string& v : r.hardware) hw.push_back(parse_variant(v, "hardware"));
   for (const std::string& v : r.cost) cost.push_back(parse_variant(v, "cost"));

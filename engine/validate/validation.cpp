@@ -33,6 +33,9 @@ double case_quantity(TomlSection& t, std::string_view key, units::Dimension d, b
   try {
     auto q = units::parse_quantity(*text);
     if (q.dimension != d) t.fail(key, fmt::format("'{}' is not {}", *text, units::describe(d)));
+    // A measurement is positive (an error against 0 is infinite); bytes moved may be 0.
+    if (required ? !(q.value > 0) : q.value < 0) t.fail(key, fmt::format("'{}' must be {}", *text, required ? "positive" : "0 or more"));
+    if (q.value != 0 && !std::isnormal(q.value)) t.fail(key, fmt::format("'{}' is a subnormal number, not a measurement", *text));
     return q.value;
   } catch (const UnitError& e) {
     t.fail(key, e.what());
