@@ -336,3 +336,33 @@ precision = "fp16"
   CHECK(ten.mfu == doctest::Approx(ten.model_flops_per_step / ten.devices / ten.step_time_s / ten.peak_ops_per_s).epsilon(1e-9));
   CHECK(ten.mfu < 1);
 }
+
+TEST_CASE("failures faster than a checkpoint: the job never completes, said in one line instead of an infinite time") {
+  const std::string text = R"(
+[model]
+preset = "llama3-8b"
+[hardware]
+system = "dgx-h100"
+nodes = 8
+[training]
+seq_len = 4096
+global_batch = 256
+tokens = 1e12
+[reliability]
+gpu_mtbf_h = 1e-5
+)";
+  try {
+    predict_training(perfcast::test::scenario(text));
+    FAIL("a job that never completes was predicted");
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    CHECK(what.starts_with("test.toml: reliability: a failure every "));
+    CHECK(what.ends_with("the job never completes"));
+  }
+  // The same job at a published MTBF completes, with finite figures.
+  std::string fine = text;
+  fine.replace(fine.find("1e-5"), 4, "50677");
+  const TrainingPrediction p = predict_training(perfcast::test::scenario(fine));
+  REQUIRE(p.expected_wall_s);
+  CHECK(std::isfinite(*p.expected_wall_s));
+}

@@ -259,7 +259,7 @@ TrainingPrediction predict_training(const Scenario& s, const TrainingOptions& o)
   double state_bytes = 0;
   for (const MemoryComponent& c : p.memory.components)
     if (c.name == "weights" || c.name == "optimizer") state_bytes += c.bytes;
-  const JobFigures job = job_figures(s.reliability, p.devices, state_bytes, p.tokens_per_s, tr.tokens);
+  const JobFigures job = job_figures(s.file, s.reliability, p.devices, state_bytes, p.tokens_per_s, tr.tokens);
   p.device_mtbf_s = job.device_mtbf_s, p.job_mtbf_s = job.job_mtbf_s, p.checkpoint_write_s = job.checkpoint_write_s;
   p.restart_s = job.restart_s, p.checkpoint_interval_s = job.checkpoint_interval_s, p.goodput_fraction = job.goodput_fraction;
   p.time_to_train_s = job.time_to_train_s, p.expected_wall_s = job.expected_wall_s, p.expected_failures = job.expected_failures;

@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <fmt/format.h>
 
+#include "engine/core/errors.hpp"
+#include "engine/core/quantity_text.hpp"
 #include "models/reliability.hpp"
 
 namespace perfcast {
@@ -203,7 +207,8 @@ models::Activity step_activity(const StepTotals& totals, std::span<const RankSte
   return a;
 }
 
-JobFigures job_figures(const ReliabilitySettings& r, int devices, double state_bytes, double tokens_per_s, std::optional<double> tokens) {
+JobFigures job_figures(const std::string& file, const ReliabilitySettings& r, int devices, double state_bytes, double tokens_per_s,
+                       std::optional<double> tokens) {
   const ReliabilityDefaults rd;
   JobFigures j;
   j.device_mtbf_s = r.device_mtbf_s.value_or(models::llama3_device_mtbf_s());
@@ -220,6 +225,15 @@ JobFigures job_figures(const ReliabilitySettings& r, int devices, double state_b
     j.goodput_fraction = g.fraction;
     j.expected_failures = g.failures;
   }
+  // Failures faster than a checkpoint can be written and restarted from: Daly's expected wall time
+  // overflows and the job never completes. Refused, rather than printed as an infinite time.
+  const bool finishes = std::isfinite(j.goodput_fraction) && j.goodput_fraction > 0 &&
+                        (!j.expected_wall_s || (std::isfinite(*j.expected_wall_s) && std::isfinite(j.expected_failures.value_or(0))));
+  if (!finishes)
+    throw InputError({file, 0, 0}, fmt::format("reliability: a failure every {} across {} devices (device MTBF {}) against a {} checkpoint write and "
+                                     "a {} restart: the job never completes",
+                                     duration_text(j.job_mtbf_s), devices, duration_text(j.device_mtbf_s), duration_text(j.checkpoint_write_s),
+                                     duration_text(j.restart_s)));
   return j;
 }
 

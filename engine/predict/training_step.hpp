@@ -137,6 +137,8 @@ struct JobFigures {
   double goodput_fraction = 1;
   std::optional<double> time_to_train_s, expected_wall_s, expected_failures;
 };
-JobFigures job_figures(const ReliabilitySettings& r, int devices, double state_bytes, double tokens_per_s, std::optional<double> tokens);
+// Throws InputError naming `file` when failures outpace checkpointing and the job never completes.
+JobFigures job_figures(const std::string& file, const ReliabilitySettings& r, int devices, double state_bytes, double tokens_per_s,
+                       std::optional<double> tokens);
 
 }  // namespace perfcast

@@ -250,7 +250,7 @@ class Evaluator {
     const double rank_copies = double(par.tp) * par.cp * dp * mb;
     f.mfu = entry.whole.model_flops * rank_copies / (f.step_s * devices * peak_);
     f.memory_B = peak.total;
-    const JobFigures job = job_figures(s_.reliability, devices, peak.checkpoint_bytes(), f.tokens_per_s, tr.tokens);
+    const JobFigures job = job_figures(s_.file, s_.reliability, devices, peak.checkpoint_bytes(), f.tokens_per_s, tr.tokens);
     if (job.expected_wall_s) f.time_to_train_s = *job.expected_wall_s;
     if (economics_) {
       const Consumption use{.devices = devices, .activity = step_activity(totals, steps_, mb), .tokens_per_span = tr.global_batch * tr.seq_len,
