@@ -325,13 +325,21 @@ TEST_CASE("compare: table, JSON and CSV, bad variants and deadlines are one-line
   Run t = run("compare " + scenario + " --cost aws-p5.48xlarge --cost purchase --region us-oregon --deadline 90d");
   CHECK(t.code == 0);
   CHECK(t.out.find("Best:") != std::string::npos);
-  Run j = run("compare " + scenario + " --hardware \"system=dgx-b200,nodes=64\" --cost cloud --format json");
+  // --cost cloud for a multi-node job takes only offers of whole nodes with a scale-out network:
+  // for 64 H100 the cheapest 8-GPU instance with one, not a 1-GPU community offer.
+  Run j = run("compare " + scenario + " --hardware \"system=dgx-h100,nodes=8\" --cost cloud --format json");
   REQUIRE(j.code == 0);
   auto doc = nlohmann::json::parse(j.out);
   REQUIRE(doc["rows"].size() == 1);
-  CHECK(doc["rows"][0]["offer"].get<std::string>() == "runpod-b200");
+  CHECK(doc["rows"][0]["offer"].get<std::string>() == "aws-p5.48xlarge");
   CHECK(doc["rows"][0]["usd"].get<double>() > 0);
   CHECK(j.out.find("null") == std::string::npos);
+  // 512 B200: the database's B200 offers are single GPUs or nodes without a stated fabric.
+  Run none = run("compare " + scenario + " --hardware \"system=dgx-b200,nodes=64\" --cost cloud");
+  CHECK(none.code == 2);
+  CHECK(none.err.find("no cloud offer in the database holds 512 b200 devices: lambda-8x-b200 (no scale-out network between "
+                      "instances in the database); nebius-b200 (1 device per instance, not a whole 8-device node); runpod-b200 "
+                      "(1 device per instance, not a whole 8-device node)") != std::string::npos);
   Run c = run("compare " + scenario + " --region us-oregon --region ca-quebec --format csv");
   CHECK(c.code == 0);
   CHECK(std::count(c.out.begin(), c.out.end(), '\n') == 3);

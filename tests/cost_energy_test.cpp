@@ -152,7 +152,7 @@ TEST_CASE("On-prem: TCO share of the job, and the break-even allocation against 
   const double a = *e.break_even_allocation;
   REQUIRE(a > 0);
   REQUIRE(a < 1);
-  const OfferSpec* cloud = cheapest_offer(shipped_db(), "h100-sxm");
+  const OfferSpec* cloud = cheapest_offer(shipped_db(), "h100-sxm", 128);
   REQUIRE(cloud);
   const double idle_W = 140 * e.node_factor * 128;
   models::TcoInputs in{.capex_usd = *e.capex_usd, .lifetime_years = 5, .it_power_W = a * e.it_power_W + (1 - a) * idle_W,
@@ -275,4 +275,28 @@ TEST_CASE("carbon suite: every published-hours case within its 5 % band, predict
   }
   CHECK(published == 15);
   CHECK(predicted == 4);
+}
+
+TEST_CASE("An offer must hold the job: whole nodes with a scale-out network beyond one instance") {
+  auto error_of = [](const std::string& extra) {
+    try {
+      training_with(extra);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  // 128 H100 on single community GPUs, and on whole nodes without a stated fabric: refused at the key.
+  CHECK(error_of("[cost]\noffer = \"runpod-h100-sxm\"\n") ==
+        "cost.toml:18:1: cost.offer: runpod-h100-sxm cannot hold 128 devices: 1 device per instance, not a whole 8-device node");
+  CHECK(error_of("[cost]\noffer = \"lambda-8x-h100-sxm\"\n") ==
+        "cost.toml:18:1: cost.offer: lambda-8x-h100-sxm cannot hold 128 devices: no scale-out network between instances in the database");
+  CHECK(error_of("[cost]\noffer = \"azure-nd96isr-h100-v5\"\n").empty());
+  // A purchase's cloud alternative is an offer that could run the same job.
+  const TrainingPrediction p = predict_training(training_with("[cost]\npurchase = true\ncapex_usd = 4320000\n[region]\nname = \"us-virginia\"\n"));
+  REQUIRE(p.economics);
+  CHECK(p.economics->cloud_alternative == "aws-p5.48xlarge");
+  const OfferSpec* one = cheapest_offer(shipped_db(), "h100-sxm", 1);
+  REQUIRE(one);
+  CHECK(one->devices == 1);  // a single device may rent a single GPU
 }

@@ -1,5 +1,7 @@
 #include "engine/data/hardware_resolution.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "models/energy.hpp"
@@ -54,14 +56,35 @@ AcceleratorSpec apply_power_mode(AcceleratorSpec a, const std::optional<PowerMod
   return a;
 }
 
-const OfferSpec* cheapest_offer(const HardwareDb& db, std::string_view accelerator) {
+std::string offer_misfit(const HardwareDb& db, const OfferSpec& o, int devices) {
+  if (devices <= o.devices) return "";
+  const int per_node = db.system(o.system).devices_per_node;
+  if (o.devices != per_node)
+    return fmt::format("{} device{} per instance, not a whole {}-device node", o.devices, o.devices == 1 ? "" : "s", per_node);
+  if (!o.network_per_instance_Bps) return "no scale-out network between instances in the database";
+  if (devices % o.devices != 0) return fmt::format("{} devices do not fill whole instances of {}", devices, o.devices);
+  return "";
+}
+
+const OfferSpec* cheapest_offer(const HardwareDb& db, std::string_view accelerator, int devices) {
   const OfferSpec* best = nullptr;
   for (const Record* r : db.records_of(schema::Kind::offer)) {
     const OfferSpec& o = db.offer(r->name);
-    if (db.system(o.system).accelerator != accelerator) continue;
+    if (db.system(o.system).accelerator != accelerator || !offer_misfit(db, o, devices).empty()) continue;
     if (!best || o.on_demand_usd_per_device_s < best->on_demand_usd_per_device_s) best = &o;
   }
   return best;
+}
+
+std::string offers_that_misfit(const HardwareDb& db, std::string_view accelerator, int devices) {
+  std::string out;
+  for (const Record* r : db.records_of(schema::Kind::offer)) {
+    const OfferSpec& o = db.offer(r->name);
+    if (db.system(o.system).accelerator != accelerator) continue;
+    const std::string why = offer_misfit(db, o, devices);
+    if (!why.empty()) out += fmt::format("{}{} ({})", out.empty() ? "" : "; ", o.name, why);
+  }
+  return out;
 }
 
 ResolvedHardware resolve_accelerator(const HardwareDb& db, std::string_view name) {
@@ -115,15 +138,15 @@ ResolvedHardware resolve_hardware(const HardwareDb& db, const HardwareChoice& h)
   return hw;
 }
 
-void resolve_offer_and_region(const HardwareDb& db, const CostSettings& c, const RegionSettings& r, ResolvedHardware& hw) {
+void resolve_offer_and_region(const HardwareDb& db, const CostSettings& c, const RegionSettings& r, int devices, ResolvedHardware& hw) {
   hw.offer.reset();
   hw.region.reset();
   hw.cheapest_offer.reset();
   if (!c.offer.empty()) hw.offer = db.offer(c.offer);
   if (!r.name.empty()) hw.region = db.region(r.name);
-  else if (hw.offer) hw.region = db.region(hw.offer->region);
+  else if (hw.offer && !hw.offer->region.empty()) hw.region = db.region(hw.offer->region);
   if (c.purchase)
-    if (const OfferSpec* o = cheapest_offer(db, hw.datasheet.name)) hw.cheapest_offer = *o;
+    if (const OfferSpec* o = cheapest_offer(db, hw.datasheet.name, devices)) hw.cheapest_offer = *o;
 }
 
 }  // namespace perfcast

@@ -18,12 +18,19 @@ AcceleratorSpec apply_power_mode(AcceleratorSpec a, const std::optional<PowerMod
 ResolvedHardware resolve_hardware(const HardwareDb& db, const HardwareChoice& h);
 // ... and its [cost] offer, [region] (else the offer's region) and, for a purchase, the cheapest
 // cloud offer of the same accelerator (the on-prem cost's cloud alternative).
-void resolve_offer_and_region(const HardwareDb& db, const CostSettings& c, const RegionSettings& r, ResolvedHardware& hw);
+// `devices`: the job's, which the cloud alternative must be able to hold.
+void resolve_offer_and_region(const HardwareDb& db, const CostSettings& c, const RegionSettings& r, int devices, ResolvedHardware& hw);
 // An accelerator alone (roofline --hw): the datasheet device and its host link.
 ResolvedHardware resolve_accelerator(const HardwareDb& db, std::string_view name);
 // A shipped system's node (collective --system): its accelerator and fabric.
 ResolvedHardware resolve_system(const HardwareDb& db, std::string_view name);
-// The cheapest on-demand offer of a system built from `accelerator`, if any.
-const OfferSpec* cheapest_offer(const HardwareDb& db, std::string_view accelerator);
+// Why an offer cannot hold a job of `devices`, or "" when it can: within one instance, or across
+// instances only when each is a whole node (its system's devices per node) with a stated scale-out
+// network between them — single GPUs rented apart share no InfiniBand or EFA fabric.
+std::string offer_misfit(const HardwareDb& db, const OfferSpec& o, int devices);
+// The cheapest on-demand offer of a system built from `accelerator` that holds `devices`, if any.
+const OfferSpec* cheapest_offer(const HardwareDb& db, std::string_view accelerator, int devices);
+// The offers of `accelerator` and why each cannot hold `devices` ("name (why); ..."), for errors.
+std::string offers_that_misfit(const HardwareDb& db, std::string_view accelerator, int devices);
 
 }  // namespace perfcast

@@ -389,7 +389,15 @@ Scenario read_scenario(TomlSection& root, const std::string& label, const std::f
     if (auto problem = layout_problem(s.workload, s.parallelism, s.hardware.count, s.training)) root.fail("training", problem->message);
   }
   if (s.training && s.training->optimizer.empty()) s.training->optimizer = default_recipe(*s.training);
-  resolve_offer_and_region(db, s.cost, s.region, s.hw);
+  resolve_offer_and_region(db, s.cost, s.region, s.hardware.count, s.hw);
+  if (s.hw.offer) {
+    const std::string misfit = offer_misfit(db, *s.hw.offer, s.hardware.count);
+    if (!misfit.empty()) {
+      const std::string message = fmt::format("{} cannot hold {} devices: {}", s.hw.offer->name, s.hardware.count, misfit);
+      if (auto cost = root.table("cost")) cost->fail("offer", message);
+      root.fail("cost", message);
+    }
+  }
   return s;
 }
 

@@ -106,6 +106,20 @@ std::string accelerator_of(const toml::table& root, const HardwareDb& db) {
   return {};
 }
 
+// The job's device count as [hardware] states it: nodes x the system's devices per node, or count.
+int devices_of(const toml::table& root, const HardwareDb& db) {
+  const toml::table* h = root["hardware"].as_table();
+  if (!h) return 1;
+  if (auto s = (*h)["system"].value<std::string>()) {
+    try {
+      return int((*h)["nodes"].value<std::int64_t>().value_or(1)) * db.system(*s).devices_per_node;
+    } catch (const InputError&) {
+      return 1;
+    }
+  }
+  return int((*h)["count"].value<std::int64_t>().value_or(1));
+}
+
 // The scenario with the variants applied, read and resolved; a rule it breaks becomes its error.
 ScenarioVariant variant_of(const toml::table& base, const std::string& file, const Variant* hw, const Variant* cost,
                            const Variant* region, const HardwareDb& db) {
@@ -119,8 +133,13 @@ ScenarioVariant variant_of(const toml::table& base, const std::string& file, con
       auto cloud = std::find_if(v.settings.begin(), v.settings.end(), [](const Setting& x) { return x.path == "cloud"; });
       if (cloud != v.settings.end()) {
         const std::string acc = accelerator_of(t, db);
-        const OfferSpec* o = cheapest_offer(db, acc);
-        if (!o) throw InputError({file, 0, 0}, fmt::format("no cloud offer in the database rents {}", acc.empty() ? "this hardware" : acc));
+        const int devices = devices_of(t, db);
+        const OfferSpec* o = cheapest_offer(db, acc, devices);
+        if (!o) {
+          const std::string misfits = offers_that_misfit(db, acc, devices);
+          throw InputError({file, 0, 0}, misfits.empty() ? fmt::format("no cloud offer in the database rents {}", acc.empty() ? "this hardware" : acc)
+                                                         : fmt::format("no cloud offer in the database holds {} {} devices: {}", devices, acc, misfits));
+        }
         *cloud = {"offer", o->name};
       }
       apply(t, v, "cost");
