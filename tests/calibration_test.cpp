@@ -207,6 +207,23 @@ measured = "30 TFLOP/s"
   bool flagged = false;
   for (const std::string& n : result.notes) flagged = flagged || n.find("'wild'") != std::string::npos;
   CHECK(flagged);
+  // One case for the GEMM efficiencies it informs leaves no spare degree of freedom: said, not hidden
+  // behind an interval that only restates the prior.
+  bool few = false;
+  for (const std::string& n : result.notes)
+    few = few || n.starts_with("warning: 1 case(s) for ") && n.find("degree(s) of freedom: the intervals rest on the priors") != std::string::npos;
+  CHECK(few);
+}
+
+TEST_CASE("enough consistent cases: no degrees-of-freedom warning") {
+  ModelParams truth;
+  truth.efficiency.gemm = 0.7;
+  TempFile f("perfcast-many", synthetic_cases(truth, 0.05));
+  CalibrationRequest r;
+  r.files = {f.path};
+  r.leave_one_out = false;
+  const CalibrationResult result = calibrate(r, shipped_db());
+  for (const std::string& n : result.notes) CHECK(n.find("degree(s) of freedom") == std::string::npos);
 }
 
 TEST_CASE("calibrate --select takes every Nth case and reports the rest as not chosen") {

@@ -247,6 +247,20 @@ CalibrationResult calibrate(const CalibrationRequest& r, const HardwareDb& db) {
   }
   for (const ProfileParam& q : prof.params)
     if (!q.informed) out.notes.push_back(fmt::format("no fitted case depends on '{}': kept at its default {:g}", q.name, q.value));
+  // What the cases cannot tell: too few of them for the parameters, or an interval no narrower than
+  // the prior's (the prior, not the data, sets it).
+  const int spare = int(n) - int(p);
+  if (spare <= 2)
+    out.notes.push_back(fmt::format("warning: {} case(s) for {} fitted parameter(s) leave {} degree(s) of freedom: the intervals rest on "
+                                    "the priors and a residual the cases cannot estimate; add cases before trusting them",
+                                    n, p, std::max(0, spare)));
+  for (std::size_t a = 0; a < p; ++a) {
+    const CalibrationParam& c = *active.params[a];
+    const ProfileParam& q = prof.params[std::size_t(&c - calibration_params().data())];
+    if (q.sd_log >= 0.8 * c.prior_sd)
+      out.notes.push_back(fmt::format("warning: the cases barely inform '{}': its interval is {:.0f}% as wide as its prior's "
+                                      "(prior-dominated)", q.name, 100 * q.sd_log / c.prior_sd));
+  }
 
   for (const CaseScore& s : after)
     if (std::fabs(log_error(s)) > 3 * s.tolerance)
