@@ -211,7 +211,7 @@ measured = "30 TFLOP/s"
   // behind an interval that only restates the prior.
   bool few = false;
   for (const std::string& n : result.notes)
-    few = few || n.starts_with("warning: 1 case(s) for ") && n.find("degree(s) of freedom: the intervals rest on the priors") != std::string::npos;
+    few = few || (n.starts_with("warning: 1 case(s) for ") && n.find("degree(s) of freedom: the intervals rest on the priors") != std::string::npos);
   CHECK(few);
 }
 
