@@ -364,6 +364,23 @@ TEST_CASE("compare: table, JSON and CSV, bad variants and deadlines are one-line
   CHECK(dotted.err.find("unknown key 'paralelism' (did you mean 'parallelism'?)") != std::string::npos);
 }
 
+TEST_CASE("compare counts energy alike or does not rank it: DGX H100 and DGX H200 both count their hosts") {
+  const std::string serving = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-h100-serving.toml";
+  // Both DGX systems have a node power (10.2 kW): energy is ranked, and the ranking is not H200's
+  // by the omission of its hosts.
+  Run dgx = run("compare " + serving + " --hardware system=dgx-h100,nodes=1 --hardware system=dgx-h200,nodes=1 --region us-virginia --format json");
+  REQUIRE(dgx.code == 0);
+  auto both = nlohmann::json::parse(dgx.out);
+  CHECK_FALSE(both.contains("not_ranked"));
+  CHECK_FALSE(both["best_row"]["energy"].is_null());
+  // An HGX H200 board has no node power in the database: its energy and the DGX's are not
+  // comparable, so the energy measures are not ranked, and the report says why.
+  Run mixed = run("compare " + serving + " --hardware system=dgx-h100,nodes=1 --hardware system=hgx-h200,nodes=1 --region us-virginia");
+  REQUIRE(mixed.code == 0);
+  CHECK(mixed.out.find("  energy         not ranked: the hosts of h200 are not counted (no node power in the database)") != std::string::npos);
+  CHECK(mixed.out.find("  perf_per_watt  not ranked:") != std::string::npos);
+}
+
 TEST_CASE("input files: only regular files under the size limit, a scenario states its schema_version") {
   // A device never ends and a FIFO blocks the reader: both refused before reading.
   Run zero = run("predict /dev/zero");

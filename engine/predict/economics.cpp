@@ -55,6 +55,7 @@ void add_energy(Economics& e, const Scenario& s, const Consumption& c) {
     // The node's power was specified for devices at their TDP, not at a lower limit.
     const double device_budget_W = s.hw.power_limit_W ? a.tdp_W.value_or(e.tdp_W) : e.tdp_W;
     e.node_factor = models::node_factor(*sys->node_power_W, sys->devices_per_node, device_budget_W);
+    e.hosts_counted = true;
     e.assumptions.push_back(fmt::format("hosts, NICs and fans: node factor {:.2f} = {}'s {:.1f} kW / ({} × {:.0f} W), "
                                         "scaled with device power", e.node_factor, sys->name, *sys->node_power_W / 1e3,
                                         sys->devices_per_node, device_budget_W));

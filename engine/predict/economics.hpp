@@ -25,6 +25,7 @@ struct Consumption {
 struct Economics {
   // Power and energy
   double tdp_W = 0, idle_W = 0, node_factor = 1;
+  bool hosts_counted = false;  // a node power gave the hosts, NICs and fans (node_factor); else devices alone
   double device_power_W = 0;     // average over the span
   double it_power_W = 0;         // all devices with their hosts
   double tokens_per_s = 0;       // all devices

@@ -25,6 +25,7 @@ void fill_from(CompareRow& row, const Economics& e) {
   row.co2e_kg_per_million_tokens = e.co2e_kg_per_million_tokens;
   row.tokens_per_s_per_kw = e.tokens_per_s_per_kW;
   row.wall_s = e.job_wall_s;
+  row.hosts_counted = e.hosts_counted;
 }
 
 CompareRow evaluate(const ScenarioVariant& v) {
@@ -79,7 +80,23 @@ CompareReport compare(const std::vector<ScenarioVariant>& variants, const std::s
       {"perf_per_usd", [](const CompareRow& x) { return x.tokens_per_usd; }, true},
       {"perf_per_watt", [](const CompareRow& x) { return x.tokens_per_s_per_kw; }, true},
   };
-  for (const auto& [name, key, larger] : metrics) report.best.push_back({name, best_row(report, key, larger)});
+  // Energy counted with the hosts on some rows and without on others is not comparable: those
+  // metrics are not ranked, and the report says which rows lack their hosts.
+  std::string uncounted;
+  bool counted = false;
+  for (const CompareRow& row : report.rows) {
+    if (!row.error.empty()) continue;
+    if (row.hosts_counted) counted = true;
+    else if (uncounted.find(row.accelerator) == std::string::npos) uncounted += (uncounted.empty() ? "" : ", ") + row.accelerator;
+  }
+  const bool mixed = counted && !uncounted.empty();
+  for (const auto& [name, key, larger] : metrics) {
+    if (mixed && (name == "energy" || name == "co2e" || name == "perf_per_watt")) {
+      report.best.push_back({name, -1, fmt::format("not ranked: the hosts of {} are not counted (no node power in the database)", uncounted)});
+      continue;
+    }
+    report.best.push_back({name, best_row(report, key, larger), ""});
+  }
   return report;
 }
 

@@ -22,11 +22,13 @@ struct CompareRow {
   std::optional<double> kwh, kwh_per_million_tokens, co2e_kg, co2e_kg_per_million_tokens;
   std::optional<double> tokens_per_s_per_kw;
   bool meets_deadline = true;
+  bool hosts_counted = false;  // energy includes hosts, NICs and fans (the system has a node power)
 };
 
 struct CompareBest {
   std::string metric;  // "time", "cost", "energy", "co2e", "perf_per_usd", "perf_per_watt"
-  int row = -1;        // index into rows; -1 when no row qualifies
+  int row = -1;        // index into rows; -1 when no row qualifies or the metric is not ranked
+  std::string not_ranked;  // why an energy metric is not ranked: rows count energy differently
 };
 
 struct CompareReport {

@@ -58,7 +58,7 @@ std::string compare_to_table(const CompareReport& r) {
   out += "\nBest:\n";
   for (const CompareBest& b : r.best) {
     if (b.row < 0) {
-      out += fmt::format("  {:<14} none qualifies\n", b.metric);
+      out += fmt::format("  {:<14} {}\n", b.metric, b.not_ranked.empty() ? "none qualifies" : b.not_ranked);
       continue;
     }
     const CompareRow& x = r.rows[b.row];
@@ -90,8 +90,13 @@ nlohmann::json compare_to_json(const CompareReport& r) {
     rows.push_back(j);
   }
   nlohmann::json best = nlohmann::json::object();
-  for (const CompareBest& b : r.best) best[b.metric] = b.row >= 0 ? nlohmann::json(b.row) : nlohmann::json(nullptr);
+  nlohmann::json not_ranked = nlohmann::json::object();
+  for (const CompareBest& b : r.best) {
+    best[b.metric] = b.row >= 0 ? nlohmann::json(b.row) : nlohmann::json(nullptr);
+    if (!b.not_ranked.empty()) not_ranked[b.metric] = b.not_ranked;
+  }
   nlohmann::json out{{"scenario", r.scenario}, {"kind", r.training ? "training" : "inference"}, {"rows", rows}, {"best_row", best}};
+  if (!not_ranked.empty()) out["not_ranked"] = not_ranked;
   if (r.deadline_s) out["deadline_s"] = *r.deadline_s;
   return out;
 }

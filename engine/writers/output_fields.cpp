@@ -399,6 +399,8 @@ std::vector<CommandFields> build() {
     j.add("rows[].", row);
     for (const char* best : {"time", "cost", "energy", "co2e", "perf_per_usd", "perf_per_watt"})
       j.add(std::string("best_row.") + best, "", "Index into rows of the best by this measure");
+    for (const char* metric : {"energy", "co2e", "perf_per_watt"})
+      j.add(std::string("not_ranked.") + metric, "", "Why this energy measure is not ranked: rows count energy differently");
     c.add("", row);
     all.push_back({"compare", "The same workload across hardware, payment and regions", j.out, c.out});
   }
