@@ -152,7 +152,7 @@ TEST_CASE("On-prem: TCO share of the job, and the break-even allocation against 
   const double a = *e.break_even_allocation;
   REQUIRE(a > 0);
   REQUIRE(a < 1);
-  const OfferSpec* cloud = cheapest_offer(shipped_db(), "h100-sxm", 128);
+  const OfferSpec* cloud = choose_offer(shipped_db(), "h100-sxm", 128).cheapest;
   REQUIRE(cloud);
   const double idle_W = 140 * e.node_factor * 128;
   models::TcoInputs in{.capex_usd = *e.capex_usd, .lifetime_years = 5, .it_power_W = a * e.it_power_W + (1 - a) * idle_W,
@@ -296,7 +296,7 @@ TEST_CASE("An offer must hold the job: whole nodes with a scale-out network beyo
   const TrainingPrediction p = predict_training(training_with("[cost]\npurchase = true\ncapex_usd = 4320000\n[region]\nname = \"us-virginia\"\n"));
   REQUIRE(p.economics);
   CHECK(p.economics->cloud_alternative == "aws-p5.48xlarge");
-  const OfferSpec* one = cheapest_offer(shipped_db(), "h100-sxm", 1);
+  const OfferSpec* one = choose_offer(shipped_db(), "h100-sxm", 1).cheapest;
   REQUIRE(one);
   CHECK(one->devices == 1);  // a single device may rent a single GPU
 }

@@ -66,23 +66,15 @@ std::string offer_misfit(const HardwareDb& db, const OfferSpec& o, int devices) 
   return "";
 }
 
-const OfferSpec* cheapest_offer(const HardwareDb& db, std::string_view accelerator, int devices) {
-  const OfferSpec* best = nullptr;
-  for (const Record* r : db.records_of(schema::Kind::offer)) {
-    const OfferSpec& o = db.offer(r->name);
-    if (db.system(o.system).accelerator != accelerator || !offer_misfit(db, o, devices).empty()) continue;
-    if (!best || o.on_demand_usd_per_device_s < best->on_demand_usd_per_device_s) best = &o;
-  }
-  return best;
-}
-
-std::string offers_that_misfit(const HardwareDb& db, std::string_view accelerator, int devices) {
-  std::string out;
+OfferChoice choose_offer(const HardwareDb& db, std::string_view accelerator, int devices) {
+  OfferChoice out;
   for (const Record* r : db.records_of(schema::Kind::offer)) {
     const OfferSpec& o = db.offer(r->name);
     if (db.system(o.system).accelerator != accelerator) continue;
-    const std::string why = offer_misfit(db, o, devices);
-    if (!why.empty()) out += fmt::format("{}{} ({})", out.empty() ? "" : "; ", o.name, why);
+    if (const std::string why = offer_misfit(db, o, devices); !why.empty())
+      out.misfits += fmt::format("{}{} ({})", out.misfits.empty() ? "" : "; ", o.name, why);
+    else if (!out.cheapest || o.on_demand_usd_per_device_s < out.cheapest->on_demand_usd_per_device_s)
+      out.cheapest = &o;
   }
   return out;
 }
@@ -146,7 +138,7 @@ void resolve_offer_and_region(const HardwareDb& db, const CostSettings& c, const
   if (!r.name.empty()) hw.region = db.region(r.name);
   else if (hw.offer && !hw.offer->region.empty()) hw.region = db.region(hw.offer->region);
   if (c.purchase)
-    if (const OfferSpec* o = cheapest_offer(db, hw.datasheet.name, devices)) hw.cheapest_offer = *o;
+    if (const OfferSpec* o = choose_offer(db, hw.datasheet.name, devices).cheapest) hw.cheapest_offer = *o;
 }
 
 }  // namespace perfcast

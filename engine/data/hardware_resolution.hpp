@@ -28,9 +28,12 @@ ResolvedHardware resolve_system(const HardwareDb& db, std::string_view name);
 // instances only when each is a whole node (its system's devices per node) with a stated scale-out
 // network between them — single GPUs rented apart share no InfiniBand or EFA fabric.
 std::string offer_misfit(const HardwareDb& db, const OfferSpec& o, int devices);
-// The cheapest on-demand offer of a system built from `accelerator` that holds `devices`, if any.
-const OfferSpec* cheapest_offer(const HardwareDb& db, std::string_view accelerator, int devices);
-// The offers of `accelerator` and why each cannot hold `devices` ("name (why); ..."), for errors.
-std::string offers_that_misfit(const HardwareDb& db, std::string_view accelerator, int devices);
+// The offers of systems built from `accelerator`, against a job of `devices`: the cheapest on-demand
+// one that holds it, if any, and why each other cannot ("name (why); ...", for errors).
+struct OfferChoice {
+  const OfferSpec* cheapest = nullptr;
+  std::string misfits;
+};
+OfferChoice choose_offer(const HardwareDb& db, std::string_view accelerator, int devices);
 
 }  // namespace perfcast

@@ -134,12 +134,12 @@ ScenarioVariant variant_of(const toml::table& base, const std::string& file, con
       if (cloud != v.settings.end()) {
         const std::string acc = accelerator_of(t, db);
         const int devices = devices_of(t, db);
-        const OfferSpec* o = cheapest_offer(db, acc, devices);
-        if (!o) {
-          const std::string misfits = offers_that_misfit(db, acc, devices);
-          throw InputError({file, 0, 0}, misfits.empty() ? fmt::format("no cloud offer in the database rents {}", acc.empty() ? "this hardware" : acc)
-                                                         : fmt::format("no cloud offer in the database holds {} {} devices: {}", devices, acc, misfits));
-        }
+        const OfferChoice choice = choose_offer(db, acc, devices);
+        const OfferSpec* o = choice.cheapest;
+        if (!o)
+          throw InputError({file, 0, 0}, choice.misfits.empty()
+                                             ? fmt::format("no cloud offer in the database rents {}", acc.empty() ? "this hardware" : acc)
+                                             : fmt::format("no cloud offer in the database holds {} {} devices: {}", devices, acc, choice.misfits));
         *cloud = {"offer", o->name};
       }
       apply(t, v, "cost");
