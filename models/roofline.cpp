@@ -133,8 +133,9 @@ OpTiming time_op(const Op& op, const Ceilings& c, const Efficiency& e, double ho
     t.compute_efficiency = eff;
     t.compute_s = peak ? op.flops / (*peak * eff) : std::numeric_limits<double>::infinity();
   }
-  if (c.memory_Bps) t.memory_s = op.bytes() / (*c.memory_Bps * e.memory);
-  if (op.kind == OpKind::attention && op.attention_decode && c.decode_attention_Bps) t.memory_s = op.bytes() / *c.decode_attention_Bps;  // F-ATT-2
+  // A decode step's attention streams at the device's measured kernel rate where known (F-ATT-2).
+  if (op.kind == OpKind::attention && op.attention_decode && c.decode_attention_Bps) t.memory_s = op.bytes() / *c.decode_attention_Bps;
+  else if (c.memory_Bps) t.memory_s = op.bytes() / (*c.memory_Bps * e.memory);
   if (host_bytes > 0 && c.host_link_Bps) t.host_s = host_bytes / (*c.host_link_Bps * e.host_link);
   t.overhead_s = op.kernels * e.kernel_overhead_s;
   double limit = std::max({t.compute_s, t.memory_s, t.host_s});

@@ -4,6 +4,7 @@
 #include <functional>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "engine/predict/economics.hpp"
 #include "engine/core/errors.hpp"
@@ -82,17 +83,18 @@ CompareReport compare(const std::vector<ScenarioVariant>& variants, const std::s
   };
   // Energy counted with the hosts on some rows and without on others is not comparable: those
   // metrics are not ranked, and the report says which rows lack their hosts.
-  std::string uncounted;
+  std::vector<std::string> uncounted;
   bool counted = false;
   for (const CompareRow& row : report.rows) {
     if (!row.error.empty()) continue;
     if (row.hosts_counted) counted = true;
-    else if (uncounted.find(row.accelerator) == std::string::npos) uncounted += (uncounted.empty() ? "" : ", ") + row.accelerator;
+    else if (std::find(uncounted.begin(), uncounted.end(), row.accelerator) == uncounted.end()) uncounted.push_back(row.accelerator);
   }
   const bool mixed = counted && !uncounted.empty();
   for (const auto& [name, key, larger] : metrics) {
     if (mixed && (name == "energy" || name == "co2e" || name == "perf_per_watt")) {
-      report.best.push_back({name, -1, fmt::format("not ranked: the hosts of {} are not counted (no node power in the database)", uncounted)});
+      report.best.push_back({name, -1, fmt::format("not ranked: the hosts of {} are not counted (no node power in the database)",
+                                                   fmt::join(uncounted, ", "))});
       continue;
     }
     report.best.push_back({name, best_row(report, key, larger), ""});
