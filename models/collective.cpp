@@ -1,7 +1,9 @@
 #include "models/collective.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <string>
 
 #include "models/roofline.hpp"
 
@@ -10,7 +12,8 @@ namespace {
 
 constexpr std::string_view kCollectives[] = {"all_reduce", "all_gather", "reduce_scatter", "all_to_all",
                                              "broadcast",  "reduce",     "send_recv"};
-constexpr std::string_view kAlgorithmChoices[] = {"auto", "ring", "tree", "nvls", "hierarchical", "direct"};
+constexpr std::string_view kAlgorithmChoices[] = {"auto",           "ring",          "tree", "nvls", "nvls_tree",
+                                                   "collnet_direct", "collnet_chain", "pat",  "p2p"};
 constexpr std::span<const std::string_view> kAlgorithms = std::span(kAlgorithmChoices).subspan(1);
 constexpr std::string_view kProtocolNames[] = {"LL", "LL128", "Simple"};
 constexpr int kRing = 0, kTree = 1;  // rows of the latency tables
@@ -59,7 +62,7 @@ bool protocol_runs(Protocol proto, const Fabric& f) {
 CollectiveTime finish(CollectiveTime t, const CollectiveParams& p, int ranks) {
   // Simple moves data in slots of NCCL_BUFFSIZE/NCCL_STEPS per channel and a receiver forwards a
   // slot only once it has landed: one slot per channel is exposed as pipeline fill.
-  const int channels = t.algorithm == CollectiveAlgorithm::direct ? p.p2p_channels : p.channels;
+  const int channels = t.algorithm == CollectiveAlgorithm::p2p ? p.p2p_channels : p.channels;
   if (t.protocol == Protocol::simple && t.bytes > 0)
     t.fill_s = t.transfer_s * std::min(1.0, p.slot_bytes * channels / t.bytes);
   t.time_s = t.latency_s + t.transfer_s + t.fill_s;
@@ -92,23 +95,46 @@ std::optional<CollectiveTime> all_reduce(double S, const Fabric& f, const Collec
       return t;
     }
     case CollectiveAlgorithm::nvls: {
+      // Inside one domain; across domains NCCL runs NVLS only on top of CollNet, modelled as collnet_*.
       if (N > 1 || f.nvls_efficiency <= 0 || proto != Protocol::simple) return std::nullopt;
       t.latency_s = p.nvls_latency_s;
       t.transfer_s = S / nvls_algbw(f, p);
       return t;
     }
-    case CollectiveAlgorithm::direct: return std::nullopt;
-    case CollectiveAlgorithm::hierarchical: {
-      if (N <= 1 || g <= 1 || proto != Protocol::simple) return std::nullopt;
-      // RS + AG inside the domain (ring, or one in-switch all-reduce), all-reduce of the S/g
-      // shards across domains on each rank's NIC share; NCCL pipelines the phases by chunk.
-      double intra_s = 2.0 * (g - 1) / g * S / intra_rate(f, p, p.scale_up_ring_efficiency);
-      if (f.nvls_efficiency > 0) intra_s = std::min(intra_s, S / nvls_algbw(f, p));
-      const double inter_s = 2.0 * (N - 1) / N * (S / g) / (f.inter_Bps * p.nic_efficiency);
-      t.latency_s = p.base_s[kRing][pi] + 2 * (g - 1) * p.hop_s[intra][kRing][pi] + 2 * (N - 1) * p.hop_s[net][kRing][pi];
-      t.transfer_s = std::max(intra_s, inter_s);
+    case CollectiveAlgorithm::nvls_tree: {
+      // In-switch reduction inside each domain, a tree of domains on the NICs (F-COLL-6). The
+      // tuner converts the same per-channel NVLS busbw with the whole communicator's n/(2(n-1)):
+      // the one-domain algbw scaled by (n/(n-1)) / (g/(g-1)). Across two domains the tree is one
+      // exchange, so the NICs count twice (tuning.cc). NCCL's per-channel NVLSTree caps
+      // (57.7/45.5 GB/s Hopper, 96/80 Blackwell, x channels) sit above both bounds on every system
+      // in the database and are left out.
+      if (N <= 1 || g < 2 || f.nvls_efficiency <= 0 || proto != Protocol::simple) return std::nullopt;
+      const double to_algbw = n / (2.0 * (n - 1));
+      const double intra_algbw = nvls_algbw(f, p) * (n / (n - 1.0)) / (g / (g - 1.0));
+      const double inter_algbw = g * f.inter_Bps * p.nic_efficiency * (N <= 2 ? 2 : 1) * to_algbw;
+      t.latency_s = p.nvls_latency_s + 2 * std::log2(N) * p.nvls_tree_net_latency_s;
+      t.transfer_s = S / std::min(intra_algbw, inter_algbw);
       return t;
     }
+    case CollectiveAlgorithm::collnet_direct:
+    case CollectiveAlgorithm::collnet_chain: {
+      // The scale-out switches reduce (SHARP): each domain's NICs carry its S once each way, S/g per
+      // rank, whatever the domain count (F-COLL-6). Inside the domain, Direct scatters and gathers
+      // over the NVLink switch (2(g-1)/g of S per rank at the ring rate; the tuner derates
+      // Direct by 0.85 on sm90+, applied here on every generation); Chain passes S up and down a chain, the tuner's algbw = busbw / 2.
+      const bool direct = a == CollectiveAlgorithm::collnet_direct;
+      if (!f.collnet || N <= 1 || proto != Protocol::simple || (direct && !f.intra_switch)) return std::nullopt;
+      const double ring = intra_rate(f, p, p.scale_up_ring_efficiency);
+      const double inter_s = S / (g * f.inter_Bps * p.nic_efficiency);
+      const double intra_s = g <= 1 ? 0 : direct ? 2.0 * (g - 1) / g * S / ring : 2 * S / ring;
+      t.latency_s = direct ? 2 * (std::min(1, g - 1) * p.collnet_direct_intra_latency_s + (g - 1) * p.collnet_arity_latency_s) +
+                                 p.collnet_direct_net_latency_s
+                           : 2 * (g - 1) * p.collnet_chain_intra_latency_s + p.collnet_chain_net_latency_s;
+      t.transfer_s = std::max(intra_s, inter_s) / (direct ? p.collnet_direct_factor : 1.0);
+      return t;
+    }
+    case CollectiveAlgorithm::pat:
+    case CollectiveAlgorithm::p2p: return std::nullopt;
   }
   return std::nullopt;
 }
@@ -126,7 +152,11 @@ std::optional<CollectiveTime> all_reduce(double S, const Fabric& f, const Collec
 //    (0.74 Blackwell) from NVIDIA/nccl src/graph/tuning.cc. The #212 case is marked used_for.
 //  Protocol factors, latencies, plateau and tree correction: NVIDIA/nccl src/graph/tuning.cc
 //    (baseLat, hwLat, LL ×0.5, LL128 ×0.92 = 120/128, tree ×0.92, NVLS hwLat 25 µs, plateau 1.4
-//    for sm80+, treeCorrectionFactor), as summarised in MODELS-REFERENCE F-COLL-3.
+//    for sm80+, treeCorrectionFactor), as summarised in MODELS-REFERENCE F-COLL-3; from the same
+//    file (snapshot 5067397c): NVLSTree network hwLat 20.9 µs; CollNet Direct 3.7 / 31 µs, Chain
+//    2.8 / 30 µs (NVLink / network Simple), 0.4 µs arity serialisation per local peer, Direct busbw
+//    ×0.85 on sm90+; PAT baseLat 8 µs, log2(nodes) × network tree hop / 3.5 + 2.8 µs per rank,
+//    busbw ×0.75.
 //  slot_bytes: NCCL_BUFFSIZE 4 MiB (NCCL environment-variable docs) / NCCL_STEPS 8 (NCCL source);
 //  channels 16: assumed (NCCL_NVLS_NCHANNELS' default; ring channel counts vary by system);
 //  p2p_channels 2: NCCL_NCHANNELS_PER_NET_PEER's documented default, used for every peer;
@@ -153,6 +183,17 @@ CollectiveParams default_collective_params() {
       {{{us(2.7), us(4.0), us(14.0)}, {us(5.0), us(8.5), us(14.0)}}},  // network
   }};
   p.nvls_latency_s = us(25);
+  p.nvls_tree_net_latency_s = us(20.9);
+  p.collnet_direct_intra_latency_s = us(3.7);
+  p.collnet_direct_net_latency_s = us(31);
+  p.collnet_chain_intra_latency_s = us(2.8);
+  p.collnet_chain_net_latency_s = us(30);
+  p.collnet_arity_latency_s = us(0.4);
+  p.collnet_direct_factor = 0.85;
+  p.pat_base_latency_s = us(8);
+  p.pat_rank_latency_s = us(2.8);
+  p.pat_net_latency_divisor = 3.5;
+  p.pat_bandwidth_factor = 0.75;
   p.tree_correction = {{
       {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0},
       {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .5, .6, .6, .7, .7, .8, .9, .9, 1.0},
@@ -196,9 +237,31 @@ std::optional<CollectiveTime> collective_time(Collective op, double S, const Fab
     return finish(*r, p, n);
   }
   const bool point_to_point = op == Collective::all_to_all || op == Collective::send_recv;
-  if (a != (point_to_point ? CollectiveAlgorithm::direct : CollectiveAlgorithm::ring)) return std::nullopt;
+  const bool gather_scatter = op == Collective::all_gather || op == Collective::reduce_scatter;
+  const bool runs = point_to_point ? a == CollectiveAlgorithm::p2p
+                                   : a == CollectiveAlgorithm::ring || (gather_scatter && (a == CollectiveAlgorithm::nvls ||
+                                                                                          a == CollectiveAlgorithm::pat));
+  if (!runs) return std::nullopt;
   const int pi = index_of(proto);
   const int intra = static_cast<int>(f.intra_tier), net = static_cast<int>(LinkTier::net);
+  if (a == CollectiveAlgorithm::nvls) {
+    // NVLS all-gather / reduce-scatter inside one domain: the tuner's NVLS channel rate R takes
+    // S / (R (n-1)/n) here and S / (R n/(n-1)) for all-reduce, so algbw = all-reduce algbw ((n-1)/n)^2.
+    if (N > 1 || f.nvls_efficiency <= 0 || proto != Protocol::simple) return std::nullopt;
+    const double shrink = (n - 1.0) / n;
+    t.latency_s = p.nvls_latency_s;
+    t.transfer_s = S / (nvls_algbw(f, p) * shrink * shrink);
+    return finish(t, p, n);
+  }
+  if (a == CollectiveAlgorithm::pat) {
+    // PAT: log-step exchange at one rank per domain, the ring's busbw x 0.75; latency
+    // base + log2(N) x (tree network hop / 3.5) + n x per-rank term (tuning.cc).
+    if (N != n || proto != Protocol::simple) return std::nullopt;
+    t.latency_s = p.pat_base_latency_s + std::log2(N) * p.hop_s[net][kTree][pi] / p.pat_net_latency_divisor +
+                  n * p.pat_rank_latency_s;
+    t.transfer_s = time_at_busbw(op, S, n, ring_busbw(f, p) * p.pat_bandwidth_factor);
+    return finish(t, p, n);
+  }
   switch (op) {
     case Collective::all_gather:
     case Collective::reduce_scatter:
@@ -256,6 +319,20 @@ double collective_seconds(Collective op, double bytes, const Fabric& f, const Co
 
 std::string_view name_of(Collective c) { return kCollectives[static_cast<std::size_t>(c)]; }
 std::string_view name_of(CollectiveAlgorithm a) { return kAlgorithms[static_cast<std::size_t>(a)]; }
+std::string_view where_it_runs(CollectiveAlgorithm a) {
+  switch (a) {
+    case CollectiveAlgorithm::ring: return "ring runs every collective but all-to-all and send/recv";
+    case CollectiveAlgorithm::tree: return "tree is all-reduce only";
+    case CollectiveAlgorithm::nvls: return "nvls runs all-reduce, all-gather and reduce-scatter inside one NVLink SHARP domain";
+    case CollectiveAlgorithm::nvls_tree: return "nvls_tree is all-reduce across several NVLink SHARP domains";
+    case CollectiveAlgorithm::collnet_direct:
+      return "collnet_direct is all-reduce across NVLink-switched nodes with --collnet on a SHARP network";
+    case CollectiveAlgorithm::collnet_chain: return "collnet_chain is all-reduce across nodes with --collnet on a SHARP network";
+    case CollectiveAlgorithm::pat: return "pat is all-gather and reduce-scatter at one GPU per node";
+    case CollectiveAlgorithm::p2p: return "p2p is all-to-all and send/recv only";
+  }
+  return "";
+}
 std::string_view name_of(Protocol p) { return kProtocolNames[static_cast<std::size_t>(p)]; }
 std::span<const std::string_view> collective_names() { return kCollectives; }
 std::span<const std::string_view> algorithm_choices() { return kAlgorithmChoices; }
@@ -267,8 +344,16 @@ std::optional<Collective> collective_from(std::string_view name) {
 }
 
 std::optional<CollectiveAlgorithm> algorithm_from(std::string_view name) {
+  // Compare with case and '_' ignored, so NCCL_ALGO's "NVLSTree" and "CollnetDirect" match too.
+  auto folded = [](std::string_view s) {
+    std::string out;
+    for (char c : s)
+      if (c != '_') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+  };
+  const std::string wanted = folded(name);
   for (std::size_t i = 0; i < kAlgorithms.size(); ++i)
-    if (kAlgorithms[i] == name) return static_cast<CollectiveAlgorithm>(i);
+    if (folded(kAlgorithms[i]) == wanted) return static_cast<CollectiveAlgorithm>(i);
   return std::nullopt;
 }
 

@@ -12,10 +12,13 @@
 namespace perfcast::models {
 
 enum class Collective { all_reduce, all_gather, reduce_scatter, all_to_all, broadcast, reduce, send_recv };
-// hierarchical: reduce-scatter inside each scale-up domain, all-reduce of the shards across
-// domains, all-gather inside (F-COLL-5), pipelined. direct: point-to-point sends to every peer
-// at once (all-to-all, send/recv).
-enum class CollectiveAlgorithm { ring, tree, nvls, hierarchical, direct };
+// NCCL's algorithms (NCCL_ALGO names: Ring, Tree, NVLS, NVLSTree, CollnetDirect, CollnetChain, PAT):
+// nvls reduces in the NVLink switch inside one domain; nvls_tree reduces in the switch inside each
+// domain and runs a tree across domains; collnet_* reduce in the scale-out switches (InfiniBand
+// SHARP, opt-in in NCCL); pat is NCCL's log-step all-gather / reduce-scatter at one rank per
+// domain (F-COLL-6). p2p is not an NCCL algorithm: all-to-all and send/recv are point-to-point
+// sends to every peer at once.
+enum class CollectiveAlgorithm { ring, tree, nvls, nvls_tree, collnet_direct, collnet_chain, pat, p2p };
 // NCCL's protocols: LL (8-byte stores with flags), LL128 (128-byte lines), Simple (bulk with
 // per-slot flags). Low latency traded against bandwidth.
 enum class Protocol { ll, ll128, simple };
@@ -31,6 +34,8 @@ struct Fabric {
   double intra_Bps = 0;          // per-rank, per-direction line rate inside a domain
   double inter_Bps = 0;          // per-rank, per-direction share of the NICs (after sharing, oversubscription)
   double nvls_efficiency = 0;    // the switch's NCCL nvlsEfficiency; 0 without NVLink SHARP
+  bool intra_switch = false;     // the domain is an NVLink switch (CollNet Direct needs one)
+  bool collnet = false;          // in-network reduction in the scale-out switches, enabled (NCCL_COLLNET_ENABLE=1)
   int ranks_per_domain() const { return ranks / domains; }
 };
 
@@ -50,7 +55,14 @@ struct CollectiveParams {
   // latency tables, µs → s: base[algorithm][protocol], hop[tier][algorithm][protocol] (ring, tree)
   std::array<std::array<double, kProtocols>, 2> base_s{};
   std::array<std::array<std::array<double, kProtocols>, 2>, 3> hop_s{};
-  double nvls_latency_s = 0;
+  double nvls_latency_s = 0;                                  // NVLS and NVLSTree, inside the domain
+  double nvls_tree_net_latency_s = 0;                         // NVLSTree, per tree level across domains
+  double collnet_direct_intra_latency_s = 0, collnet_direct_net_latency_s = 0;
+  double collnet_chain_intra_latency_s = 0, collnet_chain_net_latency_s = 0;
+  double collnet_arity_latency_s = 0;                         // CollNet Direct, per local peer
+  double collnet_direct_factor = 0;                           // CollNet Direct busbw derate (tuning.cc: sm90+)
+  double pat_base_latency_s = 0, pat_rank_latency_s = 0, pat_net_latency_divisor = 0;
+  double pat_bandwidth_factor = 0;
   std::array<std::array<double, 22>, kProtocols> tree_correction{};  // by log2(bytes/64)
 };
 
@@ -75,8 +87,11 @@ double bus_factor(Collective op, int ranks);
 // Planning form (F-COLL-4, E5): time to move `bytes` when the collective runs at `busbw`.
 double time_at_busbw(Collective op, double bytes, int ranks, double busbw_Bps);
 
-// Time with one algorithm and protocol; nullopt where NCCL would not run it (tree and NVLS only
-// all-reduce, direct only all-to-all and send/recv, NVLS only inside one domain with NVLink SHARP, LL128 only on NVLink).
+// Time with one algorithm and protocol; nullopt where NCCL would not run it: tree, NVLSTree and
+// CollNet all-reduce only, across domains (tree anywhere); NVLS all-reduce, all-gather and
+// reduce-scatter inside one domain with NVLink SHARP; PAT all-gather and reduce-scatter at one rank
+// per domain; CollNet only with `Fabric::collnet`, Direct only on a switched domain; p2p only
+// all-to-all and send/recv; LL128 only on NVLink; NVLS, NVLSTree, CollNet and PAT Simple only.
 std::optional<CollectiveTime> collective_time(Collective op, double bytes, const Fabric& f, const CollectiveParams& p,
                                               CollectiveAlgorithm a, Protocol proto);
 // The fastest protocol for `a`, or over every algorithm when `a` is empty (NCCL's auto choice).
@@ -88,8 +103,11 @@ double collective_seconds(Collective op, double bytes, const Fabric& f, const Co
 
 std::string_view name_of(Collective c);
 std::string_view name_of(CollectiveAlgorithm a);
+// One phrase saying which collectives and fabrics `a` runs on, for errors.
+std::string_view where_it_runs(CollectiveAlgorithm a);
 std::string_view name_of(Protocol p);
 std::optional<Collective> collective_from(std::string_view name);
+// Our names or NCCL_ALGO's spellings ("NVLSTree", "CollnetDirect"), case and '_' ignored.
 std::optional<CollectiveAlgorithm> algorithm_from(std::string_view name);
 std::span<const std::string_view> collective_names();
 // "auto" followed by every algorithm name: what --algo and a case's `algorithm` accept.

@@ -230,6 +230,21 @@ TEST_CASE("collective bad input: one line, exit 2") {
   Run algo = run("collective --system dgx-a100-80gb --algo nvls");
   CHECK(algo.code == 2);
   CHECK(algo.err.find("--algo nvls cannot run all_reduce on 8 GPUs of dgx-a100-80gb") != std::string::npos);
+  Run made_up = run("collective --system dgx-h100 --gpus 16 --algo hierarchical");
+  CHECK(made_up.code != 0);
+  CHECK(made_up.err.find("not an algorithm: hierarchical") != std::string::npos);
+  Run no_sharp = run("collective --system grand-teton-h100 --gpus 16 --collnet");
+  CHECK(no_sharp.code == 2);
+  CHECK(no_sharp.err ==
+        "perfcast: error: --collnet: grand-teton-h100's scale-out network roce-400g does not reduce in the network (no "
+        "SHARP); CollNet needs InfiniBand switches with SHARP\n");
+  Run nccl_name = run("collective --system dgx-h100 --gpus 16 --algo NVLSTree --sizes 1G");
+  CHECK(nccl_name.code == 0);
+  CHECK(nccl_name.out.find("nvls_tree") != std::string::npos);
+  Run sharp = run("collective --system dgx-h100 --gpus 64 --collnet --sizes 1M");
+  CHECK(sharp.code == 0);
+  CHECK(sharp.out.find("SHARP in-network reduction (CollNet)") != std::string::npos);
+  CHECK(sharp.out.find("collnet_direct") != std::string::npos);
   Run system = run("collective --system dgx-h1000");
   CHECK(system.code == 2);
   CHECK(system.err.find("did you mean") != std::string::npos);

@@ -68,11 +68,13 @@ TEST_CASE("large messages approach the link figures they come from") {
   // Ring all-gather on 8 x H100: 370 GB/s busbw (maintainer, nccl-tests #212).
   auto ag = best_collective_time(Collective::all_gather, big, nvlink8(), p, CollectiveAlgorithm::ring);
   CHECK(ag->busbw_Bps == doctest::Approx(370e9).epsilon(0.01));
-  // Two DGX A100 nodes, ring: the 8 HDR NICs bind, min(NVLink ring, 8 x 25 x 0.94) = 188 GB/s (F-COLL-5).
+  // Two DGX A100 nodes, ring: the 8 HDR NICs bind, min(NVLink ring, 8 x 25 x 0.94) = 188 GB/s (F-COLL-5),
+  // which is also what auto takes there: A100's NVSwitch has no SHARP, and nothing beats the ring.
   Fabric a100 = fabric_for_first(system_topology("dgx-a100-80gb"), 16);
   CHECK(a100.domains == 2);
   auto ring = best_collective_time(Collective::all_reduce, big, a100, p, CollectiveAlgorithm::ring);
   CHECK(ring->busbw_Bps == doctest::Approx(188e9).epsilon(0.01));
+  CHECK(best_collective_time(Collective::all_reduce, big, a100, p)->algorithm == CollectiveAlgorithm::ring);
   // NVLS is modelled by its algbw: 275 GB/s on Hopper, whatever busbw says.
   auto nvls = best_collective_time(Collective::all_reduce, big, nvlink8(), p, CollectiveAlgorithm::nvls);
   CHECK(nvls->algbw_Bps == doctest::Approx(275e9).epsilon(0.01));
@@ -80,9 +82,64 @@ TEST_CASE("large messages approach the link figures they come from") {
   CHECK_FALSE(best_collective_time(Collective::all_reduce, big, a100, p, CollectiveAlgorithm::nvls));
   Fabric a100_one = fabric_for_first(system_topology("dgx-a100-80gb"), 8);
   CHECK_FALSE(best_collective_time(Collective::all_reduce, big, a100_one, p, CollectiveAlgorithm::nvls));
-  // Tree and NVLS are all-reduce only; direct is for all-to-all and send/recv.
+  // Tree is all-reduce only; p2p is for all-to-all and send/recv.
   CHECK_FALSE(best_collective_time(Collective::all_gather, big, nvlink8(), p, CollectiveAlgorithm::tree));
-  CHECK_FALSE(best_collective_time(Collective::all_reduce, big, nvlink8(), p, CollectiveAlgorithm::direct));
+  CHECK_FALSE(best_collective_time(Collective::all_reduce, big, nvlink8(), p, CollectiveAlgorithm::p2p));
+}
+
+TEST_CASE("NCCL's algorithms by name, and where each runs (F-COLL-6)") {
+  const CollectiveParams p = default_collective_params();
+  const double big = 4.0 * 1024 * 1024 * 1024;
+  // NCCL_ALGO spellings are accepted; the old made-up "hierarchical" is not an NCCL algorithm.
+  CHECK(algorithm_from("NVLSTree") == CollectiveAlgorithm::nvls_tree);
+  CHECK(algorithm_from("CollnetDirect") == CollectiveAlgorithm::collnet_direct);
+  CHECK(algorithm_from("collnet_chain") == CollectiveAlgorithm::collnet_chain);
+  CHECK(algorithm_from("PAT") == CollectiveAlgorithm::pat);
+  CHECK_FALSE(algorithm_from("hierarchical"));
+
+  // Two DGX H100: NVLSTree. algbw = min(NVLS 275 x (16/15)/(8/7) = 256.7, NICs 8 x 50 x 0.94 x 2 x 16/30
+  // = 401.1) GB/s; latency 25 + 2 x log2(2) x 20.9 = 66.8 us.
+  Fabric h100x2 = fabric_for_first(system_topology("dgx-h100"), 16);
+  auto tree = collective_time(Collective::all_reduce, big, h100x2, p, CollectiveAlgorithm::nvls_tree, Protocol::simple);
+  REQUIRE(tree);
+  CHECK(tree->latency_s == doctest::Approx(66.8e-6).epsilon(1e-9));
+  CHECK(tree->transfer_s == doctest::Approx(big / (275e9 * (16.0 / 15) / (8.0 / 7))).epsilon(1e-9));
+  CHECK(best_collective_time(Collective::all_reduce, big, h100x2, p)->algorithm == CollectiveAlgorithm::nvls_tree);
+  // ... not inside one node, where NVLS itself runs; NVLS does not cross nodes without CollNet.
+  CHECK_FALSE(collective_time(Collective::all_reduce, big, nvlink8(), p, CollectiveAlgorithm::nvls_tree, Protocol::simple));
+  CHECK_FALSE(collective_time(Collective::all_reduce, big, h100x2, p, CollectiveAlgorithm::nvls, Protocol::simple));
+
+  // CollNet only when the network reduces and NCCL is told to use it.
+  Fabric h100x8 = fabric_for_first(system_topology("dgx-h100"), 64);
+  CHECK_FALSE(collective_time(Collective::all_reduce, big, h100x8, p, CollectiveAlgorithm::collnet_direct, Protocol::simple));
+  h100x8.collnet = true;
+  // Direct: max(RS + AG in the node 1.75 S / 370, S / (8 x 50 x 0.94)) / 0.85; latency 2 (3.7 + 7 x 0.4) + 31 us.
+  auto direct = collective_time(Collective::all_reduce, big, h100x8, p, CollectiveAlgorithm::collnet_direct, Protocol::simple);
+  REQUIRE(direct);
+  CHECK(direct->latency_s == doctest::Approx(44e-6).epsilon(1e-9));
+  CHECK(direct->transfer_s == doctest::Approx(1.75 * big / 370e9 / 0.85).epsilon(1e-9));
+  // Chain: the tuner's busbw / 2 inside the node; latency 2 x 7 x 2.8 + 30 us.
+  auto chain = collective_time(Collective::all_reduce, big, h100x8, p, CollectiveAlgorithm::collnet_chain, Protocol::simple);
+  REQUIRE(chain);
+  CHECK(chain->latency_s == doctest::Approx(69.2e-6).epsilon(1e-9));
+  CHECK(chain->transfer_s == doctest::Approx(2 * big / 370e9).epsilon(1e-9));
+  CHECK_FALSE(collective_time(Collective::all_reduce, big, h100x8, p, CollectiveAlgorithm::collnet_direct, Protocol::ll));
+
+  // NVLS all-gather inside one node: the all-reduce algbw x (7/8)^2 = 210.5 GB/s; loses to the ring
+  // (busbw 370 -> algbw 422.9) on large messages, as NCCL's tuner has it.
+  auto nvls_ag = collective_time(Collective::all_gather, big, nvlink8(), p, CollectiveAlgorithm::nvls, Protocol::simple);
+  REQUIRE(nvls_ag);
+  CHECK(nvls_ag->transfer_s == doctest::Approx(big / (275e9 * 49 / 64)).epsilon(1e-6));
+  CHECK(best_collective_time(Collective::all_gather, big, nvlink8(), p)->algorithm == CollectiveAlgorithm::ring);
+
+  // PAT: all-gather at one GPU per node; latency 8 + log2(4) x 14 / 3.5 + 4 x 2.8 = 27.2 us, ring busbw x 0.75.
+  Fabric one_per_node{.ranks = 4, .domains = 4, .intra_Bps = 450e9, .inter_Bps = 50e9};
+  auto pat = collective_time(Collective::all_gather, big, one_per_node, p, CollectiveAlgorithm::pat, Protocol::simple);
+  REQUIRE(pat);
+  CHECK(pat->latency_s == doctest::Approx(27.2e-6).epsilon(1e-9));
+  CHECK(pat->transfer_s == doctest::Approx(big * 0.75 / (50e9 * 0.94 * 0.75)).epsilon(1e-9));
+  CHECK_FALSE(collective_time(Collective::all_gather, big, h100x2, p, CollectiveAlgorithm::pat, Protocol::simple));
+  CHECK_FALSE(collective_time(Collective::all_reduce, big, one_per_node, p, CollectiveAlgorithm::pat, Protocol::simple));
 }
 
 TEST_CASE("small messages are latency-bound: time nearly flat, busbw proportional to size") {

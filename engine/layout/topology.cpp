@@ -22,6 +22,7 @@ void set_scale_up(Topology& t, const std::optional<LinkSpec>& link, const std::o
     t.intra_tier = models::LinkTier::nvlink;
     t.intra_Bps = per_direction(*link);
     if (link->max_domain) t.scale_up_domain = std::min(t.scale_up_domain, *link->max_domain);
+    t.scale_up_switch = sw.has_value();
     if (sw && sw->in_network_reduction) t.nvls_efficiency = sw->nvls_efficiency.value_or(0);
   } else {
     // No scale-up fabric: devices of a node talk over PCIe through the host.
@@ -36,6 +37,7 @@ void set_scale_out(Topology& t, const std::optional<LinkSpec>& link, int nics) {
   t.scale_out = link->name;
   t.nic_Bps = per_direction(*link) * link->links.value_or(1);
   t.nics_per_node = nics;
+  t.scale_out_reduction = link->in_network_reduction;
 }
 
 int dim_index(ParallelDim d) { return static_cast<int>(d); }
@@ -84,6 +86,8 @@ models::Fabric fabric_for(const Topology& t, std::span<const int> members) {
   f.intra_tier = t.intra_tier;
   f.intra_Bps = t.intra_Bps;
   f.nvls_efficiency = t.nvls_efficiency;
+  f.intra_switch = t.scale_up_switch;
+  f.collnet = t.collnet && t.scale_out_reduction && nodes > 1;
   if (f.domains > 1) {
     if (nodes > 1 && t.scale_out.empty())
       throw InputError({}, fmt::format("{} has no scale-out network: a group of {} devices does not fit in one node of {}",

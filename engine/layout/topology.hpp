@@ -22,11 +22,14 @@ struct Topology {
   models::LinkTier intra_tier = models::LinkTier::pci;
   double intra_Bps = 0;               // per device, per direction
   double nvls_efficiency = 0;         // the switch's NCCL nvlsEfficiency; 0 without NVLink SHARP
+  bool scale_up_switch = false;       // the domain hangs off an NVLink switch
   std::string scale_out;              // "" when the node has no scale-out network
   double nic_Bps = 0;                 // one NIC, per direction
   int nics_per_node = 0;
   double oversubscription = 1;        // scale-out bisection taper (1 = non-blocking)
   int pcie_sharing = 1;               // devices behind one PCIe switch uplink (PCIe-only boxes)
+  bool scale_out_reduction = false;   // the scale-out switches reduce in the network (InfiniBand SHARP)
+  bool collnet = false;               // ... and NCCL uses it (CollNet is opt-in: NCCL_COLLNET_ENABLE=1)
 
   // Per-device share of the NICs when every device of a node talks across nodes at once.
   double nic_share_Bps() const;

@@ -64,6 +64,11 @@ CollectiveSweep collective_sweep(const CollectiveRequest& r) {
   out.request = r;
   out.topology = system_topology(r.hardware);
   out.topology.oversubscription = r.oversubscription;
+  if (r.collnet && !out.topology.scale_out_reduction)
+    throw InputError({}, fmt::format("--collnet: {}'s scale-out network {} does not reduce in the network (no SHARP); CollNet "
+                                     "needs InfiniBand switches with SHARP",
+                                     out.topology.name, out.topology.scale_out.empty() ? "(none)" : out.topology.scale_out));
+  out.topology.collnet = r.collnet;
   const int gpus = r.gpus > 0 ? r.gpus : out.topology.devices_per_node;
   out.request.gpus = gpus;
   out.fabric = fabric_for_first(out.topology, gpus);
@@ -71,9 +76,8 @@ CollectiveSweep collective_sweep(const CollectiveRequest& r) {
   for (double s : r.sizes_B) {
     auto t = models::best_collective_time(r.op, s, out.fabric, out.params, r.algorithm);
     if (!t)
-      throw InputError({}, fmt::format("--algo {} cannot run {} on {} GPUs of {} (tree and nvls are all-reduce only, direct is all-to-all and send/recv; nvls needs "
-                                       "NVLink SHARP inside one domain; hierarchical needs several domains)",
-                                       models::name_of(*r.algorithm), models::name_of(r.op), gpus, out.topology.name));
+      throw InputError({}, fmt::format("--algo {} cannot run {} on {} GPUs of {} ({})", models::name_of(*r.algorithm),
+                                       models::name_of(r.op), gpus, out.topology.name, models::where_it_runs(*r.algorithm)));
     out.rows.push_back(*t);
   }
   return out;

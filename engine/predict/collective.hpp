@@ -18,6 +18,7 @@ struct CollectiveRequest {
   std::optional<models::CollectiveAlgorithm> algorithm;  // empty: NCCL-style auto choice
   std::vector<double> sizes_B;
   double oversubscription = 1;
+  bool collnet = false;                            // NCCL_COLLNET_ENABLE=1 on a network with SHARP
 };
 
 struct CollectiveSweep {

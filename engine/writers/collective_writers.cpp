@@ -21,6 +21,7 @@ std::string fabric_line(const CollectiveSweep& s) {
   if (f.domains > 1)
     line += fmt::format("; {} {:.1f} GB/s per rank, {:g} rank(s) per NIC, oversubscription {:g}", t.scale_out,
                         f.inter_Bps / 1e9, t.ranks_per_nic(), t.oversubscription);
+  if (f.collnet) line += fmt::format(", SHARP in-network reduction (CollNet)");
   return line + ")";
 }
 
@@ -35,12 +36,12 @@ std::string collective_to_table(const CollectiveSweep& s) {
   out += fmt::format("# model: NCCL tuner form, time = latency + size / algbw (+ one Simple slot of pipeline fill); "
                      "algorithm {}; busbw = algbw x {:.4g}\n#\n",
                      algorithm_label(s), models::bus_factor(s.request.op, s.fabric.ranks));
-  out += fmt::format("#{:>13} {:>13} {:>7} {:>6} {:>11} {:>8} {:>8}  {:<13} {}\n", "size", "count", "type", "redop",
+  out += fmt::format("#{:>13} {:>13} {:>7} {:>6} {:>11} {:>8} {:>8}  {:<15} {}\n", "size", "count", "type", "redop",
                      "time", "algbw", "busbw", "algorithm", "protocol");
   out += fmt::format("#{:>13} {:>13} {:>7} {:>6} {:>11} {:>8} {:>8}\n", "(B)", "(elements)", "", "", "(us)", "(GB/s)",
                      "(GB/s)");
   for (const models::CollectiveTime& r : s.rows)
-    out += fmt::format(" {:>13.0f} {:>13.0f} {:>7} {:>6} {:>11.2f} {:>8.2f} {:>8.2f}  {:<13} {}\n", r.bytes,
+    out += fmt::format(" {:>13.0f} {:>13.0f} {:>7} {:>6} {:>11.2f} {:>8.2f} {:>8.2f}  {:<15} {}\n", r.bytes,
                        float_count(r.bytes), "float", "sum", r.time_s * 1e6, r.algbw_Bps / 1e9, r.busbw_Bps / 1e9,
                        models::name_of(r.algorithm), models::name_of(r.protocol));
   return out;
