@@ -27,7 +27,7 @@ int emit(const std::string& cases, const std::string& output) {
 
 struct NcclOptions {
   std::vector<std::string> files;
-  std::string system, op, source, output;
+  std::string system, op, algo, source, output;
 };
 
 int run_nccl(const GlobalOptions& global, const NcclOptions& o) {
@@ -39,10 +39,16 @@ int run_nccl(const GlobalOptions& global, const NcclOptions& o) {
     if (!op) throw InputError({}, fmt::format("--op '{}': not a collective (all_reduce, all_gather, reduce_scatter, all_to_all, "
                                               "broadcast, reduce, send_recv)", o.op));
   }
+  std::optional<models::CollectiveAlgorithm> algo;
+  if (!o.algo.empty()) {
+    algo = models::algorithm_from(o.algo);
+    if (!algo) throw InputError({}, fmt::format("--algo '{}': not an NCCL algorithm (ring, tree, nvls, nvls_tree, collnet_direct, "
+                                                "collnet_chain, pat, p2p, or NCCL_ALGO's spelling)", o.algo));
+  }
   std::string out;
   for (const std::string& f : o.files) {
     const NcclTestsRun run = parse_nccl_tests(read_input_file(f, "nccl-tests output"), f, op);
-    out += collective_cases_toml(run, o.system, o.source);
+    out += collective_cases_toml(run, o.system, o.source, algo);
   }
   return emit(out, o.output);
 }
@@ -107,6 +113,9 @@ void add_ingest_command(CLI::App& app, const GlobalOptions& options, std::functi
   nccl->add_option("files", o->files, "nccl-tests output files (one run each)")->required();
   nccl->add_option("--system", o->system, "The hardware_db system it ran on, e.g. dgx-h100")->required();
   nccl->add_option("--op", o->op, "The collective, when neither the file name nor its text names the binary");
+  nccl->add_option("--algo", o->algo,
+                   "The algorithm NCCL ran (NCCL_ALGO), written into every case so that calibrate fits its latency and "
+                   "bandwidth (default: the log's 'NCCL_ALGO set by environment' line, else NCCL's auto choice)");
   nccl->add_option("--source", o->source, "Citation for the cases (default: the file and line)");
   nccl->add_option("-o,--output", o->output, "Write the cases to this file instead of stdout");
   nccl->callback([&action, &options, o] { action = [&options, o] { return run_nccl(options, *o); }; });

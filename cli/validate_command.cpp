@@ -45,11 +45,11 @@ int run(const GlobalOptions& global, const ValidateOptions& o) {
   };
   // With a profile: `before` holds the defaults' scores of the same cases, fitted ones not held-out.
   if (!o.calibration.empty()) {
-    const CalibratedScores calibrated = score_with_profile(r.files, db, load_calibration_profile(o.calibration));
+    const CalibratedScores all = score_with_profile(r.files, db, load_calibration_profile(o.calibration));
+    check_filters(o, all.after);
+    CalibratedScores calibrated = keep_cases(all, wanted);  // counted over the kept cases, as the table shows them
     r.profile = o.calibration, r.fitted = calibrated.fitted, r.other_device = calibrated.other_device;
-    check_filters(o, calibrated.after);
-    for (std::size_t i = 0; i < calibrated.after.size(); ++i)
-      if (wanted(calibrated.after[i])) r.scores.push_back(calibrated.after[i]), r.before.push_back(calibrated.before[i]);
+    r.scores = std::move(calibrated.after), r.before = std::move(calibrated.before);
   } else {
     std::vector<CaseScore> all;
     for (const auto& file : r.files)

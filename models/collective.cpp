@@ -65,6 +65,7 @@ CollectiveTime finish(CollectiveTime t, const CollectiveParams& p, int ranks) {
   const int channels = t.algorithm == CollectiveAlgorithm::p2p ? p.p2p_channels : p.channels;
   if (t.protocol == Protocol::simple && t.bytes > 0)
     t.fill_s = t.transfer_s * std::min(1.0, p.slot_bytes * channels / t.bytes);
+  t.latency_s *= p.latency_scale;
   t.time_s = t.latency_s + t.transfer_s + t.fill_s;
   t.algbw_Bps = t.time_s > 0 ? t.bytes / t.time_s : 0;
   t.busbw_Bps = t.algbw_Bps * bus_factor(t.op, ranks);
@@ -161,6 +162,8 @@ std::optional<CollectiveTime> all_reduce(double S, const Fabric& f, const Collec
 //  channels 16: assumed (NCCL_NVLS_NCHANNELS' default; ring channel counts vary by system);
 //  p2p_channels 2: NCCL_NCHANNELS_PER_NET_PEER's documented default, used for every peer;
 //    all three only shape mid-size messages and are calibration targets.
+//  latency_scale 1: the tuner's latencies as they are; `perfcast calibrate` fits it to measured
+//    nccl-tests curves (the tuner's constants are its model inputs, not measurements).
 CollectiveParams default_collective_params() {
   CollectiveParams p;
   p.scale_up_ring_efficiency = 370.0 / 450.0;

@@ -64,6 +64,7 @@ struct CollectiveParams {
   double pat_base_latency_s = 0, pat_rank_latency_s = 0, pat_net_latency_divisor = 0;
   double pat_bandwidth_factor = 0;
   std::array<std::array<double, 22>, kProtocols> tree_correction{};  // by log2(bytes/64)
+  double latency_scale = 1;             // every latency above x this: calibration's handle on the latency term
 };
 
 CollectiveParams default_collective_params();

@@ -592,6 +592,12 @@ TEST_CASE("calibrate writes a profile that validate, predict and sweep take") {
   CHECK(fitted == vj["calibration"]["fitted_cases_excluded"].get<int>());
   CHECK(fitted > 0);
   CHECK(vj["calibration"].contains("summary_before"));
+  // --source narrows the counts too: every case counted is a case shown (it counted all 266 cases of
+  // every file on other devices before).
+  Run narrow = run("validate --source NeMo --calibration " + src + "/profiles/nemo-h100-fp8.toml --format json");
+  const auto nj = nlohmann::json::parse(narrow.out);
+  CHECK(nj["calibration"]["other_device_cases_with_defaults"].get<int>() <= int(nj["cases"].size()));
+  CHECK(nj["calibration"]["other_device_cases_with_defaults"].get<int>() > 0);
   Run table = run("validate --cases " + src + "/validation/microbenchmarks.toml --calibration " + profile);
   CHECK(table.out.find("fitted by the profile, not held-out") != std::string::npos);
   CHECK(table.out.find("defaults, all:") != std::string::npos);

@@ -88,6 +88,22 @@ TEST_CASE("nccl-tests: malformed output names the file and line") {
                        InputError);
 }
 
+TEST_CASE("nccl-tests: NCCL_ALGO from an NCCL_DEBUG=INFO line is written into the cases") {
+  const std::string table = "#  Rank  0 Group  0 Pid 1 on h device 0 [0] GPU\n"
+                            "#  size  count  type  redop  time  algbw  busbw  #wrong  time  algbw  busbw  #wrong\n"
+                            "  1024  256  float  sum  10.0  0.10  0.18  0  10.0  0.10  0.18  0\n";
+  auto algo = [&](const std::string& info) { return parse_nccl_tests(info + table, "all_reduce_perf.txt").algorithm; };
+  CHECK(algo("node:1:1 [0] NCCL INFO NCCL_ALGO set by environment to NVLS\n") == models::CollectiveAlgorithm::nvls);
+  CHECK(algo("node:1:1 [0] NCCL INFO NCCL_ALGO set by environment to allreduce:NVLSTree\n") ==
+        models::CollectiveAlgorithm::nvls_tree);
+  CHECK_FALSE(algo("node:1:1 [0] NCCL INFO NCCL_ALGO set by environment to Ring,Tree\n"));
+  CHECK_FALSE(algo(""));
+  const NcclTestsRun ring = parse_nccl_tests("x NCCL INFO NCCL_ALGO set by environment to Ring\n" + table, "all_reduce_perf.txt");
+  CHECK(collective_cases_toml(ring, "dgx-h100", "").find("algorithm = 'ring'") != std::string::npos);
+  // --algo wins over the log.
+  CHECK(collective_cases_toml(ring, "dgx-h100", "", models::CollectiveAlgorithm::tree).find("algorithm = 'tree'") != std::string::npos);
+}
+
 TEST_CASE("nccl-tests rows become collective cases that validate scores, busbw from the time") {
   const NcclTestsRun r = read("all_reduce_perf_8gpu.txt");
   const std::vector<CaseScore> scores = score_case_text(collective_cases_toml(r, "dgx-h100", ""), "perfcast-ingest");

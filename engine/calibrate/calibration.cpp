@@ -304,6 +304,7 @@ CalibratedScores score_with_profile(const std::vector<std::filesystem::path>& fi
     std::vector<CaseScore> before = scorer(ModelParams{}), after = scorer(calibrated);
     for (std::size_t i = 0; i < before.size(); ++i) {
       CaseScore& a = after[i];
+      bool other_device = false;
       if (p.used_for_fit(a.id)) {
         ++out.fitted;
         a.used_for = "calibration";
@@ -312,11 +313,26 @@ CalibratedScores score_with_profile(const std::vector<std::filesystem::path>& fi
         before[i].held_out = false;
       } else if (a.scored && !a.accelerator.empty() && !p.fitted_on(a.accelerator)) {
         ++out.other_device;
+        other_device = true;
         a = before[i];
       }
+      out.on_other_device.push_back(other_device);
     }
     for (CaseScore& s : before) out.before.push_back(std::move(s));
     for (CaseScore& s : after) out.after.push_back(std::move(s));
+  }
+  return out;
+}
+
+CalibratedScores keep_cases(const CalibratedScores& s, const std::function<bool(const CaseScore&)>& wanted) {
+  CalibratedScores out;
+  for (std::size_t i = 0; i < s.after.size(); ++i) {
+    if (!wanted(s.after[i])) continue;
+    out.before.push_back(s.before[i]);
+    out.after.push_back(s.after[i]);
+    out.on_other_device.push_back(s.on_other_device[i]);
+    out.fitted += s.after[i].used_for == "calibration";
+    out.other_device += s.on_other_device[i];
   }
   return out;
 }

@@ -13,6 +13,7 @@
 // Leave-one-out refits without each case in turn and predicts it; with two or more sources,
 // leave-one-source-out refits without each source's cases and predicts them.
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -57,8 +58,11 @@ CalibrationResult calibrate(const CalibrationRequest& r, const HardwareDb& db);
 struct CalibratedScores {
   std::vector<CaseScore> before, after;
   int fitted = 0, other_device = 0;          // cases excluded as fitted; cases scored with defaults
+  std::vector<bool> on_other_device;         // per case, parallel to `after`
 };
 CalibratedScores score_with_profile(const std::vector<std::filesystem::path>& files, const HardwareDb& db,
                                     const CalibrationProfile& p);
+// The cases `wanted` accepts, with the counts recounted over them.
+CalibratedScores keep_cases(const CalibratedScores& s, const std::function<bool(const CaseScore&)>& wanted);
 
 }  // namespace perfcast

@@ -35,8 +35,16 @@ constexpr std::string_view kFractionSource =
 constexpr std::string_view kOverheadSource =
     "launch 'about 4-6 us', CUDA graphs remove most of it: a factor of 2 either way (susun-blog.com, pegainfer (3))";
 
+constexpr std::string_view kLatencySource =
+    "NCCL's tuner latencies are its model inputs, not measurements: a factor of 2 either way, as the launch overhead";
+
+constexpr std::string_view kSlotSource =
+    "NCCL_BUFFSIZE / NCCL_STEPS with 16 channels assumed: channel counts vary by system, a factor of 2 either way";
+
 // Bounds: a fraction of a datasheet rate lies in (0, 1]; the lower bounds only keep the fit away
-// from a degenerate zero. The overhead is bounded by 0.1 ms, far above any launch path measured.
+// from a degenerate zero. The overhead is bounded by 0.1 ms, far above any launch path measured;
+// the latency scale by 10 either way, beyond which the tuner's form itself is wrong; the slot from one
+// page to 16 MiB, NCCL_BUFFSIZE's whole default buffer x 4.
 constexpr CalibrationParam kParams[] = {
     {"gemm", &Efficiency::gemm, nullptr, 0.05, 1.0, kFractionSpread, "large 16-bit GEMM, fraction of dense peak", kFractionSource},
     {"gemm_8bit", &Efficiency::gemm_8bit, nullptr, 0.05, 1.0, kFractionSpread, "large 8-bit GEMM, fraction of dense peak", kFractionSource},
@@ -56,6 +64,10 @@ constexpr CalibrationParam kParams[] = {
     {"nic_efficiency", nullptr, &CollectiveParams::nic_efficiency, 0.05, 1.0, kFractionSpread, "per-NIC busbw / line rate", kFractionSource},
     {"nvls_algbw_fraction", nullptr, &CollectiveParams::nvls_algbw_fraction, 0.05, 1.0, kFractionSpread,
      "NVLS all-reduce algbw / link rate", kFractionSource},
+    {"collective_latency_scale", nullptr, &CollectiveParams::latency_scale, 0.1, 10.0, kOverheadSpread,
+     "every NCCL tuner latency x this", kLatencySource},
+    {"collective_slot_bytes", nullptr, &CollectiveParams::slot_bytes, 4096.0, 16.0 * 1024 * 1024, kOverheadSpread,
+     "Simple protocol's pipeline unit per channel, bytes (one is exposed as fill)", kSlotSource},
 };
 
 // The draws' generator: a fixed seed so that two runs print the same interval.

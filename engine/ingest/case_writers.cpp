@@ -79,7 +79,9 @@ toml::table scenario_case(std::string id, std::string source, std::string_view m
 
 }  // namespace
 
-std::string collective_cases_toml(const NcclTestsRun& run, const std::string& system, const std::string& source) {
+std::string collective_cases_toml(const NcclTestsRun& run, const std::string& system, const std::string& source,
+                                  std::optional<models::CollectiveAlgorithm> algorithm) {
+  if (!algorithm) algorithm = run.algorithm;
   toml::array cases;
   const std::string stem = slug(std::filesystem::path(run.file).stem().string());
   for (const NcclTestsRow& row : run.rows) {
@@ -88,6 +90,7 @@ std::string collective_cases_toml(const NcclTestsRun& run, const std::string& sy
     c.insert("source", source.empty() ? fmt::format("nccl-tests output {}", run.file) : source);
     c.insert("system", system);
     c.insert("op", std::string(models::name_of(run.op)));
+    if (algorithm) c.insert("algorithm", std::string(models::name_of(*algorithm)));
     c.insert("gpus", run.ranks);
     c.insert("bytes", static_cast<std::int64_t>(row.bytes));
     // busbw from the time (nccl-tests' own definition: size / time × the collective's factor),

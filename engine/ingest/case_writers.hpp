@@ -1,6 +1,7 @@
 #pragma once
 // Measured runs written as validation cases that `perfcast validate --cases` scores (and that
 // calibration will fit): nccl-tests rows as collective cases.
+#include <optional>
 #include <string>
 
 #include <vector>
@@ -19,7 +20,9 @@ namespace perfcast {
 // factor) as measured_busbw, the
 // tolerance of validation/collectives.toml (0.15 from 64 MiB up, 1.0 below, where the time is
 // latency-bound), the run's GPUs, hosts and device in the notes.
-std::string collective_cases_toml(const NcclTestsRun& run, const std::string& system, const std::string& source);
+// `algorithm` (else the run's NCCL_ALGO, else none: NCCL's auto choice) is written into every case.
+std::string collective_cases_toml(const NcclTestsRun& run, const std::string& system, const std::string& source,
+                                  std::optional<models::CollectiveAlgorithm> algorithm = std::nullopt);
 
 // The generic measurements of `file` as training or inference cases: each row's scenario file
 // (loaded and checked, relative to `file`) inlined as [case.scenario], its metric checked against

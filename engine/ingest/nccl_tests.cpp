@@ -1,6 +1,7 @@
 #include "engine/ingest/nccl_tests.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <fmt/format.h>
 #include <set>
 #include <sstream>
@@ -35,6 +36,19 @@ std::optional<models::Collective> collective_named_in(std::string_view text) {
   return found;
 }
 
+// "... NCCL_ALGO set by environment to NVLS": the algorithm when the value names exactly one, with
+// or without a "function:" prefix.
+std::optional<models::CollectiveAlgorithm> algorithm_set_in(std::string_view line) {
+  constexpr std::string_view kSet = "NCCL_ALGO set by environment to ";
+  const std::size_t at = line.find(kSet);
+  if (at == std::string_view::npos) return std::nullopt;
+  std::string_view value = line.substr(at + kSet.size());
+  while (!value.empty() && std::isspace(static_cast<unsigned char>(value.back()))) value.remove_suffix(1);
+  if (value.find(',') != std::string_view::npos || value.find(';') != std::string_view::npos) return std::nullopt;
+  if (const std::size_t colon = value.rfind(':'); colon != std::string_view::npos) value.remove_prefix(colon + 1);
+  return models::algorithm_from(value);
+}
+
 }  // namespace
 
 NcclTestsRun parse_nccl_tests(std::string_view text, const std::string& file, std::optional<models::Collective> op) {
@@ -53,6 +67,7 @@ NcclTestsRun parse_nccl_tests(std::string_view text, const std::string& file, st
   std::istringstream in{std::string(text)};
   for (std::string line; std::getline(in, line);) {
     ++line_no;
+    if (auto a = algorithm_set_in(line)) run.algorithm = a;
     const std::vector<std::string> w = words(line);
     if (w.empty()) continue;
     if (w[0] == "#") {

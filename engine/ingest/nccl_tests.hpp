@@ -33,6 +33,9 @@ struct NcclTestsRun {
   std::string device;             // the first rank's device name, e.g. "NVIDIA H100 80GB HBM3"
   std::vector<NcclTestsRow> rows;
   std::optional<double> average_busbw_Bps;  // "# Avg bus bandwidth" (GB/s = 1e9 B/s)
+  // The algorithm NCCL ran, when an NCCL_DEBUG=INFO line says NCCL_ALGO was set to exactly one
+  // ("NCCL INFO NCCL_ALGO set by environment to NVLS", or "allreduce:nvls").
+  std::optional<models::CollectiveAlgorithm> algorithm;
 };
 
 // The collective a file holds: `op` when given, else the binary's name ("all_reduce_perf") in the
