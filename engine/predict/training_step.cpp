@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <fmt/format.h>
+#include <span>
 
 #include "engine/core/errors.hpp"
 #include "engine/core/quantity_text.hpp"
@@ -48,18 +49,57 @@ const models::OpGroup* find_group(const std::vector<models::OpGroup>& groups, st
   return nullptr;
 }
 
-double window_per_microbatch(OverlapWith o, const PassTimes& t) {
-  switch (o) {
-    case OverlapWith::nothing: return 0;
-    case OverlapWith::wgrad: return t.backward_weight;
-    case OverlapWith::dgrad: return t.backward_input;
-    case OverlapWith::attention: return t.attention;
-    case OverlapWith::backward: return t.backward_input + t.backward_weight;
-    case OverlapWith::forward: return t.forward;
-    case OverlapWith::other_microbatch: return t.forward + t.recompute + t.backward_input + t.backward_weight;
+// Compute time that can hide communication, by pass: forward, recompute, dgrad, wgrad (seconds,
+// already x the overlap window share). Attention draws on forward, recompute and dgrad alike.
+class Window {
+ public:
+  Window(const PassTimes& t, double m, double share)
+      : left_{share * m * t.forward, share * m * t.recompute, share * m * t.backward_input, share * m * t.backward_weight},
+        attention_(share * m * t.attention) {}
+
+  // Hides up to `seconds` of a class's traffic in what is left of its window; returns what it hid.
+  double hide(OverlapWith o, double seconds) {
+    if (seconds <= 0) return 0;
+    double pieces_left = 0;
+    for (int piece : pieces(o)) pieces_left += left_[piece];
+    const double room = o == OverlapWith::attention ? std::min(pieces_left, attention_) : pieces_left;
+    const double hidden = std::min(seconds, room);
+    if (hidden <= 0) return 0;
+    for (int piece : pieces(o)) left_[piece] -= hidden * left_[piece] / pieces_left;
+    if (o == OverlapWith::attention) attention_ -= hidden;
+    return hidden;
   }
-  return 0;
-}
+
+  // The step's once-per-step traffic overlaps the last microbatch only.
+  void limit_to_one_microbatch(double m) {
+    for (double& l : left_) l /= std::max(m, 1.0);
+    attention_ /= std::max(m, 1.0);
+  }
+
+ private:
+  static constexpr int kForward = 0, kRecompute = 1, kDgrad = 2, kWgrad = 3;
+  static std::span<const int> pieces(OverlapWith o) {
+    static constexpr int none[] = {0}, wgrad[] = {kWgrad}, dgrad[] = {kDgrad}, attention[] = {kForward, kRecompute, kDgrad},
+                         backward[] = {kDgrad, kWgrad}, forward[] = {kForward}, all[] = {kForward, kRecompute, kDgrad, kWgrad};
+    switch (o) {
+      case OverlapWith::nothing: return std::span(none, 0);
+      case OverlapWith::wgrad: return wgrad;
+      case OverlapWith::dgrad: return dgrad;
+      case OverlapWith::attention: return attention;
+      case OverlapWith::backward: return backward;
+      case OverlapWith::forward: return forward;
+      case OverlapWith::other_microbatch: return all;
+    }
+    return std::span(none, 0);
+  }
+  double left_[4];
+  double attention_;
+};
+
+// Most specific window first: a class with a narrow window has nowhere else to hide.
+constexpr int kAllocationOrder[] = {int(OverlapWith::attention), int(OverlapWith::wgrad),    int(OverlapWith::dgrad),
+                                    int(OverlapWith::forward),   int(OverlapWith::backward), int(OverlapWith::other_microbatch),
+                                    int(OverlapWith::nothing)};
 
 }  // namespace
 
@@ -129,13 +169,21 @@ OverlapExposure overlap_exposure(std::span<const models::TrafficItem> items, std
     if (compute_units <= 0 || sum <= 0) return 0.0;
     return (sum - exposed) * std::min(1.0, sm_seconds / sum / compute_units);
   };
-  for (int c = 0; c < kOverlapClasses; ++c) {
-    const double w = window * window_per_microbatch(OverlapWith(c), t);
-    e.exposed_mb[c] = std::max(0.0, e.sum_mb[c] - m * w);
-    e.exposed_step[c] = std::max(0.0, e.sum_step[c] - w);
+  // Classes draw on one pool of compute time, most specific window first, so that two classes
+  // never hide under the same compute (which made a faster GPU slower: faster compute shrank every
+  // window at once). Per-microbatch classes draw on all m microbatches' passes, then the step's
+  // once-per-step traffic on what is left of one microbatch's. At most `window` of each second of
+  // compute hides communication, so less compute never means a shorter step.
+  Window pool(t, m, window);
+  for (int c : kAllocationOrder) {
+    e.exposed_mb[c] = e.sum_mb[c] - pool.hide(OverlapWith(c), e.sum_mb[c]);
     e.per_microbatch_s += e.exposed_mb[c];
-    e.tail_s += e.exposed_step[c];
     e.contention_per_microbatch_s += contention(e.sum_mb[c], e.exposed_mb[c], sm_seconds_mb[c]);
+  }
+  pool.limit_to_one_microbatch(m);
+  for (int c : kAllocationOrder) {
+    e.exposed_step[c] = e.sum_step[c] - pool.hide(OverlapWith(c), e.sum_step[c]);
+    e.tail_s += e.exposed_step[c];
     e.contention_tail_s += contention(e.sum_step[c], e.exposed_step[c], sm_seconds_step[c]);
   }
   return e;
