@@ -88,6 +88,16 @@ TEST_CASE("nccl-tests: malformed output names the file and line") {
                        InputError);
 }
 
+TEST_CASE("nccl-tests: a size beyond 1 TiB or not whole is refused (a fuzz finding: it overflowed the int64 cast)") {
+  const std::string head = "#  Rank  0 Group  0 Pid 1 on h device 0 [0] GPU\n"
+                           "#  size  count  type  redop  time  algbw  busbw  #wrong  time  algbw  busbw  #wrong\n";
+  CHECK_THROWS_WITH_AS(parse_nccl_tests(head + "  1.6e87  256  float  sum  10.0  0.10  0.18  0  10.0  0.10  0.18  0\n", "all_reduce_perf.txt"),
+                       doctest::Contains("all_reduce_perf.txt:3:1: nccl-tests: size 1.6e+87 is not a whole number of bytes up to 1 TiB"),
+                       InputError);
+  CHECK_THROWS_AS(parse_nccl_tests(head + "  1024.5  256  float  sum  10.0  0.10  0.18  0  10.0  0.10  0.18  0\n", "all_reduce_perf.txt"),
+                  InputError);
+}
+
 TEST_CASE("nccl-tests: NCCL_ALGO from an NCCL_DEBUG=INFO line is written into the cases") {
   const std::string table = "#  Rank  0 Group  0 Pid 1 on h device 0 [0] GPU\n"
                             "#  size  count  type  redop  time  algbw  busbw  #wrong  time  algbw  busbw  #wrong\n"
@@ -234,6 +244,11 @@ TEST_CASE("vLLM benchmark_serving result: its closed loop on the serving scenari
 TEST_CASE("vLLM benchmark_serving result: what does not map is named") {
   const std::string scenario = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-h100-serving.toml";
   CHECK_THROWS_WITH_AS(parse_vllm_serving("not json", "r.json"), doctest::Contains("r.json: vLLM benchmark: not JSON"), InputError);
+  // A fuzz finding: a number beyond a double escaped as nlohmann's out_of_range.
+  CHECK_THROWS_WITH_AS(parse_vllm_serving("{\"completed\": 5e4288}", "r.json"), doctest::Contains("r.json: vLLM benchmark: not JSON"),
+                       InputError);
+  CHECK_THROWS_WITH_AS(parse_measurements("[{\"value\": 2e777}]", "m.json"), doctest::Contains("m.json: measurements: not JSON"),
+                       InputError);
   CHECK_THROWS_WITH_AS(parse_vllm_serving("{\"completed\": 10}", "r.json"), doctest::Contains("no 'total_input_tokens'"), InputError);
   const std::string rated = R"({"completed": 10, "total_input_tokens": 100, "total_output_tokens": 100, "output_throughput": 5,
                                "mean_ttft_ms": 50, "request_rate": 4.0})";
@@ -320,6 +335,11 @@ TEST_CASE("trtllm-bench: a missing line or a bad number is named, with the line"
   const std::string bad = "Number of requests: 10\nNumber of concurrent requests: lots\n";
   CHECK_THROWS_WITH_AS(parse_trtllm_bench(bad, "r.txt"), doctest::Contains("r.txt:2:1: trtllm-bench: 'Number of concurrent requests': 'lots'"),
                        InputError);
+  // A fuzz finding (tests/fuzz/regressions/trtllm_bench): a TP size beyond int was cast, undefined behaviour.
+  const std::string huge_tp = "Number of requests: 10\nNumber of concurrent requests: 2\nAverage Input Length (tokens): 8\n"
+                              "Average Output Length (tokens): 8\nTP Size: 2876E+14\n";
+  CHECK_THROWS_WITH_AS(parse_trtllm_bench(huge_tp, "r.txt"),
+                       doctest::Contains("r.txt:5:1: trtllm-bench: 'TP Size': '2876E+14' is not a whole number from 1 to 1e6"), InputError);
 }
 
 TEST_CASE("vLLM benchmark_throughput JSON: told apart from serving results, lengths checked against the scenario") {

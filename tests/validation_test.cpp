@@ -105,6 +105,12 @@ TEST_CASE("a case's measurement is positive and normal: an error against 0 or 4.
   CHECK(error_of("-5 TFLOP/s").ends_with(":14:1: case[0].measured: '-5 TFLOP/s' must be positive"));
   CHECK(error_of("4.9e-324 TFLOP/s").ends_with(":14:1: case[0].measured: '4.9e-324 TFLOP/s' is a subnormal number, not a measurement"));
   CHECK(error_of("500 TFLOP/s").empty());
+  // A fuzz finding (tests/fuzz/regressions/validation_cases): a case without `kind` dereferenced an
+  // empty optional.
+  std::string no_kind = head + "measured = \"500 TFLOP/s\"\n";
+  no_kind.replace(no_kind.find("kind = \"gemm\"\n"), 14, "");
+  CHECK(case_text_error(no_kind, "perfcast-no-kind").find("case 'g': missing required key 'kind' (one of gemm, memory, host_link") !=
+        std::string::npos);
   // A number key anywhere (here an inference case's measured value) refuses a subnormal.
   const std::string inference = "schema_version = 1\nsuite = \"inference\"\n[[case]]\nid = \"i\"\nsource = \"s\"\n"
                                 "metric = \"output_tokens_per_s\"\nmeasured = 4.9e-324\ntolerance = 0.15\n";

@@ -92,7 +92,7 @@ std::vector<Measurement> parse_json(std::string_view text, const std::string& fi
   nlohmann::json doc;
   try {
     doc = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // parse errors, and numbers beyond a double (out_of_range)
     throw InputError({file, 0, 0}, fmt::format("measurements: not JSON ({})", e.what()));
   }
   if (doc.is_object() && doc.contains("measurements")) doc = doc["measurements"];

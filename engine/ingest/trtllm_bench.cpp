@@ -63,15 +63,22 @@ TrtllmBenchRun parse_trtllm_bench(std::string_view text, const std::string& file
   r.concurrency = *number("Number of concurrent requests", true);
   r.input_len = *number("Average Input Length (tokens)", true);
   r.output_len = *number("Average Output Length (tokens)", true);
-  r.tp = int(number("TP Size", false).value_or(1));
-  r.pp = int(number("PP Size", false).value_or(1));
-  r.ep = int(number("EP Size", false).value_or(1));
+  // Parallel sizes: whole numbers a real run could have, checked before the cast to int.
+  auto size = [&](std::string_view label) {
+    const double v = number(label, false).value_or(1);
+    if (v < 1 || v > 1e6 || v != std::floor(v))
+      throw InputError({file, fields[label].line, 1}, fmt::format("trtllm-bench: '{}': '{}' is not a whole number from 1 to 1e6", label,
+                                                              fields[label].value));
+    return int(v);
+  };
+  r.tp = size("TP Size");
+  r.pp = size("PP Size");
+  r.ep = size("EP Size");
   r.per_gpu_output_tokens_per_s = *number("Per GPU Output Throughput (tps/gpu)", true);
   r.avg_request_latency_s = *number("Average request latency (ms)", true) / 1e3;
   if (auto t = number("Average time-to-first-token [TTFT] (ms)", false)) r.avg_ttft_s = *t / 1e3;
   if (r.requests <= 0 || r.concurrency <= 0 || r.input_len <= 0 || r.output_len <= 0 || r.per_gpu_output_tokens_per_s <= 0)
     throw InputError({file, 0, 0}, "trtllm-bench: requests, concurrency, lengths and per-GPU throughput must be positive");
-  if (r.tp < 1 || r.pp < 1 || r.ep < 1) throw InputError({file, 0, 0}, "trtllm-bench: TP/PP/EP sizes must be at least 1");
   return r;
 }
 

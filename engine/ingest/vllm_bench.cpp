@@ -11,7 +11,7 @@ VllmServingRun parse_vllm_serving(std::string_view text, const std::string& file
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // parse errors, and numbers beyond a double (out_of_range)
     throw InputError({file, 0, 0}, fmt::format("vLLM benchmark: not JSON ({})", e.what()));
   }
   if (!j.is_object()) throw InputError({file, 0, 0}, "vLLM benchmark: expected the JSON object benchmark_serving.py --save-result writes");

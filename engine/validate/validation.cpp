@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "engine/validate/carbon_cases.hpp"
 #include "engine/validate/collective_cases.hpp"
@@ -57,7 +58,9 @@ MicrobenchCase read_case(TomlSection& t, const HardwareDb& db) {
       t.fail("accelerator", e.message());
     }
   }
-  std::string kind = *t.choice("kind", kKinds);
+  const std::optional<std::string> named = t.choice("kind", kKinds);
+  if (!named) t.fail_here(fmt::format("case '{}': missing required key 'kind' (one of {})", c.id, fmt::join(kKinds, ", ")));
+  const std::string kind = *named;
   c.kind = static_cast<MicrobenchKind>(std::find(std::begin(kKinds), std::end(kKinds), kind) - std::begin(kKinds));
   c.m = static_cast<double>(t.integer("m", 1, 1'000'000'000).value_or(0));
   c.n = static_cast<double>(t.integer("n", 1, 1'000'000'000).value_or(0));
