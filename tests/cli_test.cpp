@@ -349,6 +349,19 @@ TEST_CASE("compare: table, JSON and CSV, bad variants and deadlines are one-line
   CHECK(doc["rows"][0]["offer"].get<std::string>() == "aws-p5.48xlarge");
   CHECK(doc["rows"][0]["usd"].get<double>() > 0);
   CHECK(j.out.find("null") == std::string::npos);
+  // ... and says why: the cheapest of the offers that hold the job, the others passed over by name.
+  CHECK(doc["rows"][0]["offer_note"].get<std::string>().starts_with(
+      "aws-p5.48xlarge: the cheapest on-demand of 3 offer(s) that hold 64 h100-sxm; passed over: lambda-8x-h100-sxm (no scale-out "
+      "network between instances in the database)"));
+  // Spot and community capacity are marked wherever an offer is one.
+  const std::string one_gpu = std::string(PERFCAST_SOURCE_DIR) + "/tests/data/scenarios/llama3-8b-one-h100.toml";
+  Run community = run("compare " + one_gpu + " --cost runpod-h100-sxm --cost cloud");
+  REQUIRE(community.code == 0);
+  CHECK(community.out.find("(scenario) · runpod-h100-sxm: community cloud: third-party hosts, no provider SLA") != std::string::npos);
+  CHECK(community.out.find("(scenario) · cloud: runpod-h100-sxm: the cheapest on-demand of") != std::string::npos);
+  Run spot = run("compare " + scenario + " --cost \"gcp-a3-highgpu-8g,spot,spot_preemptions_per_day=0.5\" --format csv");
+  REQUIRE(spot.code == 0);
+  CHECK(spot.out.find(",\"spot: preemptible capacity, reclaimed at the provider's notice\",") != std::string::npos);
   // 512 B200: the database's B200 offers are single GPUs or nodes without a stated fabric.
   Run none = run("compare " + scenario + " --hardware \"system=dgx-b200,nodes=64\" --cost cloud");
   CHECK(none.code == 2);

@@ -101,6 +101,7 @@ OfferSpec offer_from(const Record& r) {
   o.on_demand_usd_per_device_s = r.number("on_demand").value_or(0) * per;
   if (auto spot = r.number("spot")) o.spot_usd_per_device_s = *spot * per;
   o.network_per_instance_Bps = r.number("network_per_instance");
+  o.community = r.text("market") == "community";
   return o;
 }
 

@@ -68,14 +68,20 @@ std::string offer_misfit(const HardwareDb& db, const OfferSpec& o, int devices) 
 
 OfferChoice choose_offer(const HardwareDb& db, std::string_view accelerator, int devices) {
   OfferChoice out;
+  int fitting = 0;
   for (const Record* r : db.records_of(schema::Kind::offer)) {
     const OfferSpec& o = db.offer(r->name);
     if (db.system(o.system).accelerator != accelerator) continue;
-    if (const std::string why = offer_misfit(db, o, devices); !why.empty())
+    if (const std::string why = offer_misfit(db, o, devices); !why.empty()) {
       out.misfits += fmt::format("{}{} ({})", out.misfits.empty() ? "" : "; ", o.name, why);
-    else if (!out.cheapest || o.on_demand_usd_per_device_s < out.cheapest->on_demand_usd_per_device_s)
-      out.cheapest = &o;
+      continue;
+    }
+    ++fitting;
+    if (!out.cheapest || o.on_demand_usd_per_device_s < out.cheapest->on_demand_usd_per_device_s) out.cheapest = &o;
   }
+  if (out.cheapest)
+    out.why = fmt::format("{}: the cheapest on-demand of {} offer(s) that hold {} {}{}", out.cheapest->name, fitting, devices, accelerator,
+                          out.misfits.empty() ? "" : "; passed over: " + out.misfits);
   return out;
 }
 

@@ -33,6 +33,7 @@ std::string offer_misfit(const HardwareDb& db, const OfferSpec& o, int devices);
 struct OfferChoice {
   const OfferSpec* cheapest = nullptr;
   std::string misfits;
+  std::string why;  // "cheapest on-demand of the N offers that hold D <accelerator>; passed over: ..." when one was chosen
 };
 OfferChoice choose_offer(const HardwareDb& db, std::string_view accelerator, int devices);
 

@@ -141,6 +141,7 @@ ScenarioVariant variant_of(const toml::table& base, const std::string& file, con
                                              ? fmt::format("no cloud offer in the database rents {}", acc.empty() ? "this hardware" : acc)
                                              : fmt::format("no cloud offer in the database holds {} {} devices: {}", devices, acc, choice.misfits));
         *cloud = {"offer", o->name};
+        out.offer_note = choice.why;
       }
       apply(t, v, "cost");
     }

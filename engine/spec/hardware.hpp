@@ -71,6 +71,7 @@ struct OfferSpec {
   double on_demand_usd_per_device_s = 0;  // normalised to one device
   std::optional<double> spot_usd_per_device_s;
   std::optional<double> network_per_instance_Bps;  // per direction
+  bool community = false;  // third-party hosts on a marketplace (RunPod Community Cloud): no provider SLA
 };
 
 struct RegionSpec {

@@ -138,6 +138,7 @@ struct ScenarioVariant {
   std::string hardware, cost, region;
   std::optional<Scenario> scenario;
   std::string error;
+  std::string offer_note;  // `cloud`: which offer was chosen and why the others were passed over
 };
 
 }  // namespace perfcast

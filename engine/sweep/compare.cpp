@@ -40,6 +40,12 @@ CompareRow evaluate(const ScenarioVariant& v) {
     const std::optional<Economics> e = row.training ? predict_training(s).economics : predict_inference(s).economics;
     if (!e) throw InputError({s.file, 0, 0}, fmt::format("no power figure for {}: energy and cost unknown", s.hardware.accelerator));
     fill_from(row, *e);
+    // What kind of capacity the offer is, beside how it was chosen.
+    std::vector<std::string> notes;
+    if (!v.offer_note.empty()) notes.push_back(v.offer_note);
+    if (s.hw.offer && s.cost.spot) notes.push_back("spot: preemptible capacity, reclaimed at the provider's notice");
+    if (s.hw.offer && s.hw.offer->community) notes.push_back("community cloud: third-party hosts, no provider SLA");
+    row.offer_note = fmt::format("{}", fmt::join(notes, "; "));
   } catch (const InputError& e) {
     row.error = e.message();
   }

@@ -14,6 +14,7 @@ namespace perfcast {
 struct CompareRow {
   std::string hardware, cost, region;  // the variants' labels
   std::string accelerator, offer, error;
+  std::string offer_note;  // how the offer was chosen, and whether it is spot or community capacity
   int devices = 0;
   bool training = true;
   std::optional<double> wall_s;                 // training: expected wall time as billed

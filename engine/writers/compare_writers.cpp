@@ -55,6 +55,12 @@ std::string compare_to_table(const CompareReport& r) {
                    x.meets_deadline ? "" : "misses the deadline"});
   }
   out += table.render();
+  bool offers_titled = false;
+  for (const CompareRow& x : r.rows) {
+    if (x.offer_note.empty() || !x.error.empty()) continue;
+    if (!offers_titled) out += "\nOffers:\n", offers_titled = true;
+    out += fmt::format("  {} · {}: {}\n", x.hardware, x.cost, x.offer_note);
+  }
   out += "\nBest:\n";
   for (const CompareBest& b : r.best) {
     if (b.row < 0) {
@@ -86,6 +92,7 @@ nlohmann::json compare_to_json(const CompareReport& r) {
               {"co2e_kg_per_million_tokens", optional_json(x.co2e_kg_per_million_tokens)},
               {"tokens_per_usd", optional_json(x.tokens_per_usd)}, {"tokens_per_s_per_kw", optional_json(x.tokens_per_s_per_kw)},
               {"meets_deadline", x.meets_deadline}});
+    if (!x.offer_note.empty()) j["offer_note"] = x.offer_note;
     for (auto it = j.begin(); it != j.end();) it = it->is_null() ? j.erase(it) : std::next(it);
     rows.push_back(j);
   }
@@ -104,14 +111,14 @@ nlohmann::json compare_to_json(const CompareReport& r) {
 std::string compare_to_csv(const CompareReport& r) {
   std::string out =
       "hardware,cost,region,accelerator,devices,offer,wall_s,tokens_per_s,usd,usd_per_million_tokens,kwh,kwh_per_million_tokens,"
-      "co2e_kg,co2e_kg_per_million_tokens,tokens_per_usd,tokens_per_s_per_kw,meets_deadline,error\n";
+      "co2e_kg,co2e_kg_per_million_tokens,tokens_per_usd,tokens_per_s_per_kw,meets_deadline,offer_note,error\n";
   auto num = [](const std::optional<double>& v) { return v ? fmt::format("{:.9g}", *v) : std::string(); };
   for (const CompareRow& x : r.rows)
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(x.hardware), csv_field(x.cost), csv_field(x.region),
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(x.hardware), csv_field(x.cost), csv_field(x.region),
                        x.accelerator, x.error.empty() ? fmt::format("{}", x.devices) : "", x.offer, num(x.wall_s), num(x.tokens_per_s),
                        num(x.usd), num(x.usd_per_million_tokens), num(x.kwh), num(x.kwh_per_million_tokens), num(x.co2e_kg),
                        num(x.co2e_kg_per_million_tokens), num(x.tokens_per_usd), num(x.tokens_per_s_per_kw),
-                       x.error.empty() ? (x.meets_deadline ? "true" : "false") : "", csv_field(x.error));
+                       x.error.empty() ? (x.meets_deadline ? "true" : "false") : "", csv_field(x.offer_note), csv_field(x.error));
   return out;
 }
 

@@ -395,6 +395,7 @@ std::vector<CommandFields> build() {
         {"kwh_per_million_tokens", "kWh/Mtoken", "Energy per million tokens"}, {"co2e_kg", "kg CO2e", "Emissions of the job"},
         {"co2e_kg_per_million_tokens", "kg CO2e/Mtoken", "Emissions per million tokens"}, {"tokens_per_usd", "tokens/USD", "Tokens per dollar"},
         {"tokens_per_s_per_kw", "tokens/s/kW", "Tokens per second per kW"}, {"meets_deadline", "", "Whether the job meets --deadline"},
+        {"offer_note", "", "How the offer was chosen (--cost cloud), and whether it is spot or community capacity"},
         {"error", "", "Why the variant could not be predicted"}};
     j.add("rows[].", row);
     for (const char* best : {"time", "cost", "energy", "co2e", "perf_per_usd", "perf_per_watt"})

@@ -11,6 +11,7 @@ using namespace units::dim;
 constexpr double kMaxRate = 1e4 / 3600;  // $10,000 per hour
 
 constexpr std::string_view kPricePer[] = {"instance", "device"};
+constexpr std::string_view kMarkets[] = {"provider", "community"};
 
 constexpr Field kOffer[] = {
     text("provider", "cloud provider", true),
@@ -24,6 +25,8 @@ constexpr Field kOffer[] = {
     reference("region", "region", "grid region the prices apply to"),
     text("cloud_region", "the provider's region name"),
     link_bandwidth("network_per_instance", "scale-out bandwidth of one instance (e.g. EFA)"),
+    choice("market", kMarkets,
+           "who hosts the instances: the provider's own data centres (default), or a community marketplace of third-party hosts"),
 };
 
 }  // namespace
