@@ -137,17 +137,36 @@ void check_json(const nlohmann::json& j, const std::string& text, Tally& t) {
   if (nlohmann::json::parse(j.dump()) != j) t.fail(text, "the JSON output does not round-trip through its text");
 }
 
-void check_training(const Scenario& s, const std::string& text, Tally& t) {
-  const TrainingPrediction p = predict_training(s);  // may refuse the scenario (InputError): redrawn
-  ++t.training;
-  check_json(training_to_json(p), text, t);
+constexpr const char* kFasterNames[] = {"FLOP/s", "memory bandwidth", "link bandwidth"};
+
+// The properties every prediction has: finite, round-tripping JSON; memory that adds up; the times
+// `times_of` names never longer on hardware 1.5x faster in any one respect.
+template <class Prediction>
+void check_prediction(const Scenario& s, const std::string& text, Tally& t, Prediction (*predict)(const Scenario&),
+                      nlohmann::json (*to_json)(const Prediction&), std::vector<double> (*times_of)(const Prediction&)) {
+  const Prediction p = predict(s);  // may refuse the scenario (InputError): redrawn
+  check_json(to_json(p), text, t);
   check_memory(p.memory, text, t);
+  const std::vector<double> base = times_of(p);
   for (Faster f : {Faster::flops, Faster::memory, Faster::links}) {
     ++t.monotone_checks;
-    const double quicker = predict_training(faster(s, f)).step_time_s;
-    if (!not_slower(quicker, p.step_time_s))
-      t.fail(text, fmt::format("faster hardware ({}) is slower: step {} s against {} s", int(f), quicker, p.step_time_s));
+    const std::vector<double> quicker = times_of(predict(faster(s, f)));
+    for (std::size_t i = 0; i < base.size(); ++i)
+      if (!not_slower(quicker[i], base[i]))
+        t.fail(text, fmt::format("more {} is slower: time {} of the prediction {} s against {} s", kFasterNames[int(f)], i, quicker[i],
+                                 base[i]));
   }
+}
+
+TrainingPrediction predict_training_defaults(const Scenario& s) { return predict_training(s); }
+InferencePrediction predict_inference_defaults(const Scenario& s) { return predict_inference(s); }
+std::vector<double> training_times(const TrainingPrediction& p) { return {p.step_time_s}; }
+std::vector<double> inference_times(const InferencePrediction& p) { return {p.ttft_s, p.tpot_s}; }
+
+void check_training(const Scenario& s, const std::string& text, Tally& t) {
+  check_prediction<TrainingPrediction>(s, text, t, predict_training_defaults, training_to_json, training_times);
+  ++t.training;
+  const TrainingPrediction p = predict_training(s);
   const SweepFigures row = sweep_figures(s, layout_of(s), true);
   if (row.step_s != p.step_time_s || row.memory_B != p.memory.per_device_B || row.mfu != p.mfu)
     t.fail(text, fmt::format("the sweep's row ({} s, {} B) differs from predict ({} s, {} B)", row.step_s, row.memory_B,
@@ -155,17 +174,8 @@ void check_training(const Scenario& s, const std::string& text, Tally& t) {
 }
 
 void check_inference(const Scenario& s, const std::string& text, Tally& t) {
-  const InferencePrediction p = predict_inference(s);  // may refuse the scenario (InputError): redrawn
+  check_prediction<InferencePrediction>(s, text, t, predict_inference_defaults, inference_to_json, inference_times);
   ++t.inference;
-  check_json(inference_to_json(p), text, t);
-  check_memory(p.memory, text, t);
-  for (Faster f : {Faster::flops, Faster::memory, Faster::links}) {
-    ++t.monotone_checks;
-    const InferencePrediction q = predict_inference(faster(s, f));
-    if (!not_slower(q.ttft_s, p.ttft_s) || !not_slower(q.tpot_s, p.tpot_s))
-      t.fail(text, fmt::format("faster hardware ({}) is slower: TTFT {} / {} s, TPOT {} / {} s", int(f), q.ttft_s, p.ttft_s,
-                               q.tpot_s, p.tpot_s));
-  }
 }
 
 Tally run_seeds(std::uint64_t first_seed, long wanted) {
