@@ -96,6 +96,9 @@ TEST_CASE("nccl-tests: a size beyond 1 TiB or not whole is refused (a fuzz findi
                        InputError);
   CHECK_THROWS_AS(parse_nccl_tests(head + "  1024.5  256  float  sum  10.0  0.10  0.18  0  10.0  0.10  0.18  0\n", "all_reduce_perf.txt"),
                   InputError);
+  // Another: a #wrong count beyond long was cast.
+  CHECK_THROWS_WITH_AS(parse_nccl_tests(head + "  1024  256  float  sum  10.0  0.10  0.18  8.9e43  10.0  0.10  0.18  0\n", "all_reduce_perf.txt"),
+                       doctest::Contains("nccl-tests: column '#wrong' is '8.9e43', not a count of wrong elements"), InputError);
 }
 
 TEST_CASE("nccl-tests: NCCL_ALGO from an NCCL_DEBUG=INFO line is written into the cases") {

@@ -114,7 +114,12 @@ NcclTestsRun parse_nccl_tests(std::string_view text, const std::string& file, st
       else if (c == "algbw") r.algbw_Bps = need(w[i]) * 1e9;   // GB/s, decimal
       else if (c == "busbw") r.busbw_Bps = need(w[i]) * 1e9;
       else if (c == "#wrong" || c == "error") {
-        if (w[i] != "N/A") r.wrong = long(need(w[i]));
+        if (w[i] != "N/A") {
+          const double wrong = need(w[i]);
+          if (wrong > 1e15)  // beyond any element count a device holds, and beyond a safe cast
+            throw InputError({file, line_no, 1}, fmt::format("nccl-tests: column '{}' is '{}', not a count of wrong elements", c, w[i]));
+          r.wrong = long(wrong);
+        }
         ++results;
       }
     }
