@@ -91,7 +91,7 @@ std::optional<CollectiveTime> all_reduce(double S, const Fabric& f, const Collec
       // with NCCL's size-dependent correction for medium messages.
       double busbw = ring_busbw(f, p) * p.tree_bandwidth_factor * protocol_factor(proto, p);
       const int log_size = static_cast<int>(std::floor(std::log2(std::max(S / 64, 1.0))));
-      if (log_size < 22) busbw *= p.tree_correction[pi][std::max(log_size, 0)];
+      if (log_size < 23) busbw *= p.tree_correction[pi][std::max(log_size, 0)];
       t.transfer_s = S / (busbw * 0.5);
       return t;
     }
@@ -153,7 +153,8 @@ std::optional<CollectiveTime> all_reduce(double S, const Fabric& f, const Collec
 //    (0.74 Blackwell) from NVIDIA/nccl src/graph/tuning.cc. The #212 case is marked used_for.
 //  Protocol factors, latencies, plateau and tree correction: NVIDIA/nccl src/graph/tuning.cc
 //    (baseLat, hwLat, LL ×0.5, LL128 ×0.92 = 120/128, tree ×0.92, NVLS hwLat 25 µs, plateau 1.4
-//    for sm80+, treeCorrectionFactor), as summarised in MODELS-REFERENCE F-COLL-3; from the same
+//    for sm80+, treeCorrectionFactor: the snapshot's 24 entries, 64 B to 256 MiB, applied to
+//    all-reduce below index 23), as summarised in MODELS-REFERENCE F-COLL-3; from the same
 //    file (snapshot 5067397c): NVLSTree network hwLat 20.9 µs; CollNet Direct 3.7 / 31 µs, Chain
 //    2.8 / 30 µs (NVLink / network Simple), 0.4 µs arity serialisation per local peer, Direct busbw
 //    ×0.85 on sm90+; PAT baseLat 8 µs, log2(nodes) × network tree hop / 3.5 + 2.8 µs per rank,
@@ -198,9 +199,9 @@ CollectiveParams default_collective_params() {
   p.pat_net_latency_divisor = 3.5;
   p.pat_bandwidth_factor = 0.75;
   p.tree_correction = {{
-      {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0},
-      {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .5, .6, .6, .7, .7, .8, .9, .9, 1.0},
-      {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .5, .5, .6, .6, .7, .8, .9},
+      {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0, 1.0, 1.0},
+      {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .6, .6, .6, .8, .9, .9, .9, .9, 1.0, 1.0, 1.0},
+      {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9, .9},
   }};
   return p;
 }

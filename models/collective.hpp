@@ -63,7 +63,7 @@ struct CollectiveParams {
   double collnet_direct_factor = 0;                           // CollNet Direct busbw derate (tuning.cc: sm90+)
   double pat_base_latency_s = 0, pat_rank_latency_s = 0, pat_net_latency_divisor = 0;
   double pat_bandwidth_factor = 0;
-  std::array<std::array<double, 22>, kProtocols> tree_correction{};  // by log2(bytes/64)
+  std::array<std::array<double, 24>, kProtocols> tree_correction{};  // by log2(bytes/64), applied below 23
   double latency_scale = 1;             // every latency above x this: calibration's handle on the latency term
 };
 
