@@ -359,6 +359,10 @@ TEST_CASE("compare: table, JSON and CSV, bad variants and deadlines are one-line
   REQUIRE(community.code == 0);
   CHECK(community.out.find("(scenario) · runpod-h100-sxm: community cloud: third-party hosts, no provider SLA") != std::string::npos);
   CHECK(community.out.find("(scenario) · cloud: runpod-h100-sxm: the cheapest on-demand of") != std::string::npos);
+  // Every variant refused: the header still names the scenario's kind (it said "training job").
+  Run refused = run("compare " + std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-h100-serving.toml --cost runpod-h100-sxm");
+  CHECK(refused.code == 2);
+  CHECK(refused.out.find("(inference, per million output tokens)") != std::string::npos);
   Run spot = run("compare " + scenario + " --cost \"gcp-a3-highgpu-8g,spot,spot_preemptions_per_day=0.5\" --format csv");
   REQUIRE(spot.code == 0);
   CHECK(spot.out.find(",\"spot: preemptible capacity, reclaimed at the provider's notice\",") != std::string::npos);

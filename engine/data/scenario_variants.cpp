@@ -124,7 +124,7 @@ int devices_of(const toml::table& root, const HardwareDb& db) {
 ScenarioVariant variant_of(const toml::table& base, const std::string& file, const Variant* hw, const Variant* cost,
                            const Variant* region, const HardwareDb& db) {
   ScenarioVariant out{.hardware = hw ? hw->label : "(scenario)", .cost = cost ? cost->label : "(scenario)",
-                      .region = region ? region->label : "(scenario)"};
+                      .region = region ? region->label : "(scenario)", .training = !base.contains("inference")};
   toml::table t = base;
   try {
     if (hw) apply(t, *hw, "hardware");

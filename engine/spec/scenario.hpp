@@ -139,6 +139,7 @@ struct ScenarioVariant {
   std::optional<Scenario> scenario;
   std::string error;
   std::string offer_note;  // `cloud`: which offer was chosen and why the others were passed over
+  bool training = true;    // the scenario file has [training] (known even when the variant is refused)
 };
 
 }  // namespace perfcast

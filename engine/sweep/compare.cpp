@@ -71,9 +71,8 @@ CompareReport compare(const std::vector<ScenarioVariant>& variants, const std::s
                       std::optional<double> deadline_s) {
   CompareReport report{.scenario = scenario_file, .deadline_s = deadline_s};
   for (const ScenarioVariant& v : variants) report.rows.push_back(evaluate(v));
-
-  for (const CompareRow& row : report.rows)
-    if (row.error.empty()) report.training = row.training;
+  // The scenario's kind, from its file: right even when every variant was refused.
+  if (!variants.empty()) report.training = variants.front().training;
   for (CompareRow& row : report.rows)
     if (deadline_s && row.wall_s) row.meets_deadline = *row.wall_s <= *deadline_s;
 
