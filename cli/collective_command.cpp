@@ -24,7 +24,7 @@ int run(const GlobalOptions& global, const CollectiveOptions& o) {
   CollectiveRequest r;
   r.op = *models::collective_from(o.op);
   r.gpus = o.gpus;
-  if (o.algo != "auto" && o.algo != "AUTO") r.algorithm = models::algorithm_from(o.algo);
+  if (o.algo != "auto") r.algorithm = models::algorithm_from(o.algo);
   r.sizes_B = parse_size_range(o.sizes);
   r.oversubscription = o.oversubscription;
   r.collnet = o.collnet;

@@ -1,6 +1,7 @@
 #include "cli/ingest_command.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <memory>
 
 #include "cli/output_file.hpp"
@@ -42,8 +43,9 @@ int run_nccl(const GlobalOptions& global, const NcclOptions& o) {
   std::optional<models::CollectiveAlgorithm> algo;
   if (!o.algo.empty()) {
     algo = models::algorithm_from(o.algo);
-    if (!algo) throw InputError({}, fmt::format("--algo '{}': not an NCCL algorithm (ring, tree, nvls, nvls_tree, collnet_direct, "
-                                                "collnet_chain, pat, p2p, or NCCL_ALGO's spelling)", o.algo));
+    if (!algo)
+      throw InputError({}, fmt::format("--algo '{}': not an NCCL algorithm ({}, or NCCL_ALGO's spelling)", o.algo,
+                                       fmt::join(models::algorithm_choices().subspan(1), ", ")));
   }
   std::string out;
   for (const std::string& f : o.files) {

@@ -25,6 +25,9 @@ enum class Protocol { ll, ll128, simple };
 enum class LinkTier { nvlink, pci, net };  // NCCL's hardware classes for latency
 
 constexpr int kProtocols = 3;
+// The largest collective buffer anything reads or predicts: it lives in one device's memory, and no
+// device in the database holds 1 TiB (`collective --sizes`, nccl-tests rows).
+constexpr double kMaxCollectiveBytes = 1099511627776.0;
 
 // Where one communicator's ranks sit, as the collective model needs it.
 struct Fabric {

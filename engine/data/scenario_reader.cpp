@@ -35,66 +35,6 @@ std::optional<Precision> dtype(KeyReader& r, std::string_view key) {
 
 std::optional<double> as_double(std::optional<std::int64_t> v) { return v ? std::optional<double>(double(*v)) : std::nullopt; }
 
-HardwareChoice read_hardware(TomlSection& t, const HardwareDb& db) {
-  KeyReader r(t, "hardware");
-  HardwareChoice h;
-  h.system = hardware_name(r, "system", [&](const std::string& n) { db.system(n); });
-  h.accelerator = hardware_name(r, "accelerator", [&](const std::string& n) { db.accelerator(n); });
-  auto nodes = r.integer("nodes");
-  auto count = r.integer("count");
-  auto per_node = r.integer("gpus_per_node");
-  h.power_mode = r.text("power_mode").value_or("");
-  h.power_limit_W = r.number("power_limit");
-  const std::string engine = r.choice("engine").value_or("gpu");
-  h.scale_up = hardware_name(r, "scale_up", [&](const std::string& n) { db.link(n); });
-  h.scale_out = hardware_name(r, "scale_out", [&](const std::string& n) { db.link(n); });
-  t.finish();
-  if (!h.system.empty() && !h.accelerator.empty())
-    t.fail("accelerator", "give either system or accelerator, not both");
-  if (!h.system.empty()) {
-    const SystemSpec& s = db.system(h.system);
-    h.accelerator = s.accelerator;
-    h.devices_per_node = s.devices_per_node;
-    if (count) t.fail("count", "with a system, give nodes (the device count follows from it)");
-    h.count = static_cast<int>(nodes.value_or(1)) * s.devices_per_node;
-    if (h.scale_up.empty()) h.scale_up = s.scale_up;
-    if (h.scale_out.empty()) h.scale_out = s.scale_out;
-  } else if (!h.accelerator.empty()) {
-    if (nodes) t.fail("nodes", "nodes needs a system; with an accelerator give count");
-    h.count = static_cast<int>(count.value_or(1));
-    h.devices_per_node = static_cast<int>(per_node.value_or(std::min<std::int64_t>(h.count, 8)));
-    if (h.count % h.devices_per_node != 0 && h.count > h.devices_per_node)
-      t.fail("count", fmt::format("{} devices do not fill whole nodes of {}", h.count, h.devices_per_node));
-  } else {
-    t.fail_here("[hardware] needs system = \"<name>\" or accelerator = \"<name>\"");
-  }
-  h.dla = engine == "dla";
-  if (h.dla) {
-    const AcceleratorSpec& a = db.accelerator(h.accelerator);
-    if (!a.dla_count || !a.dla_int8_ops_per_s) t.fail("engine", fmt::format("{} has no DLA in the database", a.name));
-  }
-  if (h.power_limit_W) {
-    const AcceleratorSpec& a = db.accelerator(h.accelerator);
-    if (!h.power_mode.empty()) t.fail("power_limit", "give power_mode or power_limit, not both");
-    if (!a.tdp_W || !a.idle_W)
-      t.fail("power_limit", fmt::format("{} has no power.tdp and power.idle in the database to scale between", a.name));
-    if (*h.power_limit_W > *a.tdp_W)
-      t.fail("power_limit", fmt::format("{:g} W is above {}'s TDP {:g} W", *h.power_limit_W, a.name, *a.tdp_W));
-    if (*h.power_limit_W <= *a.idle_W)
-      t.fail("power_limit", fmt::format("{:g} W is not above {}'s idle power {:g} W", *h.power_limit_W, a.name, *a.idle_W));
-  }
-  if (!h.power_mode.empty()) {
-    const AcceleratorSpec& a = db.accelerator(h.accelerator);
-    std::string names;
-    for (const PowerMode& m : a.power_modes) {
-      if (m.name == h.power_mode) return h;
-      names += (names.empty() ? "" : ", ") + m.name;
-    }
-    t.fail("power_mode", names.empty() ? fmt::format("{} has no power modes", a.name)
-                                       : fmt::format("'{}' is not a power mode of {} (it has: {})", h.power_mode, a.name, names));
-  }
-  return h;
-}
 
 // `device`: the accelerator it trains on (the block-scaled recipes need Blackwell).
 TrainingSettings read_training(TomlSection& t, const AcceleratorSpec& device) {
@@ -302,6 +242,67 @@ std::string default_recipe(const TrainingSettings& t) {
 }
 
 }  // namespace
+
+HardwareChoice read_hardware(TomlSection& t, const HardwareDb& db) {
+  KeyReader r(t, "hardware");
+  HardwareChoice h;
+  h.system = hardware_name(r, "system", [&](const std::string& n) { db.system(n); });
+  h.accelerator = hardware_name(r, "accelerator", [&](const std::string& n) { db.accelerator(n); });
+  auto nodes = r.integer("nodes");
+  auto count = r.integer("count");
+  auto per_node = r.integer("gpus_per_node");
+  h.power_mode = r.text("power_mode").value_or("");
+  h.power_limit_W = r.number("power_limit");
+  const std::string engine = r.choice("engine").value_or("gpu");
+  h.scale_up = hardware_name(r, "scale_up", [&](const std::string& n) { db.link(n); });
+  h.scale_out = hardware_name(r, "scale_out", [&](const std::string& n) { db.link(n); });
+  t.finish();
+  if (!h.system.empty() && !h.accelerator.empty())
+    t.fail("accelerator", "give either system or accelerator, not both");
+  if (!h.system.empty()) {
+    const SystemSpec& s = db.system(h.system);
+    h.accelerator = s.accelerator;
+    h.devices_per_node = s.devices_per_node;
+    if (count) t.fail("count", "with a system, give nodes (the device count follows from it)");
+    h.count = static_cast<int>(nodes.value_or(1)) * s.devices_per_node;
+    if (h.scale_up.empty()) h.scale_up = s.scale_up;
+    if (h.scale_out.empty()) h.scale_out = s.scale_out;
+  } else if (!h.accelerator.empty()) {
+    if (nodes) t.fail("nodes", "nodes needs a system; with an accelerator give count");
+    h.count = static_cast<int>(count.value_or(1));
+    h.devices_per_node = static_cast<int>(per_node.value_or(std::min<std::int64_t>(h.count, 8)));
+    if (h.count % h.devices_per_node != 0 && h.count > h.devices_per_node)
+      t.fail("count", fmt::format("{} devices do not fill whole nodes of {}", h.count, h.devices_per_node));
+  } else {
+    t.fail_here("[hardware] needs system = \"<name>\" or accelerator = \"<name>\"");
+  }
+  h.dla = engine == "dla";
+  if (h.dla) {
+    const AcceleratorSpec& a = db.accelerator(h.accelerator);
+    if (!a.dla_count || !a.dla_int8_ops_per_s) t.fail("engine", fmt::format("{} has no DLA in the database", a.name));
+  }
+  if (h.power_limit_W) {
+    const AcceleratorSpec& a = db.accelerator(h.accelerator);
+    if (!h.power_mode.empty()) t.fail("power_limit", "give power_mode or power_limit, not both");
+    if (!a.tdp_W || !a.idle_W)
+      t.fail("power_limit", fmt::format("{} has no power.tdp and power.idle in the database to scale between", a.name));
+    if (*h.power_limit_W > *a.tdp_W)
+      t.fail("power_limit", fmt::format("{:g} W is above {}'s TDP {:g} W", *h.power_limit_W, a.name, *a.tdp_W));
+    if (*h.power_limit_W <= *a.idle_W)
+      t.fail("power_limit", fmt::format("{:g} W is not above {}'s idle power {:g} W", *h.power_limit_W, a.name, *a.idle_W));
+  }
+  if (!h.power_mode.empty()) {
+    const AcceleratorSpec& a = db.accelerator(h.accelerator);
+    std::string names;
+    for (const PowerMode& m : a.power_modes) {
+      if (m.name == h.power_mode) return h;
+      names += (names.empty() ? "" : ", ") + m.name;
+    }
+    t.fail("power_mode", names.empty() ? fmt::format("{} has no power modes", a.name)
+                                       : fmt::format("'{}' is not a power mode of {} (it has: {})", h.power_mode, a.name, names));
+  }
+  return h;
+}
 
 std::optional<std::string> read_recipe(TomlSection& t, std::string_view key) {
   auto name = t.string(key);

@@ -23,6 +23,9 @@ Scenario parse_scenario(std::string_view content, const std::string& label, cons
                         const HardwareDb& db);
 // The same from an already parsed table (a validation case's [case.scenario]).
 Scenario read_scenario(TomlSection& root, const std::string& label, const std::filesystem::path& workloads, const HardwareDb& db);
+// [hardware]: a system (and nodes) or an accelerator (and count), resolved names checked, the
+// device count derived. InputError naming the key otherwise.
+HardwareChoice read_hardware(TomlSection& t, const HardwareDb& db);
 // A scenario file states its format version (schema_version = 1); the text forms above are
 // embedded scenarios and tests, whose enclosing document carries it.
 void require_schema_version(const TomlSection& root);

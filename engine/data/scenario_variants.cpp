@@ -92,34 +92,6 @@ void apply(toml::table& root, const Variant& v, const std::string& axis_table) {
   if (!own.empty()) root.insert_or_assign(axis_table, std::move(own));
 }
 
-// The accelerator a [hardware] table names, directly or through its system; "" if unknown.
-std::string accelerator_of(const toml::table& root, const HardwareDb& db) {
-  const toml::table* h = root["hardware"].as_table();
-  if (!h) return {};
-  if (auto a = (*h)["accelerator"].value<std::string>()) return *a;
-  if (auto s = (*h)["system"].value<std::string>()) {
-    try {
-      return db.system(*s).accelerator;
-    } catch (const InputError&) {
-    }
-  }
-  return {};
-}
-
-// The job's device count as [hardware] states it: nodes x the system's devices per node, or count.
-int devices_of(const toml::table& root, const HardwareDb& db) {
-  const toml::table* h = root["hardware"].as_table();
-  if (!h) return 1;
-  if (auto s = (*h)["system"].value<std::string>()) {
-    try {
-      return int((*h)["nodes"].value<std::int64_t>().value_or(1)) * db.system(*s).devices_per_node;
-    } catch (const InputError&) {
-      return 1;
-    }
-  }
-  return int((*h)["count"].value<std::int64_t>().value_or(1));
-}
-
 // The scenario with the variants applied, read and resolved; a rule it breaks becomes its error.
 ScenarioVariant variant_of(const toml::table& base, const std::string& file, const Variant* hw, const Variant* cost,
                            const Variant* region, const HardwareDb& db) {
@@ -132,14 +104,18 @@ ScenarioVariant variant_of(const toml::table& base, const std::string& file, con
       Variant v = *cost;
       auto cloud = std::find_if(v.settings.begin(), v.settings.end(), [](const Setting& x) { return x.path == "cloud"; });
       if (cloud != v.settings.end()) {
-        const std::string acc = accelerator_of(t, db);
-        const int devices = devices_of(t, db);
-        const OfferChoice choice = choose_offer(db, acc, devices);
+        // The device and the job's size as the scenario reader derives them, before the offer is set.
+        TomlSection root(t, file, "");
+        auto hardware = root.table("hardware");
+        if (!hardware) root.fail_here("missing required table [hardware]");
+        const HardwareChoice h = read_hardware(*hardware, db);
+        const OfferChoice choice = choose_offer(db, h.accelerator, h.count);
         const OfferSpec* o = choice.cheapest;
         if (!o)
           throw InputError({file, 0, 0}, choice.misfits.empty()
-                                             ? fmt::format("no cloud offer in the database rents {}", acc.empty() ? "this hardware" : acc)
-                                             : fmt::format("no cloud offer in the database holds {} {} devices: {}", devices, acc, choice.misfits));
+                                             ? fmt::format("no cloud offer in the database rents {}", h.accelerator)
+                                             : fmt::format("no cloud offer in the database holds {} {} devices: {}", h.count, h.accelerator,
+                                                           choice.misfits));
         *cloud = {"offer", o->name};
         out.offer_note = choice.why;
       }

@@ -13,8 +13,6 @@
 namespace perfcast {
 namespace {
 
-constexpr double kMaxBytes = 1099511627776.0;  // 1 TiB: no device holds a larger buffer
-
 // nccl-tests binaries and the collective each runs (nccl-tests README, "Tests").
 constexpr std::pair<std::string_view, models::Collective> kBinaries[] = {
     {"all_reduce_perf", models::Collective::all_reduce},   {"all_gather_perf", models::Collective::all_gather},
@@ -124,8 +122,7 @@ NcclTestsRun parse_nccl_tests(std::string_view text, const std::string& file, st
       }
     }
     if (row.bytes <= 0) throw InputError({file, line_no, 1}, "nccl-tests: a result row of 0 bytes");
-    // As `perfcast collective --sizes`: a collective's buffer lives in one device's memory.
-    if (row.bytes > kMaxBytes || row.bytes != std::floor(row.bytes))
+    if (row.bytes > models::kMaxCollectiveBytes || row.bytes != std::floor(row.bytes))
       throw InputError({file, line_no, 1}, fmt::format("nccl-tests: size {:g} is not a whole number of bytes up to 1 TiB", row.bytes));
     if (row.out_of_place.time_s <= 0) throw InputError({file, line_no, 1}, "nccl-tests: a result row with no out-of-place time");
     run.rows.push_back(row);

@@ -41,14 +41,12 @@ std::vector<double> parse_size_range(std::string_view text, std::string_view opt
     start = end + 1;
   }
   if (parts.size() != 1 && parts.size() != 3) throw bad("give one size or three fields");
-  // A collective's buffer lives in one device's memory: nothing in the database holds 1 TiB.
-  constexpr double kMaxBytes = 1099511627776.0;
   auto lo = parse_size(parts[0]);
   if (!lo || *lo < 1) throw bad("the size is not a whole number of bytes, at least 1");
-  if (*lo > kMaxBytes) throw bad("above 1024G (1 TiB): no device holds such a buffer");
+  if (*lo > models::kMaxCollectiveBytes) throw bad("above 1024G (1 TiB): no device holds such a buffer");
   if (parts.size() == 1) return {*lo};
   auto hi = parse_size(parts[1]);
-  if (hi && *hi > kMaxBytes) throw bad("the largest size is above 1024G (1 TiB): no device holds such a buffer");
+  if (hi && *hi > models::kMaxCollectiveBytes) throw bad("the largest size is above 1024G (1 TiB): no device holds such a buffer");
   double factor = 0;
   auto [ptr, ec] = std::from_chars(parts[2].data(), parts[2].data() + parts[2].size(), factor);
   if (!hi) throw bad("the largest size is not a positive number of bytes");
