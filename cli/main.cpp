@@ -13,6 +13,7 @@
 #include "cli/ingest_command.hpp"
 #include "cli/calibrate_command.hpp"
 #include "cli/memory_command.hpp"
+#include "cli/model_command.hpp"
 #include "cli/predict_command.hpp"
 #include "cli/reference_command.hpp"
 #include "cli/roofline_command.hpp"
@@ -39,6 +40,7 @@ int main(int argc, char** argv) {
   perfcast::cli::add_sweep_merge_command(app, options, action);
   perfcast::cli::add_roofline_command(app, options, action);
   perfcast::cli::add_memory_command(app, options, action);
+  perfcast::cli::add_model_command(app, options, action);
   perfcast::cli::add_collective_command(app, options, action);
   perfcast::cli::add_comm_command(app, options, action);
   perfcast::cli::add_validate_command(app, options, action);

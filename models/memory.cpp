@@ -271,6 +271,12 @@ double kv_bytes_per_token(const TransformerSpec& m, const QuantFormat& kv, int t
   return 2.0 * layers * kv_heads * m.head_dim * beta;
 }
 
+double kv_cache_bytes(const TransformerSpec& m, const QuantFormat& kv, int tp, double layers, double tokens) {
+  const double per_layer = kv_bytes_per_token(m, kv, tp, 1);
+  const double windowed = layers * m.sliding_share();
+  return per_layer * ((layers - windowed) * tokens + windowed * std::min(tokens, double(m.sliding_window)));
+}
+
 double paged_tokens(double tokens, double block) { return std::ceil(tokens / block) * block; }
 
 }  // namespace perfcast::models

@@ -24,8 +24,11 @@ double attention_parameters(const TransformerSpec& m) {
   }
   const double hq = m.q_width(), hkv = m.kv_width();
   double weights = h * (hq + 2 * hkv) + hq * h;
-  double biases = m.linear_bias ? hq + 2 * hkv + h : 0;
-  return weights + biases;
+  double biases = m.linear_bias ? hq + 2 * hkv + h : m.qkv_bias ? hq + 2 * hkv : 0;
+  // Per-head q/k norms share one gain vector of head_dim each (Qwen3 q_norm/k_norm).
+  double qk_norms = m.qk_norm ? 2 * norm_parameters(m, m.head_dim) : 0;
+  double sinks = m.attention_sinks ? m.heads : 0;
+  return weights + biases + qk_norms + sinks;
 }
 
 double mlp_parameters(const TransformerSpec& m, double f) {
@@ -37,7 +40,7 @@ double mlp_parameters(const TransformerSpec& m, double f) {
 ParameterCount count_parameters(const TransformerSpec& m) {
   ParameterCount c;
   const double h = m.hidden;
-  const double norms = 2 * norm_parameters(m, h);  // pre-attention and pre-MLP
+  const double norms = m.norms_per_layer * norm_parameters(m, h);  // pre-attention and pre-MLP (+ post)
   c.attention_per_layer = attention_parameters(m);
   c.dense_layer = c.attention_per_layer + mlp_parameters(m, m.ffn_hidden) + norms;
   if (m.moe) {
@@ -54,7 +57,17 @@ ParameterCount count_parameters(const TransformerSpec& m) {
   const double outer = c.embedding + c.lm_head + c.final_norm;
   c.total = outer + m.dense_layers() * c.dense_layer + m.moe_layers() * c.moe_layer;
   c.active = outer + m.dense_layers() * c.dense_layer + m.moe_layers() * c.moe_layer_active;
+  if (m.mtp_layers > 0) c.mtp = m.mtp_layers * mtp_module_parameters(m);
   return c;
+}
+
+double mtp_module_parameters(const TransformerSpec& m) {
+  TransformerSpec main = m;
+  main.mtp_layers = 0;
+  const ParameterCount c = count_parameters(main);
+  const double layer = m.moe_layers() > 0 ? c.moe_layer : c.dense_layer;
+  const double h = m.hidden;
+  return layer + 2 * h * h + 3 * norm_parameters(m, h);
 }
 
 }  // namespace perfcast::models

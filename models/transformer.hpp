@@ -21,6 +21,9 @@ struct MoeSpec {
   int shared_ffn_hidden = 0;  // f_s, per shared expert
   int dense_layers = 0;       // the first layers keep a dense MLP (DeepSeek first_k_dense_replace)
   bool router_bias = false;   // per-expert routing bias (DeepSeek-V3 e_score_correction_bias)
+  // Tokens of the busiest expert over the mean (1 = balanced routing). Expert-parallel ranks wait
+  // for the busiest, so the routed-expert GEMMs run this much longer; model FLOPs stay balanced.
+  double load_imbalance = 1;
 };
 
 // Multi-head latent attention (DeepSeek-V2/V3). q_lora_rank = 0: queries are not compressed.
@@ -48,6 +51,13 @@ struct TransformerSpec {
   NormKind norm = NormKind::rmsnorm;
   bool tied_embeddings = false;
   bool linear_bias = false;    // biases on every linear layer (GPT-2/3 style)
+  bool qkv_bias = false;       // biases on the Q, K and V projections only (Qwen2, GLM-4.5)
+  bool qk_norm = false;        // an RMSNorm over each query and key head (Qwen3, Gemma 3, OLMo 2)
+  int norms_per_layer = 2;     // 4: norms after attention and MLP too (Gemma 2/3 "sandwich")
+  bool attention_sinks = false;  // a learned logit per head in the softmax (GPT-OSS)
+  int sliding_window = 0;      // tokens a sliding-window layer attends to (0 = none)
+  int sliding_layers = 0;      // layers that use the window; the others attend to the whole context
+  int mtp_layers = 0;          // multi-token-prediction modules (DeepSeek-V3), outside the published count
   double dropout = 0;          // training dropout probability (hidden and attention); masks are saved
   std::optional<MoeSpec> moe;
   std::optional<MlaSpec> mla;
@@ -55,6 +65,8 @@ struct TransformerSpec {
   int q_width() const { return heads * head_dim; }       // h_q
   int kv_width() const { return kv_heads * head_dim; }   // h_kv
   int moe_layers() const { return moe ? layers - moe->dense_layers : 0; }
+  // Share of the layers whose attention is bounded by the sliding window.
+  double sliding_share() const { return sliding_window > 0 ? double(sliding_layers) / layers : 0; }
   int dense_layers() const { return layers - moe_layers(); }
 };
 
@@ -71,7 +83,13 @@ struct ParameterCount {
   double moe_layer = 0;        // one MoE layer, every expert
   double moe_layer_active = 0; // one MoE layer, the experts one token uses
   double final_norm = 0;
+  double mtp = 0;              // the MTP modules (not in total: model cards count them apart)
 };
+
+// Weights of one multi-token-prediction module (F-ARCH-1; DeepSeek-V3 §2.2): a transformer layer of the
+// model's last kind, the projection of [h; embedding] back to h, and its three norms. The
+// embedding and output head are shared with the main model.
+double mtp_module_parameters(const TransformerSpec& m);
 
 ParameterCount count_parameters(const TransformerSpec& m);
 

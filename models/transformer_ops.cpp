@@ -32,6 +32,30 @@ Quantisation quantisation(Precision math, Fp8Scaling scaling) {
   return {1, scaling == Fp8Scaling::current};
 }
 
+// `share` of an op: a part of the layers in a group's average layer (kernels included), so that the
+// group's repeats times the op give the layers' total.
+void scale(Op& op, double share) {
+  op.flops *= share;
+  op.model_flops *= share;
+  op.bytes_read *= share;
+  op.bytes_written *= share;
+  op.weight_bytes *= share;
+  op.kernels *= share;
+  op.gemm.count *= share;
+  if (op.backward) op.backward = MemoryPass{op.backward->read * share, op.backward->written * share, op.backward->kernels * share};
+}
+
+// The op over `factor` times its rows (tokens): executed FLOPs and activation bytes grow, the
+// weights it reads and the FLOPs MFU counts do not.
+void more_rows(Op& op, double factor) {
+  const double weights = op.weight_bytes;
+  op.flops *= factor;
+  op.bytes_read = (op.bytes_read - weights) * factor + weights;
+  op.bytes_written *= factor;
+  if (op.kind == OpKind::gemm) op.gemm.m *= factor;
+  if (op.backward) op.backward = MemoryPass{op.backward->read * factor, op.backward->written * factor, op.backward->kernels};
+}
+
 // Builds the forward op list of one layer or of the head. Names follow the module they belong to.
 class LayerBuilder {
  public:
@@ -93,16 +117,28 @@ class LayerBuilder {
   }
 
   // The attention core: QK^T, softmax, .V for `heads` local query heads over `kv_heads` local KV
-  // heads (or a latent cache of width `kv_width` for absorbed MLA).
+  // heads (or a latent cache of width `kv_width` for absorbed MLA). A layer group stands for its
+  // full-attention and sliding-window layers in proportion (F-ARCH-2): each part's ops carry its share.
   void attention_core(double heads, double qk_dim, double v_dim, double kv_read_per_key) {
-    const double b = c_.batch, q = c_.query_tokens(), keys = c_.keys(), ctx = c_.attended();
+    const double window_share = m_.sliding_share();
+    if (window_share < 1) attention_core_part(heads, qk_dim, v_dim, kv_read_per_key, 0, 1 - window_share, "");
+    if (window_share > 0) attention_core_part(heads, qk_dim, v_dim, kv_read_per_key, m_.sliding_window, window_share, ".sliding");
+  }
+
+  // One kind of layer's attention core, `window` keys at most (0 = the whole context).
+  void attention_core_part(double heads, double qk_dim, double v_dim, double kv_read_per_key, double window, double share,
+                           const std::string& suffix) {
+    const double b = c_.batch, q = c_.query_tokens();
+    const double keys = window > 0 && c_.phase == Phase::decode ? std::min(c_.keys(), window) : c_.keys();
+    const double ctx = windowed_attended(window);
     const double counted = 2 * b * q * ctx * heads * (qk_dim + v_dim);  // §6.1 score + context rows
+    const std::size_t first = ops_.size();
     if (c_.kernel == AttentionKernel::flash) {
       Op op;
-      op.name = "attn.core";
+      op.name = "attn.core" + suffix;
       op.kind = OpKind::attention;
       op.precision = c_.attention_math.value_or(c_.math);
-      op.flops = counted;  // a causal FlashAttention kernel skips masked blocks
+      op.flops = counted;  // a causal (or windowed) FlashAttention kernel skips masked blocks
       op.model_flops = counted;
       // The kernel's measured efficiencies are BF16/FP16 ones; an FP8 attention core stays generic.
       if (bytes_per_element(op.precision) == 2) op.attention_impl = c_.attention_impl;
@@ -113,15 +149,26 @@ class LayerBuilder {
       op.bytes_read = T_ * heads * qk_dim * act_ + b * keys * kv_read_per_key * kv_;
       op.bytes_written = T_ * heads * v_dim * act_;
       ops_.push_back(op);
-      return;
+    } else {
+      // Materialised: two batched GEMMs over the full q x keys block, the scores in memory.
+      const double n = b * heads, full_share = ctx / keys;
+      gemm("attn.scores" + suffix, q, keys, qk_dim, n, false);
+      ops_.back().model_flops *= full_share;
+      memory("attn.softmax" + suffix, n * q * keys * act_, n * q * keys * act_);
+      gemm("attn.context" + suffix, q, v_dim, keys, n, false);
+      ops_.back().model_flops *= full_share;
     }
-    // Materialised: two batched GEMMs over the full q x keys block, the scores in memory.
-    const double n = b * heads, full_share = ctx / keys;
-    gemm("attn.scores", q, keys, qk_dim, n, false);
-    ops_.back().model_flops *= full_share;
-    memory("attn.softmax", n * q * keys * act_, n * q * keys * act_);
-    gemm("attn.context", q, v_dim, keys, n, false);
-    ops_.back().model_flops *= full_share;
+    for (std::size_t i = first; i < ops_.size(); ++i) scale(ops_[i], share);
+  }
+
+  // Keys each query attends to on average (§6.4), at most `window` (F-ARCH-2): a causal query at
+  // position i sees min(i, W) keys, so over S positions the mean is W - W(W-1)/(2S) once S > W.
+  double windowed_attended(double window) const {
+    const double all = c_.attended();
+    if (window <= 0) return all;
+    if (c_.phase == Phase::decode || c_.mask == AttentionMask::full) return std::min(all, window);
+    const double S = c_.seq_len * c_.cp;
+    return S <= window ? all : window - window * (window - 1) / (2 * S);
   }
 
   void attention() {
@@ -131,6 +178,7 @@ class LayerBuilder {
     const double heads = m_.heads / tp, kv_heads = std::max(1.0, std::floor(m_.kv_heads / tp)), d = m_.head_dim;
     const double qkv = heads + 2 * kv_heads;
     gemm("attn.qkv", T_, qkv * d, h, 1, true, std::nullopt, {heads / qkv, kv_heads / qkv, kv_heads / qkv});
+    if (m_.qk_norm) norm("attn.qk_norm", T_, (heads + kv_heads) * d);
     if (m_.max_positions == 0) rope(T_ * (heads + kv_heads) * d);
     if (c_.phase != Phase::training) memory("attn.kv_cache_write", T_ * 2 * kv_heads * d * act_, T_ * 2 * kv_heads * d * kv_);
     // torchtitan's repeat_kv (expand + reshape) copies K and V to one head per query head; its
@@ -144,6 +192,7 @@ class LayerBuilder {
     }
     attention_core(heads, d, d, 2 * (repeat ? heads : kv_heads) * d);
     gemm("attn.out", T_, h, heads * d);
+    if (m_.norms_per_layer == 4) norm("attn.post_norm", h);
     residual("attn.residual");
   }
 
@@ -192,6 +241,7 @@ class LayerBuilder {
   void dense_mlp() {
     norm("mlp.norm", m_.hidden);
     mlp("mlp", T_, m_.ffn_hidden / double(c_.tp));
+    if (m_.norms_per_layer == 4) norm("mlp.post_norm", m_.hidden);
     residual("mlp.residual");
   }
 
@@ -207,27 +257,48 @@ class LayerBuilder {
     const double routed = T_ * c_.ep * k / E;  // tokens per expert
     const double touched = 1 - std::pow(1 - k / E, T_ * c_.ep);
     const double local = (E / c_.ep) * touched;
+    const std::size_t first = ops_.size();
     mlp("moe.expert", routed / touched, e.expert_ffn_hidden / tp, local);
+    // The busiest expert's rank sets the pace (F-ARCH-3, load_imbalance = its tokens over the mean): its GEMMs
+    // run on that many more rows; model FLOPs keep the balanced count.
+    if (e.load_imbalance > 1)
+      for (std::size_t i = first; i < ops_.size(); ++i) more_rows(ops_[i], e.load_imbalance);
     if (e.shared_experts > 0) mlp("moe.shared", T_, e.shared_experts * double(e.shared_ffn_hidden) / tp);
     memory("moe.combine", T_ * k * h * act_, T_ * h * act_);
+    if (m_.norms_per_layer == 4) norm("mlp.post_norm", h);
     residual("mlp.residual");
   }
 
   void head() {
-    const double h = m_.hidden, V = m_.vocab / double(c_.tp);
+    const double h = m_.hidden;
     const double pos = m_.max_positions > 0 ? T_ * h * c_.weight_bytes : 0;
     memory("embed.lookup", T_ * h * c_.weight_bytes + pos, T_ * h * act_);
     ops_.back().weight_bytes = T_ * h * c_.weight_bytes + pos;
-    norm("final.norm", h);
+    output_head("final.norm", "lm_head");
+  }
+
+  // The final norm, the output projection and the loss (training) or sampling.
+  void output_head(const std::string& norm_name, const std::string& head_name) {
+    const double h = m_.hidden, V = m_.vocab / double(c_.tp);
+    norm(norm_name, h);
     // Logits for every position in training, the last position of each sequence otherwise (§6.1).
     const double rows = c_.phase == Phase::training ? T_ : c_.batch;
     // Megatron-LM / Transformer Engine keep the output layer in BF16 under FP8 training recipes
     // (fp8_output_proj is MXFP8-only and off by default; reference/training-stacks.md §1.1).
     const bool fp8_training = c_.phase == Phase::training && bytes_per_element(c_.math) <= 1;
-    gemm("lm_head", rows, V, h, 1, true, fp8_training ? std::optional(Precision::bf16) : std::nullopt);
+    gemm(head_name, rows, V, h, 1, true, fp8_training ? std::optional(Precision::bf16) : std::nullopt);
     if (c_.phase == Phase::training && eager_) eager("loss.cross_entropy", rows * V, eager_cross_entropy(act_));
     else if (c_.phase == Phase::training) memory("loss.cross_entropy", rows * V * act_, rows * V * act_);
     else memory("sample.softmax", rows * V * act_, rows * 4);
+  }
+
+  // A multi-token-prediction module's inputs (DeepSeek-V3 §2.2): the previous depth's hidden state
+  // and the next token's embedding, each normalised, concatenated and projected back to h.
+  void mtp_inputs() {
+    const double h = m_.hidden;
+    norm("mtp.hidden_norm", h);
+    norm("mtp.embed_norm", h);
+    gemm("mtp.proj", T_, h, 2 * h);
   }
 
  private:
@@ -240,7 +311,8 @@ class LayerBuilder {
 };
 
 bool is_attention_core(const Op& op) {
-  return op.name == "attn.core" || op.name == "attn.scores" || op.name == "attn.softmax" || op.name == "attn.context";
+  return op.name.starts_with("attn.core") || op.name.starts_with("attn.scores") || op.name.starts_with("attn.softmax") ||
+         op.name.starts_with("attn.context");
 }
 
 // One op redone in the backward pass, `share` of it.
@@ -367,6 +439,16 @@ std::vector<OpGroup> transformer_ops(const TransformerSpec& m, const OpContext& 
     moe.attention();
     moe.moe_mlp();
     append_group(groups, "MoE layer", m.moe_layers(), moe.take(), c, true);
+  }
+  // MTP modules train beside the main model (their loss is added); inference does not run them here.
+  if (m.mtp_layers > 0 && c.phase == Phase::training) {
+    LayerBuilder mtp(m, c);
+    mtp.mtp_inputs();
+    mtp.attention();
+    if (m.moe_layers() > 0) mtp.moe_mlp();
+    else mtp.dense_mlp();
+    mtp.output_head("mtp.final_norm", "mtp.lm_head");
+    append_group(groups, "MTP module", m.mtp_layers, mtp.take(), c, true);
   }
   return groups;
 }

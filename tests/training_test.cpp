@@ -290,9 +290,31 @@ TEST_CASE("an uneven split that happens to be even predicts exactly what the eve
   CHECK(lighter.step_time_s > predict_training(scenario(gpt3_64("tp = 8\npp = 8")), {}).step_time_s);
 }
 
+TEST_CASE("pp that does not divide the layers balances them with the embedding and loss counted as layers (F-PIPE-4)") {
+  // Llama 3.1 405B, 126 layers at pp 16 (Megatron-Bridge's recipe): 128 units, 8 a stage, so the end
+  // stages hold 7 layers and the middle ones 8, what first/last_stage_layers = 7 gives.
+  const Scenario balanced = scenario(llama405(""));
+  const Scenario given = scenario(llama405("first_stage_layers = 7\nlast_stage_layers = 7"));
+  const models::TransformerSpec& m = balanced.workload.transformer();
+  for (int r = 0; r < 16; ++r) CHECK(stage_layers(m, balanced.parallelism, r).total() == stage_layers(m, given.parallelism, r).total());
+  CHECK(predict_training(balanced, {}).step_time_s == doctest::Approx(predict_training(given, {}).step_time_s).epsilon(1e-12));
+  // 61 layers at pp 8 (DeepSeek-V3's count): 63 units, 7 a stage and 7 left over; the six middle
+  // stages take one each, then the last: 6, 8 x 6, 7 layers.
+  models::TransformerSpec v3 = m;
+  v3.layers = 61;
+  ParallelismSettings p8 = balanced.parallelism;
+  p8.pp = 8;
+  p8.first_stage_layers.reset(), p8.last_stage_layers.reset();
+  double total = 0;
+  for (int r = 0; r < 8; ++r) {
+    const double here = stage_layers(v3, p8, r).total();
+    CHECK(here == (r == 0 ? 6 : r == 7 ? 7 : 8));
+    total += here;
+  }
+  CHECK(total == 61);
+}
+
 TEST_CASE("uneven split rules are one-line errors naming the key") {
-  CHECK(error_of(llama405("")) == "test.toml:14:1: parallelism.pp: 16 does not divide the model's 126 layers "
-                                  "(first_stage_layers / last_stage_layers give an uneven split)");
   CHECK(error_of(llama405("first_stage_layers = 7")) ==
         "test.toml:17:1: parallelism.first_stage_layers: the 119 layers left do not divide over the 15 other pipeline stages");
   CHECK(error_of(llama405("first_stage_layers = 70\nlast_stage_layers = 70")).find("parallelism.first_stage_layers: the first and "

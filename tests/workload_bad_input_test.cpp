@@ -54,7 +54,11 @@ TEST_CASE("layouts that do not fit the model or the device count") {
   const std::string base = "[model]\npreset = \"llama3-8b\"\n" + kHardware + kTraining;
   CHECK(scenario_error(base + "[parallelism]\ntp = 3\n") == "bad.toml:10:1: parallelism.tp: tp x pp x cp = 3 does not divide the 16 devices");
   CHECK(scenario_error("[model]\npreset = \"llama3-8b\"\n[hardware]\nsystem = \"dgx-h100\"\nnodes = 3\n" + kTraining +
-                       "[parallelism]\ntp = 8\npp = 3\n") == "bad.toml:11:1: parallelism.pp: 3 does not divide the model's 32 layers (first_stage_layers / last_stage_layers give an uneven split)");
+                       "[parallelism]\ntp = 8\npp = 3\n") == "(no error)");  // balanced: 10, 12 and 10 layers (F-PIPE-4)
+  CHECK(scenario_error("[model]\npreset = \"llama3-8b\"\n[hardware]\nsystem = \"dgx-h100\"\nnodes = 5\n" + kTraining +
+                       "[parallelism]\ntp = 2\npp = 20\n") ==
+        "bad.toml:11:1: parallelism.pp: 20 stages leave a pipeline stage without a layer of the model's 32 (the embedding and loss "
+        "count as a layer each when pp does not divide the layers)");
   CHECK(scenario_error("[model]\npreset = \"megatron-gpt-1.7b\"\n" + kHardware + kTraining + "[parallelism]\ntp = 16\n") ==
         "bad.toml:10:1: parallelism.tp: 16 does not divide the model's 24 attention heads");
   CHECK(scenario_error(base + "[parallelism]\ntp = 2\npp = 8\ndp = 2\n") == "bad.toml:12:1: parallelism.dp: tp x pp x cp x dp = 32 is not the 16 devices");

@@ -355,7 +355,7 @@ Scenario read_scenario(TomlSection& root, const std::string& label, const std::f
   s.name = top.text("name").value_or(std::filesystem::path(label).stem().string());
   auto model = root.table("model");
   if (!model) root.fail_here("missing required table [model] (preset = \"<name>\" and/or the architecture)");
-  s.workload = read_model_table(*model, workloads, model->has("preset") ? "" : "inline-model", true);
+  s.workload = read_model_table(*model, workloads, model->has("preset") || model->has("hf_config") ? "" : "inline-model", true);
   if (auto attention = root.table("attention")) {
     KeyReader r(*attention, "attention");
     s.mask = r.pick<models::AttentionMask>("mask").value_or(s.mask);
@@ -367,7 +367,11 @@ Scenario read_scenario(TomlSection& root, const std::string& label, const std::f
   s.hardware = read_hardware(*hardware, db);
   s.hw = resolve_hardware(db, s.hardware);
   if (auto t = root.table("training")) s.training = read_training(*t, s.hw.device);
-  if (auto t = root.table("inference")) s.inference = read_inference(*t);
+  if (auto t = root.table("inference")) {
+    s.inference = read_inference(*t);
+    // A checkpoint's quantization_config is how its weights are stored, unless the scenario says.
+    if (!s.inference->weight_dtype) s.inference->weight_dtype = s.workload.stored_weight_dtype;
+  }
   if (s.training && s.inference) root.fail("inference", "a scenario is either [training] or [inference], not both");
   if (!s.training && !s.inference) root.fail_here("a scenario needs a [training] or an [inference] table");
   if (s.training && !s.workload.is_transformer()) root.fail("training", "training is modelled for transformer workloads only");

@@ -5,6 +5,7 @@
 
 #include "engine/core/edit_distance.hpp"
 #include "engine/core/input_file.hpp"
+#include "engine/data/hf_config.hpp"
 #include "engine/data/schema/scenario.hpp"
 
 namespace perfcast {
@@ -38,6 +39,10 @@ void check_transformer(TransformerSpec& m, TomlSection& t) {
   for (std::size_t i = 0; i < std::size(values); ++i)
     if (values[i] <= 0) t.fail_here(fmt::format("missing required key '{}{}'", t.path(), missing[i]));
   if (m.kv_heads == 0) m.kv_heads = m.heads;  // MHA unless stated
+  if (m.sliding_layers > m.layers)
+    t.fail("sliding_layers", fmt::format("{} exceeds the model's {} layers", m.sliding_layers, m.layers));
+  if (m.sliding_layers > 0 && m.sliding_window == 0)
+    t.fail("sliding_layers", "needs sliding_window, the tokens those layers attend to");
   if (m.kv_heads > m.heads || m.heads % m.kv_heads != 0)
     t.fail("kv_heads", fmt::format("{} does not divide heads {} (grouped-query attention needs heads = groups x kv_heads)",
                                    m.kv_heads, m.heads));
@@ -50,6 +55,9 @@ void check_transformer(TransformerSpec& m, TomlSection& t) {
     const models::MoeSpec& e = *m.moe;
     if (e.top_k > e.experts)
       t.fail("moe", fmt::format("top_k {} exceeds experts {}", e.top_k, e.experts));
+    if (e.load_imbalance > double(e.experts) / e.top_k)
+      t.fail("moe", fmt::format("load_imbalance {} exceeds experts / top_k = {:g} (every token on the busiest expert)", e.load_imbalance,
+                                double(e.experts) / e.top_k));
     if (e.dense_layers >= m.layers)
       t.fail("moe", fmt::format("dense_layers {} leaves no MoE layer of {}", e.dense_layers, m.layers));
   }
@@ -65,6 +73,7 @@ void read_moe(TomlSection& t, TransformerSpec& m) {
   read_int(r, "shared_ffn_hidden", e.shared_ffn_hidden);
   read_int(r, "dense_layers", e.dense_layers);
   e.router_bias = r.flag("router_bias").value_or(e.router_bias);
+  e.load_imbalance = r.number("load_imbalance").value_or(e.load_imbalance);
   t.finish();
   const std::string_view keys[] = {"experts", "top_k", "expert_ffn_hidden"};
   const int values[] = {e.experts, e.top_k, e.expert_ffn_hidden};
@@ -110,6 +119,18 @@ void read_transformer_fields(TomlSection& t, TransformerSpec& m) {
   m.norm = r.pick<NormKind>("norm").value_or(m.norm);
   m.tied_embeddings = r.flag("tied_embeddings").value_or(m.tied_embeddings);
   m.linear_bias = r.flag("linear_bias").value_or(m.linear_bias);
+  m.qkv_bias = r.flag("qkv_bias").value_or(m.qkv_bias);
+  m.qk_norm = r.flag("qk_norm").value_or(m.qk_norm);
+  if (auto v = r.integer("norms_per_layer")) {
+    if (*v != 2 && *v != 4) t.fail("norms_per_layer", fmt::format("{} is neither 2 (pre-norm) nor 4 (pre- and post-norm)", *v));
+    m.norms_per_layer = as_int(*v);
+  }
+  m.attention_sinks = r.flag("attention_sinks").value_or(m.attention_sinks);
+  const bool window_given = t.has("sliding_window");
+  read_int(r, "sliding_window", m.sliding_window);
+  read_int(r, "sliding_layers", m.sliding_layers);
+  if (window_given && !t.has("sliding_layers") && m.sliding_layers == 0) m.sliding_layers = m.layers;
+  read_int(r, "mtp_layers", m.mtp_layers);
   if (auto v = r.number("dropout")) {
     if (*v >= 1) t.fail("dropout", fmt::format("{} is a probability and must be below 1", *v));
     m.dropout = *v;
@@ -208,7 +229,26 @@ Workload load_preset(const std::filesystem::path& dir, const std::string& name) 
 Workload read_model_table(TomlSection& model, const std::filesystem::path& dir, const std::string& name,
                           bool vision_alone) {
   Workload w;
-  if (auto preset = schema::KeyReader(model, "model").text("preset")) {
+  schema::KeyReader keys(model, "model");
+  if (auto config = keys.text("hf_config")) {
+    if (model.has("preset")) model.fail("hf_config", "give preset or hf_config, not both");
+    // A path from the folder of the file that names it.
+    const std::filesystem::path file = std::filesystem::path(model.file()).parent_path() / *config;
+    try {
+      w = read_hf_config(file);
+    } catch (const InputError& e) {
+      if (e.where().file.empty()) model.fail("hf_config", e.message());
+      throw;
+    }
+    auto& spec = std::get<TransformerSpec>(w.model);
+    read_transformer_fields(model, spec);
+    if (!name.empty() && name != "inline-model") {
+      spec.name = name;
+      w.name = name;
+    }
+    return w;
+  }
+  if (auto preset = keys.text("preset")) {
     if (!name.empty() && *preset == name) model.fail("preset", "a preset cannot be based on itself");
     try {
       w = load_preset(dir, *preset);

@@ -8,7 +8,7 @@ namespace perfcast {
 
 StageLayers stage_layers(const models::TransformerSpec& m, const ParallelismSettings& p, int stage) {
   StageLayers s;
-  if (!uneven_split(p) && (m.moe_layers() == 0 || m.dense_layers() == 0)) {  // one kind of layer, split evenly
+  if (even_split(m, p) && (m.moe_layers() == 0 || m.dense_layers() == 0)) {  // one kind of layer, split evenly
     (m.dense_layers() > 0 ? s.dense : s.moe) = layers_on_stage(m, p, stage);
     return s;
   }
@@ -30,9 +30,11 @@ ShardPlan shard_plan(const Scenario& s) {
   return {p.tp, p.pp, p.ep, dp, expert_tensor_parallel(p, dp)};
 }
 
-LocalParams local_parameters(const models::TransformerSpec& m, const StageLayers& st, int stage, const ShardPlan& sp) {
+LocalParams local_parameters(const models::TransformerSpec& m, const StageLayers& layers, int stage, const ShardPlan& sp) {
   const double h = m.hidden, tp = sp.tp;
-  const double norms = 2 * models::norm_parameters(m, h);
+  StageLayers st = layers;
+  if (stage == sp.pp - 1) (m.moe_layers() > 0 ? st.moe : st.dense) += m.mtp_layers;
+  const double norms = m.norms_per_layer * models::norm_parameters(m, h);
   const double attention = models::attention_parameters(m) / tp;
   LocalParams p;
   const double dense_linear = attention + models::mlp_parameters(m, m.ffn_hidden) / tp;
@@ -58,6 +60,10 @@ LocalParams local_parameters(const models::TransformerSpec& m, const StageLayers
     const bool head = !m.tied_embeddings || sp.pp > 1;
     p.other += (head ? vocab : 0) + models::norm_parameters(m, h);
     if (head) p.largest_unit = std::max(p.largest_unit, vocab);
+    // MTP modules sit after the last layer (Megatron-Core builds them on the last stage): a layer
+    // each, split as the layers are (counted above), and the [h; embedding] projection.
+    p.linear += m.mtp_layers * 2 * h * h / tp;
+    p.other += m.mtp_layers * 3 * models::norm_parameters(m, h);
   }
   return p;
 }

@@ -38,7 +38,29 @@ Split split_of(const models::TransformerSpec& m, const ParallelismSettings& p) {
 
 bool uneven_split(const ParallelismSettings& p) { return p.first_stage_layers || p.last_stage_layers; }
 
+namespace {
+
+// F-PIPE-4: where pp does not divide the layers and no split is given, the embedding and the loss
+// each count as a layer (Megatron-Core's account_for_embedding/loss_in_pipeline_split) and the
+// L + 2 units spread as evenly as possible, the middle stages taking the remainder first, then
+// the last stage, then the first.
+int balanced_layers(int layers, int pp, int stage) {
+  const int units = layers + 2, base = units / pp, rest = units % pp;
+  const int middle = pp - 2;
+  const int rank = stage == 0 ? pp - 1 : stage == pp - 1 ? middle : stage - 1;  // order in which stages get one more
+  return base + (rank < rest ? 1 : 0) - (stage == 0) - (stage == pp - 1);
+}
+
+bool balanced_split(const models::TransformerSpec& m, const ParallelismSettings& p) {
+  return !uneven_split(p) && m.layers % p.pp != 0;
+}
+
+}  // namespace
+
+bool even_split(const models::TransformerSpec& m, const ParallelismSettings& p) { return !uneven_split(p) && m.layers % p.pp == 0; }
+
 int layers_on_stage(const models::TransformerSpec& m, const ParallelismSettings& p, int stage) {
+  if (balanced_split(m, p)) return balanced_layers(m.layers, p.pp, stage);
   if (!uneven_split(p)) return m.layers / p.pp;
   const Split s = split_of(m, p);
   if (stage == 0) return s.first;
@@ -88,7 +110,9 @@ std::optional<LayoutRule> broken_layout_rule(const Workload& w, const Parallelis
   if (m.kv_heads % p.tp != 0 && p.tp % m.kv_heads != 0) return tp_kv_heads;
   if (m.ffn_hidden % p.tp != 0) return tp_ffn;
   if (!uneven_split(p)) {
-    if (m.layers % p.pp != 0) return pp_layers;
+    // The balanced split leaves every stage a layer while pp <= L / 2 + 1 or so; check each end.
+    if (m.layers % p.pp != 0 && (balanced_layers(m.layers, p.pp, 0) < 1 || balanced_layers(m.layers, p.pp, p.pp - 1) < 1))
+      return pp_layers;
   } else {
     const Split s = split_of(m, p);
     if (s.middle_layers < 0 || (s.middle_stages == 0 && s.middle_layers != 0)) return uneven_sum;
@@ -130,7 +154,7 @@ std::string_view describe(LayoutRule r) {
     case LayoutRule::tp_heads: return "heads not divisible by tp";
     case LayoutRule::tp_kv_heads: return "KV heads neither divide nor are a multiple of tp";
     case LayoutRule::tp_ffn: return "ffn_hidden not divisible by tp";
-    case LayoutRule::pp_layers: return "layers not divisible by pp";
+    case LayoutRule::pp_layers: return "a pipeline stage without a layer";
     case LayoutRule::uneven_sum: return "uneven split: end stages' layers do not fit the model";
     case LayoutRule::uneven_middle: return "uneven split: the other layers do not divide over the middle stages";
     case LayoutRule::vp_layers: return "a stage's layers not divisible by vp";
@@ -177,8 +201,8 @@ std::optional<LayoutProblem> layout_problem(const Workload& w, const Parallelism
     case tp_kv_heads: return problem("tp", fmt::format("{} neither divides nor is a multiple of the model's {} KV heads", p.tp, m.kv_heads));
     case tp_ffn: return problem("tp", fmt::format("{} does not divide ffn_hidden {}", p.tp, m.ffn_hidden));
     case pp_layers:
-      return problem("pp", fmt::format("{} does not divide the model's {} layers (first_stage_layers / last_stage_layers "
-                                       "give an uneven split)", p.pp, m.layers));
+      return problem("pp", fmt::format("{} stages leave a pipeline stage without a layer of the model's {} (the embedding and "
+                                       "loss count as a layer each when pp does not divide the layers)", p.pp, m.layers));
     case uneven_sum:
     case uneven_middle: {
       const std::string key = p.first_stage_layers ? "first_stage_layers" : "last_stage_layers";

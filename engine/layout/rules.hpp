@@ -30,7 +30,7 @@ std::optional<LayoutRule> broken_layout_rule(const Workload& w, const Parallelis
                                              const std::optional<TrainingSettings>& training);
 
 // Megatron-LM's argument checks for `p` on `devices` devices (TP dividing heads, KV heads and
-// FFN widths, PP dividing layers, VP dividing a stage's layers (or them with the embedding and
+// FFN widths, PP leaving every stage a layer (an uneven split where it does not divide them), VP dividing a stage's layers (or them with the embedding and
 // loss counted as layers), EP dividing experts and the
 // tp x cp x dp ranks it folds into, CP dividing the sequence, the batch splitting into
 // micro-batches over data-parallel replicas), then the training stack's: the ZeRO stages,
@@ -45,8 +45,11 @@ int layers_on_stage(const models::TransformerSpec& m, const ParallelismSettings&
 // Megatron-Core's account_for_embedding/loss_in_pipeline_split one fewer in the first stage's
 // first chunk (the embedding) and the last stage's last chunk (the loss).
 int layers_in_chunk(const models::TransformerSpec& m, const ParallelismSettings& p, int stage, int chunk);
-// Whether `p` splits the layers unevenly (first/last stage layer counts given).
+// Whether `p` gives the end stages' layer counts (first_stage_layers / last_stage_layers). Where
+// it does not and pp does not divide the layers, layers_on_stage() balances them (F-PIPE-4).
 bool uneven_split(const ParallelismSettings& p);
+// Whether every stage holds the same number of layers.
+bool even_split(const models::TransformerSpec& m, const ParallelismSettings& p);
 
 // Data-parallel replicas: what tp x pp x cp leaves of the devices unless given.
 int data_parallel(const ParallelismSettings& p, int devices);

@@ -134,7 +134,7 @@ StageMemory training_memory_peak(const Scenario& s, const AcceleratorSpec& a, co
   const ParallelismSettings& p = s.parallelism;
   StageMemory worst = training_stage_memory(s, a, 0, f, o);
   if (p.pp == 1) return worst;
-  const int others[] = {p.pp - 1, uneven_split(p) && p.pp > 2 ? 1 : -1};
+  const int others[] = {p.pp - 1, !(s.workload.is_transformer() && even_split(s.workload.transformer(), p)) && p.pp > 2 ? 1 : -1};
   for (int stage : others) {
     if (stage < 0) continue;
     StageMemory x = training_stage_memory(s, a, stage, f, o);
@@ -190,7 +190,7 @@ Evaluation training_memory(const Scenario& s, const AcceleratorSpec& a, const Me
   Evaluation worst = training_stage(s, a, 0, o);
   if (p.pp == 1) return worst;
   std::vector<int> others = {p.pp - 1};
-  if (uneven_split(p) && p.pp > 2) others.push_back(1);
+  if (!(s.workload.is_transformer() && even_split(s.workload.transformer(), p)) && p.pp > 2) others.push_back(1);
   for (int stage : others) {
     Evaluation e = training_stage(s, a, stage, o);
     if (e.total > worst.total) worst = std::move(e);
@@ -239,7 +239,8 @@ InferenceShape transformer_inference(const Scenario& s, const AcceleratorSpec& a
     const double other_bytes = std::max(2.0, std::min(4.0, bytes_per_element(dt.compute)));
     const double weights = lp.linear * wf.bytes_per_element() + lp.other * other_bytes;
     const double kv_token = models::kv_bytes_per_token(m, kf, p.tp, int(st.dense + st.moe));
-    const double kv_sequence = models::paged_tokens(in.input_len + in.output_len, block) * kv_token;
+    const double kv_sequence =
+        models::kv_cache_bytes(m, kf, p.tp, st.dense + st.moe, models::paged_tokens(in.input_len + in.output_len, block));
     // Prefill of one prompt at a time: the residual stream and norm output, plus the wider of the
     // attention block (QKV, and the score matrix when not fused) and the MLP intermediates.
     const double gated = m.mlp == models::MlpKind::swiglu ? 3 : 2;
@@ -259,9 +260,14 @@ InferenceShape transformer_inference(const Scenario& s, const AcceleratorSpec& a
     out.push_back({"weights", weights,
                    fmt::format("{:.4g}B parameters; projections {} at {:.4g} B/param ({}), the rest {:g}-byte", lp.total() / 1e9,
                                name_of(dt.weights), wf.bytes_per_element(), wf.source, other_bytes)});
+    const std::string window = m.sliding_share() > 0
+                                   ? fmt::format("; {:g} of {} layers keep at most their {}-token window", m.sliding_share() * m.layers,
+                                                 m.layers, m.sliding_window)
+                                   : "";
     out.push_back({"kv_cache", batch * kv_sequence,
-                   fmt::format("{:g} sequences x {:g} tokens (paged, blocks of {:g}) x {:.6g} B/token, {} ({})", batch,
-                               models::paged_tokens(in.input_len + in.output_len, block), block, kv_token, name_of(dt.kv), kf.source)});
+                   fmt::format("{:g} sequences x {:g} tokens (paged, blocks of {:g}) x {:.6g} B/token, {} ({}){}", batch,
+                               models::paged_tokens(in.input_len + in.output_len, block), block, kv_token, name_of(dt.kv), kf.source,
+                               window)});
     out.push_back({"activations", prefill + batch * logits, fmt::format("one {:g}-token prefill + fp32 logits per sequence", T)});
     double fixed = weights + prefill;
     if (has_cuda_context(a)) {

@@ -119,6 +119,7 @@ LayerPassTimes layer_pass_times(const std::vector<models::OpGroup>& groups, cons
   const auto all = [](const Op&) { return true; };
   if (const models::OpGroup* g = find_group(groups, "dense layer")) l.dense = time_ops(g->ops, c, e, all);
   if (const models::OpGroup* g = find_group(groups, "MoE layer")) l.moe = time_ops(g->ops, c, e, all);
+  if (const models::OpGroup* g = find_group(groups, "MTP module")) l.mtp.add(time_ops(g->ops, c, e, all), g->repeats);
   return l;
 }
 
@@ -126,13 +127,13 @@ PassTimes stage_pass_times(const LayerPassTimes& l, const StageLayers& st, int s
   PassTimes t;
   t.add(l.dense, st.dense).add(l.moe, st.moe);
   if (stage == 0) t.add(l.embedding, 1);
-  if (stage == pp - 1) t.add(l.output, 1);
+  if (stage == pp - 1) t.add(l.output, 1).add(l.mtp, 1);
   return t;
 }
 
 PassTimes model_pass_times(const LayerPassTimes& l, const models::TransformerSpec& m) {
   PassTimes t;
-  t.add(l.embedding, 1).add(l.output, 1).add(l.dense, m.dense_layers()).add(l.moe, m.moe_layers());
+  t.add(l.embedding, 1).add(l.output, 1).add(l.mtp, 1).add(l.dense, m.dense_layers()).add(l.moe, m.moe_layers());
   return t;
 }
 

@@ -34,6 +34,7 @@ struct PassTimes {
 // layer (zero when the model has none).
 struct LayerPassTimes {
   PassTimes embedding, output, dense, moe;
+  PassTimes mtp;  // every MTP module, on the last pipeline stage
 };
 LayerPassTimes layer_pass_times(const std::vector<models::OpGroup>& groups, const models::Ceilings& c, const models::Efficiency& e);
 

@@ -4,6 +4,7 @@
 #include <string>
 #include <variant>
 
+#include "models/precision.hpp"
 #include "models/transformer.hpp"
 #include "models/vision.hpp"
 
@@ -20,6 +21,10 @@ struct Workload {
   std::optional<double> published_parameters, published_active_parameters, published_macs;
   double published_resolution = 0;  // unit of the published figures' last digit (1e8 for "70.6B")
   int input_resolution = 0;  // vision
+  // How the checkpoint stores its weights (a Hugging Face quantization_config): inference's
+  // weight_dtype unless the scenario gives one.
+  std::optional<Precision> stored_weight_dtype;
+  std::string stored_weight_note;
 
   bool is_transformer() const { return std::holds_alternative<models::TransformerSpec>(model); }
   const models::TransformerSpec& transformer() const { return std::get<models::TransformerSpec>(model); }

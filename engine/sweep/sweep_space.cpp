@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "engine/sweep/sweep_space.hpp"
 
 #include <fmt/format.h>
@@ -94,7 +95,12 @@ SweepSpace training_space(const Scenario& s, const std::vector<int>& devices) {
   sp.devices = devices.empty() ? std::vector<int>{s.hardware.count} : devices;
   sp.tp = powers_of_two(kMaxTp);
   sp.cp = powers_of_two(kMaxCp);
+  // Every divisor of the layers, and the powers of two that split them unevenly (F-PIPE-4) while
+  // each stage keeps two layers or more (Megatron-Bridge runs Llama 3.1 405B's 126 at pp 8 and 16).
   sp.pp = divisors(m.layers, m.layers);
+  for (int p : powers_of_two(m.layers / 2))
+    if (m.layers % p != 0) sp.pp.push_back(p);
+  std::sort(sp.pp.begin(), sp.pp.end());
   sp.ep = m.moe ? std::vector<int>{} : std::vector<int>{1};
   if (m.moe)
     for (int e : powers_of_two(m.moe->experts))

@@ -56,6 +56,7 @@ constexpr ScenarioKey kTop[] = {
 constexpr ScenarioKey kModel[] = {
     name("preset", "workloads/ preset", "none (the architecture is given here)",
          "A workload preset; the keys below override its values"),
+    text("hf_config", "none", "A Hugging Face config.json (path from this file's folder); the keys below override what it gives"),
     integer("layers", "", "required without a preset", 1, kMaxDim, "Transformer layers"),
     integer("hidden", "", "required without a preset", 1, kMaxDim, "Model width d"),
     integer("heads", "", "required without a preset", 1, kMaxDim, "Attention (query) heads"),
@@ -69,6 +70,14 @@ constexpr ScenarioKey kModel[] = {
     choice("norm", models::kNormKeys, "rmsnorm", "Normalisation layer"),
     flag("tied_embeddings", "false", "Input embedding and output projection share one matrix"),
     flag("linear_bias", "false", "The linear layers carry biases"),
+    flag("qkv_bias", "false", "Only the query, key and value projections carry biases (Qwen2)"),
+    flag("qk_norm", "false", "An RMSNorm over each query and key head (Qwen3, Gemma 3)"),
+    integer("norms_per_layer", "", "2", 2, 4, "2 (before attention and MLP) or 4 (after them too, Gemma 2/3)"),
+    flag("attention_sinks", "false", "A learned sink logit per head in the softmax (GPT-OSS)"),
+    integer("sliding_window", "tokens", "0 (none)", 0, kMaxDim, "Keys a sliding-window layer attends to; its KV cache keeps no more"),
+    integer("sliding_layers", "", "all layers when sliding_window is set", 0, kMaxDim,
+            "Layers that use the sliding window; the others attend to the whole context"),
+    integer("mtp_layers", "", "0", 0, 16, "Multi-token-prediction modules trained beside the model (DeepSeek-V3)"),
     number("dropout", "", "0", 0, true, 1, "Dropout probability (below 1); training only"),
 };
 
@@ -80,6 +89,8 @@ constexpr ScenarioKey kMoe[] = {
     integer("shared_ffn_hidden", "", "expert_ffn_hidden", 1, kMaxDim, "MLP inner width of one shared expert"),
     integer("dense_layers", "", "0", 0, kMaxDim, "Leading layers with a dense MLP instead of experts"),
     flag("router_bias", "false", "The router carries a bias"),
+    number("load_imbalance", "", "1 (balanced)", 1, true, 1000,
+           "Tokens of the busiest expert over the mean; the routed-expert GEMMs wait for it"),
 };
 
 constexpr ScenarioKey kMla[] = {

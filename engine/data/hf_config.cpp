@@ -1,0 +1,330 @@
+#include "engine/data/hf_config.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "engine/core/edit_distance.hpp"
+#include "engine/core/errors.hpp"
+#include "engine/core/input_file.hpp"
+
+namespace perfcast {
+namespace {
+
+using nlohmann::json;
+using models::TransformerSpec;
+
+constexpr std::int64_t kMaxDim = 10'000'000;
+
+// How a model class reads its config (transformers' modeling_<type>.py and configuration_<type>.py).
+enum class Family { llama, mistral, mixtral, qwen2, qwen3, qwen2_moe, qwen3_moe, deepseek, gpt_oss, gemma2, gemma3, glm4_moe };
+
+struct Architecture {
+  std::string_view name;
+  Family family;
+  bool tied_default;  // the config class's tie_word_embeddings default
+};
+
+constexpr Architecture kArchitectures[] = {
+    {"LlamaForCausalLM", Family::llama, false},
+    {"MistralForCausalLM", Family::mistral, false},
+    {"MixtralForCausalLM", Family::mixtral, false},
+    {"Qwen2ForCausalLM", Family::qwen2, false},
+    {"Qwen3ForCausalLM", Family::qwen3, false},
+    {"Qwen2MoeForCausalLM", Family::qwen2_moe, false},
+    {"Qwen3MoeForCausalLM", Family::qwen3_moe, false},
+    {"DeepseekV3ForCausalLM", Family::deepseek, false},  // DeepSeek-V3/R1, Kimi-K2
+    {"GptOssForCausalLM", Family::gpt_oss, false},
+    {"Gemma2ForCausalLM", Family::gemma2, true},
+    {"Gemma3ForCausalLM", Family::gemma3, true},
+    {"Gemma3ForConditionalGeneration", Family::gemma3, true},  // the text model of text_config
+    {"Glm4MoeForCausalLM", Family::glm4_moe, false},           // GLM-4.5 / 4.6
+};
+
+// Model classes seen in the wild that perfcast cannot represent yet, and why.
+constexpr std::pair<std::string_view, std::string_view> kRefused[] = {
+    {"Qwen3NextForCausalLM", "its Gated DeltaNet linear-attention layers keep a state, not a KV cache, which perfcast does not model yet"},
+    {"MiniMaxText01ForCausalLM", "its lightning (linear) attention layers are not modelled yet"},
+    {"MiniMaxM1ForCausalLM", "its lightning (linear) attention layers are not modelled yet"},
+};
+
+class Reader {
+ public:
+  Reader(std::string label, const json& root) : label_(std::move(label)), root_(root) {}
+
+  [[noreturn]] void fail(std::string_view key, std::string_view message) const {
+    throw InputError({label_, 0, 0}, fmt::format("{}: {}", key, message));
+  }
+
+  const json* find(const json& obj, std::string_view key) const {
+    auto it = obj.find(std::string(key));
+    return it == obj.end() || it->is_null() ? nullptr : &*it;
+  }
+
+  std::optional<int> integer(const json& obj, std::string_view key, std::int64_t min = 1) const {
+    const json* v = find(obj, key);
+    if (!v) return std::nullopt;
+    if (!v->is_number_integer() && !v->is_number_unsigned())
+      fail(key, fmt::format("expected a whole number, found {}", v->dump().substr(0, 40)));
+    const auto n = v->get<std::int64_t>();
+    if (n < min || n > kMaxDim) fail(key, fmt::format("{} is outside {} to {}", n, min, kMaxDim));
+    return int(n);
+  }
+  int require(const json& obj, std::string_view key, std::string_view arch) const {
+    if (auto v = integer(obj, key)) return *v;
+    fail(key, fmt::format("missing; {} needs it", arch));
+  }
+  std::optional<bool> flag(const json& obj, std::string_view key) const {
+    const json* v = find(obj, key);
+    if (!v) return std::nullopt;
+    if (!v->is_boolean()) fail(key, fmt::format("expected true or false, found {}", v->dump().substr(0, 40)));
+    return v->get<bool>();
+  }
+  std::optional<std::string> text(const json& obj, std::string_view key) const {
+    const json* v = find(obj, key);
+    if (!v) return std::nullopt;
+    if (!v->is_string()) fail(key, fmt::format("expected a string, found {}", v->dump().substr(0, 40)));
+    return v->get<std::string>();
+  }
+
+ private:
+  std::string label_;
+  const json& root_;
+};
+
+const Architecture& architecture_of(const Reader& r, const json& root) {
+  const json* list = r.find(root, "architectures");
+  if (!list) r.fail("architectures", "missing; perfcast reads the model class from it (e.g. [\"LlamaForCausalLM\"])");
+  if (!list->is_array() || list->empty() || !(*list)[0].is_string())
+    r.fail("architectures", "expected a list with the model class name first");
+  const std::string name = (*list)[0].get<std::string>();
+  for (const Architecture& a : kArchitectures)
+    if (a.name == name) return a;
+  for (auto [refused, why] : kRefused)
+    if (refused == name) r.fail("architectures", fmt::format("{}: {}", name, why));
+  std::vector<std::string> known;
+  for (const Architecture& a : kArchitectures) known.emplace_back(a.name);
+  r.fail("architectures", fmt::format("'{}' is not a model class perfcast reads{} (it reads {})", name, did_you_mean(name, known),
+                                      fmt::join(known, ", ")));
+}
+
+// Layers whose attention uses the window: `layer_types` where the config lists them, else the
+// class's fixed pattern.
+int sliding_layers(const Reader& r, const json& c, Family f, int layers) {
+  if (const json* types = r.find(c, "layer_types")) {
+    if (!types->is_array() || types->size() != std::size_t(layers))
+      r.fail("layer_types", fmt::format("expected a list of {} layer kinds (num_hidden_layers)", layers));
+    int sliding = 0;
+    for (const json& t : *types) {
+      if (!t.is_string()) r.fail("layer_types", "expected strings such as \"sliding_attention\" and \"full_attention\"");
+      const std::string kind = t.get<std::string>();
+      if (kind == "sliding_attention") ++sliding;
+      else if (kind != "full_attention")
+        r.fail("layer_types", fmt::format("'{}' is neither sliding_attention nor full_attention", kind));
+    }
+    return sliding;
+  }
+  switch (f) {
+    case Family::mistral: return layers;  // every layer (MistralAttention)
+    case Family::gemma2: return (layers + 1) / 2;  // even-indexed layers (Gemma2DecoderLayer)
+    case Family::gemma3: {
+      // Layer i slides unless (i + 1) is a multiple of the pattern (Gemma3 sliding_window_pattern, 6).
+      const int pattern = r.integer(c, "sliding_window_pattern").value_or(6);
+      return layers - layers / pattern;
+    }
+    case Family::qwen2:
+    case Family::qwen3:
+    case Family::qwen2_moe:
+    case Family::qwen3_moe: {
+      // use_sliding_window: the layers from max_window_layers on use it (Qwen2Attention).
+      if (!r.flag(c, "use_sliding_window").value_or(false)) return 0;
+      const int full = r.integer(c, "max_window_layers", 0).value_or(layers);
+      return std::max(0, layers - full);
+    }
+    default: return 0;
+  }
+}
+
+void read_moe(const Reader& r, const json& c, const Architecture& a, TransformerSpec& m) {
+  models::MoeSpec e;
+  switch (a.family) {
+    case Family::mixtral:
+    case Family::gpt_oss:
+      e.experts = r.require(c, "num_local_experts", a.name);
+      e.top_k = r.integer(c, "num_experts_per_tok").value_or(r.integer(c, "experts_per_token").value_or(0));
+      if (e.top_k == 0) r.fail("num_experts_per_tok", fmt::format("missing; {} needs it", a.name));
+      e.expert_ffn_hidden = m.ffn_hidden;
+      e.router_bias = a.family == Family::gpt_oss;  // GptOssTopKRouter has a bias
+      break;
+    case Family::qwen2_moe:
+    case Family::qwen3_moe: {
+      e.experts = r.require(c, "num_experts", a.name);
+      e.top_k = r.require(c, "num_experts_per_tok", a.name);
+      e.expert_ffn_hidden = r.require(c, "moe_intermediate_size", a.name);
+      if (r.integer(c, "decoder_sparse_step").value_or(1) != 1)
+        r.fail("decoder_sparse_step", "only 1 (every layer MoE) is read; perfcast's dense layers come first");
+      if (const json* only = r.find(c, "mlp_only_layers"); only && !(only->is_array() && only->empty()))
+        r.fail("mlp_only_layers", "dense layers among MoE layers are not read; perfcast's dense layers come first");
+      if (auto shared = r.integer(c, "shared_expert_intermediate_size", 0); shared && *shared > 0) {
+        e.shared_experts = 1;
+        e.shared_ffn_hidden = *shared;
+      }
+      break;
+    }
+    case Family::deepseek:
+    case Family::glm4_moe:
+      e.experts = r.require(c, "n_routed_experts", a.name);
+      e.top_k = r.require(c, "num_experts_per_tok", a.name);
+      e.expert_ffn_hidden = r.require(c, "moe_intermediate_size", a.name);
+      e.shared_experts = r.integer(c, "n_shared_experts", 0).value_or(0);
+      e.shared_ffn_hidden = e.expert_ffn_hidden;
+      e.dense_layers = r.integer(c, "first_k_dense_replace", 0).value_or(0);
+      if (r.integer(c, "moe_layer_freq").value_or(1) != 1) r.fail("moe_layer_freq", "only 1 (every layer after the dense ones) is read");
+      // noaux_tc routing adds e_score_correction_bias (DeepSeek-V3, GLM-4.5).
+      e.router_bias = r.text(c, "topk_method").value_or(a.family == Family::glm4_moe ? "noaux_tc" : "") == "noaux_tc";
+      break;
+    default: return;
+  }
+  if (e.top_k > e.experts) r.fail("num_experts_per_tok", fmt::format("{} exceeds the {} experts", e.top_k, e.experts));
+  if (e.dense_layers >= m.layers) r.fail("first_k_dense_replace", fmt::format("{} leaves no MoE layer of {}", e.dense_layers, m.layers));
+  m.moe = e;
+}
+
+void read_mla(const Reader& r, const json& c, const Architecture& a, TransformerSpec& m) {
+  models::MlaSpec l;
+  l.q_lora_rank = r.integer(c, "q_lora_rank", 0).value_or(0);  // null: queries not compressed (V2-Lite)
+  l.kv_lora_rank = r.require(c, "kv_lora_rank", a.name);
+  l.qk_nope_head_dim = r.require(c, "qk_nope_head_dim", a.name);
+  l.qk_rope_head_dim = r.require(c, "qk_rope_head_dim", a.name);
+  l.v_head_dim = r.require(c, "v_head_dim", a.name);
+  m.mla = l;
+  m.head_dim = l.qk_head_dim();
+}
+
+// quantization_config: the weights' stored format (F-ARCH-1).
+void read_quantization(const Reader& r, const json& root, Workload& w) {
+  const json* q = r.find(root, "quantization_config");
+  if (!q) return;
+  if (!q->is_object()) r.fail("quantization_config", "expected an object");
+  const std::string method = r.text(*q, "quant_method").value_or("");
+  auto set = [&](Precision p, std::string note) {
+    w.stored_weight_dtype = p;
+    w.stored_weight_note = std::move(note);
+  };
+  if (method == "fp8") {
+    std::string block;
+    if (const json* b = r.find(*q, "weight_block_size"); b && b->is_array()) block = fmt::format(", blocks of {}", b->dump());
+    return set(Precision::fp8, fmt::format("FP8 weights (quant_method fp8{})", block));
+  }
+  if (method == "mxfp4") return set(Precision::fp4, "MXFP4 weights (quant_method mxfp4; attention, router, embedding and head kept BF16)");
+  if (method == "modelopt") {
+    const std::string algo = r.text(*q, "quant_algo").value_or("");
+    if (algo == "FP8") return set(Precision::fp8, "FP8 weights (ModelOpt quant_algo FP8)");
+    if (algo == "NVFP4") return set(Precision::fp4, "NVFP4 weights (ModelOpt quant_algo NVFP4)");
+    r.fail("quantization_config.quant_algo", fmt::format("'{}' is not read (FP8, NVFP4)", algo));
+  }
+  if (method == "awq" || method == "gptq") {
+    const int bits = r.integer(*q, "bits").value_or(0);
+    if (bits == 4) return set(Precision::int4, fmt::format("INT4 weights ({})", method));
+    if (bits == 8) return set(Precision::int8, fmt::format("INT8 weights ({})", method));
+    r.fail("quantization_config.bits", fmt::format("{} bits is not read (4 or 8)", bits));
+  }
+  r.fail("quantization_config.quant_method", fmt::format("'{}' is not read (fp8, mxfp4, modelopt, awq, gptq)", method));
+}
+
+std::string default_name(const Reader& r, const json& root, const std::string& label) {
+  if (auto path = r.text(root, "_name_or_path"); path && !path->empty()) {
+    std::string base = std::filesystem::path(*path).filename().string();
+    if (!base.empty()) return base;
+  }
+  const std::filesystem::path p(label);
+  if (p.filename() == "config.json" && p.has_parent_path() && !p.parent_path().filename().empty())
+    return p.parent_path().filename().string();
+  return p.stem().string();
+}
+
+}  // namespace
+
+std::vector<std::string_view> hf_architectures() {
+  std::vector<std::string_view> out;
+  for (const Architecture& a : kArchitectures) out.push_back(a.name);
+  return out;
+}
+
+Workload read_hf_config(const std::filesystem::path& file) { return parse_hf_config(read_input_file(file, "file"), file.string()); }
+
+Workload parse_hf_config(std::string_view json_text, const std::string& label) {
+  json root;
+  try {
+    root = json::parse(json_text);
+  } catch (const json::parse_error& e) {
+    throw InputError({label, 0, 0}, fmt::format("not valid JSON at byte {}", e.byte));
+  }
+  const Reader r(label, root);
+  if (!root.is_object()) r.fail("config", "expected a JSON object");
+  const Architecture& a = architecture_of(r, root);
+  // Multimodal classes keep the language model's fields in text_config.
+  const json* text = r.find(root, "text_config");
+  if (text && !text->is_object()) r.fail("text_config", "expected an object");
+  const json& c = text ? *text : root;
+
+  TransformerSpec m;
+  m.layers = r.require(c, "num_hidden_layers", a.name);
+  m.hidden = r.require(c, "hidden_size", a.name);
+  m.heads = r.require(c, "num_attention_heads", a.name);
+  m.kv_heads = r.integer(c, "num_key_value_heads").value_or(m.heads);
+  m.vocab = r.require(c, "vocab_size", a.name);
+  m.ffn_hidden = r.require(c, "intermediate_size", a.name);
+  m.max_context = r.integer(c, "max_position_embeddings").value_or(0);
+  m.tied_embeddings = r.flag(c, "tie_word_embeddings").value_or(r.flag(root, "tie_word_embeddings").value_or(a.tied_default));
+  if (m.heads % m.kv_heads != 0)
+    r.fail("num_key_value_heads", fmt::format("{} does not divide num_attention_heads {}", m.kv_heads, m.heads));
+  // Every class read here has a gated MLP (SiLU or tanh-GELU gate) and RMSNorm.
+  m.mlp = models::MlpKind::swiglu;
+  m.norm = models::NormKind::rmsnorm;
+  if (a.family == Family::deepseek) {
+    read_mla(r, c, a, m);
+  } else if (auto d = r.integer(c, "head_dim")) {
+    m.head_dim = *d;
+  } else {
+    if (m.hidden % m.heads != 0) r.fail("head_dim", fmt::format("missing, and num_attention_heads {} does not divide hidden_size {}", m.heads, m.hidden));
+    m.head_dim = m.hidden / m.heads;
+  }
+  const bool attention_bias = r.flag(c, "attention_bias").value_or(a.family == Family::gpt_oss);
+  switch (a.family) {
+    case Family::qwen2:
+    case Family::qwen2_moe: m.qkv_bias = true; break;  // Qwen2Attention: q/k/v with bias, o without
+    case Family::glm4_moe:
+      m.qkv_bias = attention_bias;
+      m.qk_norm = r.flag(c, "use_qk_norm").value_or(false);
+      break;
+    case Family::qwen3:
+    case Family::qwen3_moe:
+    case Family::gemma3: m.qk_norm = true; break;
+    case Family::gpt_oss:
+      m.linear_bias = attention_bias;  // q/k/v/o and both expert projections carry biases
+      m.attention_sinks = true;
+      break;
+    default: m.linear_bias = attention_bias; break;  // LlamaAttention: bias on q/k/v/o
+  }
+  if (a.family == Family::gemma2 || a.family == Family::gemma3) m.norms_per_layer = 4;
+  if (auto window = r.integer(c, "sliding_window", 0); window && *window > 0) {
+    m.sliding_layers = sliding_layers(r, c, a.family, m.layers);
+    if (m.sliding_layers > 0) m.sliding_window = *window;
+  }
+  read_moe(r, c, a, m);
+  if (a.family == Family::deepseek || a.family == Family::glm4_moe) m.mtp_layers = r.integer(c, "num_nextn_predict_layers", 0).value_or(0);
+
+  Workload w;
+  w.name = default_name(r, root, label);
+  w.display_name = w.name;
+  m.name = w.name;
+  w.file = label;
+  w.source = {fmt::format("Hugging Face config.json ({})", a.name), "", label, "not stated"};
+  w.model = m;
+  read_quantization(r, root, w);
+  return w;
+}
+
+}  // namespace perfcast

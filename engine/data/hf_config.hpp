@@ -1,0 +1,23 @@
+#pragma once
+// A Hugging Face `config.json` read as a workload (F-ARCH-1): the architecture fields each supported
+// model class defines, HF's own defaults where a field is absent, and `quantization_config` as the
+// weights' stored dtype. A local file only. Errors name the file and the field, in one line.
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/spec/workload.hpp"
+
+namespace perfcast {
+
+// The model classes (config.json `architectures[0]`) read, in the order `perfcast model` lists them.
+std::vector<std::string_view> hf_architectures();
+
+// Reads `file`; the workload is named after `_name_or_path`, else the file's folder (for a
+// config.json) or stem.
+Workload read_hf_config(const std::filesystem::path& file);
+// The same from text; `label` names the file in messages and gives the default name.
+Workload parse_hf_config(std::string_view json_text, const std::string& label);
+
+}  // namespace perfcast
