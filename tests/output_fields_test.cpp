@@ -89,6 +89,8 @@ TEST_CASE("perfcast fields: every JSON key and CSV column of every command over 
   check_declared("collective", "--op all_reduce --system dgx-h100 --gpus 16 --sizes 1M:16M:4");
   check_declared("validate", "--kind gemm");
   check_declared("roofline", "--hw h100-sxm --op gemm:M=8192,N=8192,K=8192,dtype=bf16");
+  for (const char* model : {"deepseek-v3", "mixtral-8x7b"}) check_declared("model", std::string("show ") + model, false);
+  check_declared("model", "show " + std::string(PERFCAST_SOURCE_DIR) + "/tests/data/hf/gpt-oss-120b/config.json", false);
 }
 
 TEST_CASE("perfcast fields: declarations have meanings, commands are listed, an unknown command is an error") {

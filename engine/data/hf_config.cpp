@@ -199,7 +199,7 @@ void read_mla(const Reader& r, const json& c, const Architecture& a, Transformer
   l.qk_rope_head_dim = r.require(c, "qk_rope_head_dim", a.name);
   l.v_head_dim = r.require(c, "v_head_dim", a.name);
   m.mla = l;
-  m.head_dim = l.qk_head_dim();
+  m.head_dim = m.hidden / m.heads;  // as a preset without head_dim gets it; MLA itself uses the widths above
 }
 
 // quantization_config: the weights' stored format (F-ARCH-1).

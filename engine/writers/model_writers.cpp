@@ -110,8 +110,9 @@ std::string model_preset_toml(const Workload& w) {
   if (w.stored_weight_dtype) notes += fmt::format(" The checkpoint stores {}: give [inference] weight_dtype to use them.", w.stored_weight_note);
   std::string out = fmt::format("schema_version = 1\nname = {}\ndisplay_name = {}\nnotes = {}\n\n", toml_string(w.name), toml_string(w.display_name),
                                 toml_string(notes));
-  out += fmt::format("[source]\ntitle = {}\nlocator = {}\nurl = {}\ndate = {}\n\n", toml_string(w.source.title), toml_string(w.source.locator),
-                     toml_string(w.source.url), toml_string(w.source.date));
+  out += fmt::format("[source]\ntitle = {}\nlocator = {}\n", toml_string(w.source.title), toml_string(w.source.locator));
+  if (!w.source.url.empty()) out += fmt::format("url = {}\n", toml_string(w.source.url));
+  out += fmt::format("date = {}\n\n", toml_string(w.source.date));
   out += "[model]\n";
   out += fmt::format("layers = {}\nhidden = {}\nheads = {}\nkv_heads = {}\n", m.layers, m.hidden, m.heads, m.kv_heads);
   if (!m.mla) out += fmt::format("head_dim = {}\n", m.head_dim);

@@ -495,6 +495,31 @@ std::vector<CommandFields> build() {
   }
   {
     Builder j, c;
+    j.add("name", "", "The model's name (the preset's, or the config.json's folder)").add("display_name", "", "Its name in outputs");
+    j.add("source.title", "", "Where the architecture comes from").add("source.locator", "", "The file or table");
+    j.add("source.url", "", "Its address").add("source.date", "", "Its date");
+    const Block arch = {{"layers", "", "Transformer layers"}, {"hidden", "", "Model width"}, {"heads", "", "Query heads"},
+                        {"kv_heads", "", "Key/value heads"}, {"head_dim", "", "Width of one head"}, {"ffn_hidden", "", "Dense MLP width"},
+                        {"vocab", "tokens", "Vocabulary"}, {"max_context", "tokens", "Longest context (0: not stated)"},
+                        {"mlp", "", "MLP kind"}, {"norm", "", "Norm kind"}, {"tied_embeddings", "", "Embedding and head share weights"},
+                        {"linear_bias", "", "Every linear layer has a bias"}, {"qkv_bias", "", "Q/K/V projections have biases"},
+                        {"qk_norm", "", "Per-head q/k norms"}, {"norms_per_layer", "", "Norms per layer (2 or 4)"},
+                        {"attention_sinks", "", "A sink logit per head"}, {"sliding_window", "tokens", "Window of the sliding layers"},
+                        {"sliding_layers", "", "Layers with the window"}, {"mtp_layers", "", "Multi-token-prediction modules"},
+                        {"moe.*", "", "Experts, top_k, widths, shared experts, dense layers, router bias, load imbalance"},
+                        {"mla.*", "", "Latent attention ranks and head widths"}};
+    j.add("architecture.", arch);
+    const Block params = {{"total", "parameters", "Every parameter (MTP modules apart)"},
+                          {"active", "parameters", "What one token uses, embedding and head included"},
+                          {"embedding", "parameters", "Input embedding"}, {"lm_head", "parameters", "Output projection (0: tied)"},
+                          {"mtp", "parameters", "The MTP modules"}};
+    j.add("parameters.", params);
+    j.add("kv_cache_bytes_per_token_bf16", "B", "KV cache per token on one device in BF16 (within the window for sliding layers)");
+    j.add("published_parameters", "parameters", "The preset's published count").add("stored_weights", "", "The checkpoint's weight format");
+    all.push_back({"model", "A transformer's architecture and parameter counts (model show)", j.out, c.out});
+  }
+  {
+    Builder j, c;
     j.add("files[]", "", "Case files read");
     const Block kase = {{"id", "", "Case id"}, {"kind", "", "Suite"}, {"source", "", "Where the measurement was published"},
                         {"subject", "", "What was measured"}, {"measured", "", "Measured value (the case's SI unit)"},

@@ -12,6 +12,7 @@
 #include "engine/core/errors.hpp"
 #include "engine/data/calibration_profile.hpp"
 #include "engine/data/hardware_db.hpp"
+#include "engine/data/hf_config.hpp"
 #include "engine/data/record_loader.hpp"
 #include "engine/data/scenario_reader.hpp"
 #include "engine/data/workload_reader.hpp"
@@ -26,6 +27,7 @@
 #include "engine/predict/training.hpp"
 #include "engine/validate/validation.hpp"
 #include "engine/writers/inference_writers.hpp"
+#include "engine/writers/model_writers.hpp"
 #include "engine/writers/training_writers.hpp"
 
 namespace perfcast::fuzz {
@@ -124,6 +126,17 @@ void measurements(std::string_view input) {
   refused_or_read([&] { parse_measurements(input, "fuzz.json"); });
 }
 
+// A config.json: read, shown, and its preset read back with the same parameter count.
+void hf_config(std::string_view input) {
+  refused_or_read([&] {
+    const Workload w = parse_hf_config(input, "config.json");
+    require_finite(model_json(w));
+    const Workload back = parse_workload(model_preset_toml(w), w.name + ".toml", default_workloads_dir());
+    if (models::count_parameters(back.transformer()).total != models::count_parameters(w.transformer()).total)
+      finding("the imported preset counts other parameters than the config.json");
+  });
+}
+
 const std::vector<Target> kTargets = {
     {"scenario", {"scenarios/*.toml"}, scenario},
     {"hardware_record", {"hardware_db/*/*.toml"}, hardware_record},
@@ -136,6 +149,7 @@ const std::vector<Target> kTargets = {
     {"trtllm_bench", {"tests/data/ingest/trtllm_bench*.txt"}, trtllm_bench},
     {"mlperf_summary", {"tests/data/ingest/mlperf_log_summary*.txt"}, mlperf_summary},
     {"measurements", {"tests/data/ingest/measured.*"}, measurements},
+    {"hf_config", {"tests/data/hf/*/config.json"}, hf_config},
 };
 
 }  // namespace
