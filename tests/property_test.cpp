@@ -38,7 +38,7 @@ namespace {
 
 constexpr const char* kModels[] = {"llama3-8b",    "llama3-70b", "llama2-7b",    "llama2-13b",   "mistral-7b", "mixtral-8x7b",
                                    "gpt3-175b",    "gpt-j-6b",   "llama3.1-8b",  "megatron-gpt-1.7b", "megatron-gpt-18.4b",
-                                   "llama3-405b",  "deepseek-v3"};
+                                   "llama3-405b",  "deepseek-v3", "gpt-oss-20b",  "qwen3-8b",   "gemma-3-27b",  "qwen3-235b-a22b"};
 constexpr const char* kSystems[] = {"dgx-h100", "dgx-h200", "dgx-a100-80gb", "dgx-b200", "gb200-nvl72", "hgx-h100"};
 constexpr const char* kAccelerators[] = {"h100-sxm", "h200", "a100-sxm-80gb", "b200", "mi300x", "l40s", "h100-pcie"};
 
@@ -64,7 +64,7 @@ std::string random_scenario(std::mt19937_64& g) {
     t += fmt::format("accelerator = \"{}\"\ncount = {}\n", pick(g, kAccelerators), devices);
   }
   const int tp = pick(g, {1, 1, 2, 4, 8});
-  const int pp = pick(g, {1, 1, 1, 2, 4});
+  const int pp = pick(g, {1, 1, 1, 2, 3, 4});  // 3 splits most models unevenly (F-PIPE-4)
   if (coin(g)) {
     const int cp = pick(g, {1, 1, 1, 2});
     const int dp = std::max(1, devices / (tp * pp * cp));
