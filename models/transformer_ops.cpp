@@ -310,11 +310,6 @@ class LayerBuilder {
   std::vector<Op> ops_;
 };
 
-bool is_attention_core(const Op& op) {
-  return op.name.starts_with("attn.core") || op.name.starts_with("attn.scores") || op.name.starts_with("attn.softmax") ||
-         op.name.starts_with("attn.context");
-}
-
 // One op redone in the backward pass, `share` of it.
 Op recomputed(const Op& op, double share) {
   Op copy = op;
@@ -367,6 +362,11 @@ void append_group(std::vector<OpGroup>& groups, std::string name, double repeats
 }
 
 }  // namespace
+
+bool is_attention_core(const Op& op) {
+  return op.kind == OpKind::attention || op.name.starts_with("attn.scores") || op.name.starts_with("attn.softmax") ||
+         op.name.starts_with("attn.context");
+}
 
 std::vector<Op> backward_ops(const std::vector<Op>& forward, const OpContext& c) {
   std::vector<Op> out;

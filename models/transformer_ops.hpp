@@ -79,6 +79,10 @@ std::vector<OpGroup> transformer_ops(const TransformerSpec& m, const OpContext& 
 // and the output gradient.
 std::vector<Op> backward_ops(const std::vector<Op>& forward, const OpContext& c);
 
+// The attention core's ops in any pass: the fused kernel, or the materialised scores, softmax and
+// context (full-attention and sliding-window layers alike).
+bool is_attention_core(const Op& op);
+
 // Totals over groups, each group times its repeats.
 double total_flops(const std::vector<OpGroup>& groups);
 double total_model_flops(const std::vector<OpGroup>& groups);

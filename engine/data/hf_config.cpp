@@ -1,7 +1,6 @@
 #include "engine/data/hf_config.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -51,7 +50,7 @@ constexpr std::pair<std::string_view, std::string_view> kRefused[] = {
 
 class Reader {
  public:
-  Reader(std::string label, const json& root) : label_(std::move(label)), root_(root) {}
+  explicit Reader(std::string label) : label_(std::move(label)) {}
 
   [[noreturn]] void fail(std::string_view key, std::string_view message) const {
     throw InputError({label_, 0, 0}, fmt::format("{}: {}", key, message));
@@ -90,7 +89,6 @@ class Reader {
 
  private:
   std::string label_;
-  const json& root_;
 };
 
 const Architecture& architecture_of(const Reader& r, const json& root) {
@@ -246,12 +244,6 @@ std::string default_name(const Reader& r, const json& root, const std::string& l
 
 }  // namespace
 
-std::vector<std::string_view> hf_architectures() {
-  std::vector<std::string_view> out;
-  for (const Architecture& a : kArchitectures) out.push_back(a.name);
-  return out;
-}
-
 Workload read_hf_config(const std::filesystem::path& file) { return parse_hf_config(read_input_file(file, "file"), file.string()); }
 
 Workload parse_hf_config(std::string_view json_text, const std::string& label) {
@@ -261,7 +253,7 @@ Workload parse_hf_config(std::string_view json_text, const std::string& label) {
   } catch (const json::parse_error& e) {
     throw InputError({label, 0, 0}, fmt::format("not valid JSON at byte {}", e.byte));
   }
-  const Reader r(label, root);
+  const Reader r(label);
   if (!root.is_object()) r.fail("config", "expected a JSON object");
   const Architecture& a = architecture_of(r, root);
   // Multimodal classes keep the language model's fields in text_config.

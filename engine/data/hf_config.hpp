@@ -5,14 +5,10 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "engine/spec/workload.hpp"
 
 namespace perfcast {
-
-// The model classes (config.json `architectures[0]`) read, in the order `perfcast model` lists them.
-std::vector<std::string_view> hf_architectures();
 
 // Reads `file`; the workload is named after `_name_or_path`, else the file's folder (for a
 // config.json) or stem.

@@ -232,23 +232,9 @@ Workload read_model_table(TomlSection& model, const std::filesystem::path& dir, 
   schema::KeyReader keys(model, "model");
   if (auto config = keys.text("hf_config")) {
     if (model.has("preset")) model.fail("hf_config", "give preset or hf_config, not both");
-    // A path from the folder of the file that names it.
-    const std::filesystem::path file = std::filesystem::path(model.file()).parent_path() / *config;
-    try {
-      w = read_hf_config(file);
-    } catch (const InputError& e) {
-      if (e.where().file.empty()) model.fail("hf_config", e.message());
-      throw;
-    }
-    auto& spec = std::get<TransformerSpec>(w.model);
-    read_transformer_fields(model, spec);
-    if (!name.empty() && name != "inline-model") {
-      spec.name = name;
-      w.name = name;
-    }
-    return w;
-  }
-  if (auto preset = keys.text("preset")) {
+    // A path from the folder of the file that names it; its errors name that config file.
+    w = read_hf_config(std::filesystem::path(model.file()).parent_path() / *config);
+  } else if (auto preset = keys.text("preset")) {
     if (!name.empty() && *preset == name) model.fail("preset", "a preset cannot be based on itself");
     try {
       w = load_preset(dir, *preset);

@@ -130,11 +130,21 @@ StageMemory training_stage_memory(const Scenario& s, const AcceleratorSpec& a, i
   return x;
 }
 
+namespace {
+
+// With an uneven split (given or balanced) the second stage, the middle one with the most
+// micro-batches in flight, may hold more layers than the first. Training is transformer-only.
+bool second_stage_may_bind(const Scenario& s) {
+  return s.parallelism.pp > 2 && !even_split(s.workload.transformer(), s.parallelism);
+}
+
+}  // namespace
+
 StageMemory training_memory_peak(const Scenario& s, const AcceleratorSpec& a, const ActivationFootprint& f, const MemoryOverheads& o) {
   const ParallelismSettings& p = s.parallelism;
   StageMemory worst = training_stage_memory(s, a, 0, f, o);
   if (p.pp == 1) return worst;
-  const int others[] = {p.pp - 1, !(s.workload.is_transformer() && even_split(s.workload.transformer(), p)) && p.pp > 2 ? 1 : -1};
+  const int others[] = {p.pp - 1, second_stage_may_bind(s) ? 1 : -1};
   for (int stage : others) {
     if (stage < 0) continue;
     StageMemory x = training_stage_memory(s, a, stage, f, o);
@@ -190,7 +200,7 @@ Evaluation training_memory(const Scenario& s, const AcceleratorSpec& a, const Me
   Evaluation worst = training_stage(s, a, 0, o);
   if (p.pp == 1) return worst;
   std::vector<int> others = {p.pp - 1};
-  if (!(s.workload.is_transformer() && even_split(s.workload.transformer(), p)) && p.pp > 2) others.push_back(1);
+  if (second_stage_may_bind(s)) others.push_back(1);
   for (int stage : others) {
     Evaluation e = training_stage(s, a, stage, o);
     if (e.total > worst.total) worst = std::move(e);

@@ -16,11 +16,6 @@ namespace {
 using models::Op;
 using models::OverlapWith;
 
-bool is_attention(const Op& op) {
-  return op.kind == models::OpKind::attention || op.name.starts_with("attn.scores") || op.name.starts_with("attn.softmax") ||
-         op.name.starts_with("attn.context");
-}
-
 template <class Keep>
 PassTimes time_ops(const std::vector<Op>& ops, const models::Ceilings& c, const models::Efficiency& e, Keep keep) {
   PassTimes t;
@@ -36,7 +31,7 @@ PassTimes time_ops(const std::vector<Op>& ops, const models::Ceilings& c, const 
         (op.name.ends_with(".wgrad") ? t.backward_weight : t.backward_input) += timing.time_s;
         break;
     }
-    if (is_attention(op)) t.attention += timing.time_s;
+    if (models::is_attention_core(op)) t.attention += timing.time_s;
     if (timing.bound == models::Bound::memory) t.memory_bound += timing.time_s - timing.overhead_s;
     t.overhead += timing.overhead_s;
   }
