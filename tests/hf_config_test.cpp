@@ -224,6 +224,7 @@ TEST_CASE("model import writes a preset that loads back with the same architectu
 
 TEST_CASE("bad config.json files get one line naming the file and the field") {
   CHECK(hf_error("{") == "config.json: not valid JSON at byte 2");
+  CHECK(hf_error(R"({"rms_norm_eps": 1e40960})") == "config.json: not valid JSON: a number beyond the range of a double");
   CHECK(hf_error("[]") == "config.json: config: expected a JSON object");
   CHECK(hf_error("{}") == "config.json: architectures: missing; perfcast reads the model class from it (e.g. [\"LlamaForCausalLM\"])");
   CHECK(hf_error(R"({"architectures": ["LlamaForCausalLm"]})").starts_with(

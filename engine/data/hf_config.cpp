@@ -252,6 +252,8 @@ Workload parse_hf_config(std::string_view json_text, const std::string& label) {
     root = json::parse(json_text);
   } catch (const json::parse_error& e) {
     throw InputError({label, 0, 0}, fmt::format("not valid JSON at byte {}", e.byte));
+  } catch (const json::out_of_range&) {  // a number literal beyond a double, e.g. 1e400
+    throw InputError({label, 0, 0}, "not valid JSON: a number beyond the range of a double");
   }
   const Reader r(label);
   if (!root.is_object()) r.fail("config", "expected a JSON object");
