@@ -266,3 +266,20 @@ TEST_CASE("a scenario's hf_config: a path from its folder, not beside a preset, 
   CHECK(error("hf_config = \"gpt-oss-20b/config.json\"\n[model.moe]\nload_imbalance = 9").ends_with(
       "model.moe: load_imbalance 9 exceeds experts / top_k = 8 (every token on the busiest expert)"));
 }
+
+TEST_CASE("a preset or config whose parameters the scenario changes is labelled modified, or by display_name") {
+  const std::string base = "[model]\npreset = \"gpt3-175b\"\n{}\n[hardware]\nsystem = \"dgx-a100-80gb\"\nnodes = 1\n"
+                           "[training]\nseq_len = 2048\nglobal_batch = 8\nmicro_batch = 1\n[parallelism]\ntp = 8\n";
+  const auto label = [&](const std::string& model_keys) { return hf_scenario(fmt::format(fmt::runtime(base), model_keys)).workload.label(); };
+  CHECK(label("") == "GPT-3 175B");
+  CHECK(label("dropout = 0.0") == "GPT-3 175B");  // same parameters: still GPT-3 175B
+  // Korthikanti et al. Table 3, 22B: 48 x 12 x 6144^2 = 21.74B in the layers + 0.33B embeddings and positions.
+  const std::string narrow = "layers = 48\nhidden = 6144\nheads = 64\nffn_hidden = 24576";
+  CHECK(label(narrow) == "GPT-3 175B modified (22.1B parameters)");
+  CHECK(label(narrow + "\ndisplay_name = \"Megatron GPT 22B\"") == "Megatron GPT 22B");
+  CHECK(predict_training(hf_scenario(fmt::format(fmt::runtime(base), narrow))).workload == "GPT-3 175B modified (22.1B parameters)");
+  // A config.json with a layer count changed is no longer that checkpoint either.
+  const std::string hf = "[model]\nhf_config = \"qwen3-8b/config.json\"\nlayers = 18\n[hardware]\nsystem = \"dgx-b200\"\n"
+                         "[inference]\ninput_len = 512\noutput_len = 64\nbatch = 1\n";
+  CHECK(hf_scenario(hf).workload.label().starts_with("qwen3-8b modified ("));
+}

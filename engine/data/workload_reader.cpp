@@ -7,6 +7,7 @@
 #include "engine/core/input_file.hpp"
 #include "engine/data/hf_config.hpp"
 #include "engine/data/schema/scenario.hpp"
+#include "models/transformer.hpp"
 
 namespace perfcast {
 namespace {
@@ -106,7 +107,10 @@ void read_transformer_fields(TomlSection& t, TransformerSpec& m) {
   read_int(r, "layers", m.layers);
   read_int(r, "hidden", m.hidden);
   int heads_before = m.heads, hidden_before = m.hidden;
+  const int kv_heads_before = m.kv_heads;
   read_int(r, "heads", m.heads);
+  // Multi-head attention stays multi-head when only the head count changes.
+  if (!t.has("kv_heads") && kv_heads_before == heads_before) m.kv_heads = m.heads;
   read_int(r, "kv_heads", m.kv_heads);
   read_int(r, "head_dim", m.head_dim);
   // A changed width or head count re-derives head_dim unless it is given here too.
@@ -251,7 +255,17 @@ Workload read_model_table(TomlSection& model, const std::filesystem::path& dir, 
     w.model = TransformerSpec{};
   }
   auto& spec = std::get<TransformerSpec>(w.model);
+  const bool based = model.has("preset") || model.has("hf_config");
+  const double based_on = based ? models::count_parameters(spec).total : 0;
+  const std::optional<std::string> label = keys.text("display_name");
   read_transformer_fields(model, spec);
+  // A preset or config whose architecture the scenario changes is no longer that model: outputs
+  // say so unless the scenario names what it built.
+  if (label) {
+    w.display_name = *label;
+  } else if (based && models::count_parameters(spec).total != based_on) {
+    w.display_name = fmt::format("{} modified ({:.1f}B parameters)", w.label(), models::count_parameters(spec).total / 1e9);
+  }
   if (!name.empty()) {
     spec.name = name;
     w.name = name;

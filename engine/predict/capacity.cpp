@@ -29,7 +29,7 @@ std::string infeasible_verdict(const RateModel& m, const models::Slo& slo, doubl
 // What the report says of the scenario and one replica of its layout.
 void describe_replica(const Scenario& s, CapacityReport& c) {
   c.scenario = s.name;
-  c.workload = s.workload.display_name.empty() ? s.workload.name : s.workload.display_name;
+  c.workload = s.workload.label();
   c.accelerator = s.hw.device.display_name;
   c.devices_per_replica = s.hardware.count / data_parallel(s.parallelism, s.hardware.count);
   c.layout = layout_text(s.parallelism, 1);

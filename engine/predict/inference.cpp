@@ -179,7 +179,7 @@ InferencePrediction predict_inference(const Scenario& s, const InferenceOptions&
   const AcceleratorSpec& a = s.hw.device;
   InferencePrediction p;
   p.scenario = s.name;
-  p.workload = s.workload.display_name.empty() ? s.workload.name : s.workload.display_name;
+  p.workload = s.workload.label();
   p.accelerator = a.display_name;
   p.batch = in.batch.value_or(1);
   p.input_len = in.input_len;

@@ -422,7 +422,7 @@ MemoryReport memory_for_scenario(const Scenario& s, const MemoryOverheads& o) {
   const AcceleratorSpec& a = s.hw.datasheet;
   MemoryReport r;
   r.scenario = s.name;
-  r.workload = s.workload.display_name.empty() ? s.workload.name : s.workload.display_name;
+  r.workload = s.workload.label();
   r.accelerator = a.name;
   r.accelerator_display = a.display_name;
   r.phase = s.training ? "training" : "inference";

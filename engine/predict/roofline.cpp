@@ -158,7 +158,6 @@ void time_vision(RooflineReport& r, const models::VisionModel& m, double batch, 
   time_sections(r, {models::OpGroup{"network", 1, models::vision_ops(m, c)}}, fmt::format("inference, batch {}", batch));
 }
 
-std::string label_of(const Workload& w) { return w.display_name.empty() ? w.name : w.display_name; }
 
 }  // namespace
 
@@ -185,7 +184,7 @@ RooflineReport roofline_for_preset(const Workload& w, const ResolvedHardware& hw
   const AcceleratorSpec& a = hw.device;
   Precision p = run.precision.value_or(default_precision(a));
   RooflineReport r = base_report(a, hw.host_link, p, e);
-  r.workload = label_of(w);
+  r.workload = w.label();
   if (w.is_transformer()) {
     const auto& m = w.transformer();
     if (m.heads % run.tp != 0) throw InputError({}, fmt::format("--tp {} does not divide the model's {} heads", run.tp, m.heads));
@@ -264,7 +263,7 @@ void add_inference_pass(RooflineReport& r, const Scenario& s, const AcceleratorS
 RooflineReport roofline_for_pass(const Scenario& s, Phase phase, double batch, double context, const models::Efficiency& e) {
   const AcceleratorSpec& a = s.hw.device;
   RooflineReport r = base_report(a, s.hw.host_link, s.inference->compute_dtype.value_or(default_precision(a)), e);
-  r.workload = label_of(s.workload);
+  r.workload = s.workload.label();
   if (s.workload.is_transformer())
     add_inference_pass(r, s, a, phase, batch, context);
   else
@@ -278,7 +277,7 @@ RooflineReport roofline_for_scenario(const Scenario& s, const ResolvedHardware* 
   std::optional<Precision> asked = s.training ? s.training->precision : s.inference->compute_dtype;
   Precision p = asked.value_or(default_precision(a));
   RooflineReport r = base_report(a, hw.host_link, p, e);
-  r.workload = label_of(s.workload);
+  r.workload = s.workload.label();
   const auto& par = s.parallelism;
   if (!s.workload.is_transformer()) {
     time_vision(r, s.workload.vision(), s.inference->batch.value_or(1), s.inference->weight_dtype);

@@ -156,7 +156,7 @@ TrainingPrediction predict_training(const Scenario& s, const TrainingOptions& o)
 
   TrainingPrediction p;
   p.scenario = s.name;
-  p.workload = s.workload.display_name.empty() ? s.workload.name : s.workload.display_name;
+  p.workload = s.workload.label();
   p.accelerator = a.name;
   p.accelerator_display = a.display_name;
   p.devices = s.hardware.count;

@@ -26,6 +26,8 @@ struct Workload {
   std::optional<Precision> stored_weight_dtype;
   std::string stored_weight_note;
 
+  // What outputs call the model: its display name, else its name.
+  const std::string& label() const { return display_name.empty() ? name : display_name; }
   bool is_transformer() const { return std::holds_alternative<models::TransformerSpec>(model); }
   const models::TransformerSpec& transformer() const { return std::get<models::TransformerSpec>(model); }
   const models::VisionModel& vision() const { return std::get<models::VisionModel>(model); }

@@ -177,7 +177,7 @@ ServeResult inference_sweep(const Scenario& s, const ServeRequest& r, const Infe
   if (r.top < 0) throw InputError({}, "--top: must not be negative");
   ServeResult out;
   out.scenario = s.name;
-  out.workload = s.workload.display_name.empty() ? s.workload.name : s.workload.display_name;
+  out.workload = s.workload.label();
   out.accelerator = s.hardware.accelerator;
   out.space = space_of(s, r);
   out.objective = serve_metric(r.objective, s, "--objective");

@@ -392,7 +392,7 @@ SweepResult sweep(const Scenario& s, const SweepRequest& r, const TrainingOption
   out.scenario_file = s.file;
   out.stack = std::string(models::name_of(s.training->stack));
   out.scenario = s.name;
-  out.workload = s.workload.display_name.empty() ? s.workload.name : s.workload.display_name;
+  out.workload = s.workload.label();
   out.accelerator = s.hardware.accelerator;
   out.space = training_space(s, r.devices);
   out.objective = sweep_metric(r.objective, s, "--objective");

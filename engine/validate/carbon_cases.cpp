@@ -67,7 +67,7 @@ std::vector<CaseScore> score_carbon_cases(const std::vector<CarbonCase>& cases) 
       s.detail += " · from the source's own hours, power, PUE and grid factor";
     } else {
       const TrainingPrediction p = predict_training(*c.scenario);
-      s.subject = fmt::format("{} on {} × {}", c.scenario->workload.name, p.devices, c.scenario->hardware.accelerator);
+      s.subject = fmt::format("{} on {} × {}", c.scenario->workload.label(), p.devices, c.scenario->hardware.accelerator);
       const Economics& e = *p.economics;
       const double value = c.metric == CarbonMetric::device_hours ? *p.device_hours
                            : c.metric == CarbonMetric::energy_mwh ? *e.job_kwh / 1e3

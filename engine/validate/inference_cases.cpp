@@ -66,7 +66,7 @@ std::vector<CaseScore> score_inference_cases(const std::vector<InferenceCase>& c
     s.measured = c.measured;
     s.detail = std::string(kMetrics[c.metric]);
     if (c.scenario) {
-      s.subject = fmt::format("{} on {} × {}", c.scenario->workload.name, c.scenario->hardware.count, c.scenario->hardware.accelerator);
+      s.subject = fmt::format("{} on {} × {}", c.scenario->workload.label(), c.scenario->hardware.count, c.scenario->hardware.accelerator);
       s.accelerator = c.scenario->hardware.accelerator;
       if (c.skip.empty()) {
         const InferenceOptions o = with_params(InferenceOptions{.require_fit = false}, mp);

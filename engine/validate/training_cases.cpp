@@ -50,7 +50,7 @@ std::vector<CaseScore> score_training_cases(const std::vector<TrainingCase>& cas
     s.measured = c.measured * scale;
     s.detail = std::string(kMetrics[c.metric]);
     if (c.scenario) {
-      s.subject = fmt::format("{} on {} × {}", c.scenario->workload.name, c.scenario->hardware.count, c.scenario->hardware.accelerator);
+      s.subject = fmt::format("{} on {} × {}", c.scenario->workload.label(), c.scenario->hardware.count, c.scenario->hardware.accelerator);
       s.accelerator = c.scenario->hardware.accelerator;
       if (c.skip.empty()) {
         const TrainingPrediction p = predict_training(*c.scenario, with_params(TrainingOptions{}, mp));

@@ -57,6 +57,8 @@ constexpr ScenarioKey kModel[] = {
     name("preset", "workloads/ preset", "none (the architecture is given here)",
          "A workload preset; the keys below override its values"),
     text("hf_config", "none", "A Hugging Face config.json (path from this file's folder); the keys below override what it gives"),
+    text("display_name", "the preset's or config's name; '<that> modified' when the keys below change its parameters",
+         "What outputs call the model"),
     integer("layers", "", "required without a preset", 1, kMaxDim, "Transformer layers"),
     integer("hidden", "", "required without a preset", 1, kMaxDim, "Model width d"),
     integer("heads", "", "required without a preset", 1, kMaxDim, "Attention (query) heads"),
