@@ -104,11 +104,11 @@ QuantFormat kv_format(Precision p);
 
 // KV cache bytes per token on one tensor-parallel rank: GQA/MQA 2·L·n_kv·d_h·β with the KV heads
 // split over min(tp, n_kv) ranks (replicated beyond), MLA (kv_lora + rope)·L·β on every rank.
+double kv_bytes_per_token(const TransformerSpec& m, const QuantFormat& kv, int tp, int layers);
 // KV cache of one sequence holding `tokens` tokens on `layers` layers (F-KV-5): full-attention
 // layers keep every token, sliding-window layers their last `sliding_window` (vLLM's hybrid KV
 // cache manager frees the blocks that leave the window).
 double kv_cache_bytes(const TransformerSpec& m, const QuantFormat& kv, int tp, double layers, double tokens);
-double kv_bytes_per_token(const TransformerSpec& m, const QuantFormat& kv, int tp, int layers);
 
 // Tokens a paged allocator reserves for a sequence of `tokens` with blocks of `block` (F-KV-3).
 double paged_tokens(double tokens, double block);

@@ -110,7 +110,7 @@ void read_transformer_fields(TomlSection& t, TransformerSpec& m) {
   const int kv_heads_before = m.kv_heads;
   read_int(r, "heads", m.heads);
   // Multi-head attention stays multi-head when only the head count changes.
-  if (!t.has("kv_heads") && kv_heads_before == heads_before) m.kv_heads = m.heads;
+  if (kv_heads_before == heads_before) m.kv_heads = m.heads;
   read_int(r, "kv_heads", m.kv_heads);
   read_int(r, "head_dim", m.head_dim);
   // A changed width or head count re-derives head_dim unless it is given here too.
@@ -255,16 +255,16 @@ Workload read_model_table(TomlSection& model, const std::filesystem::path& dir, 
     w.model = TransformerSpec{};
   }
   auto& spec = std::get<TransformerSpec>(w.model);
-  const bool based = model.has("preset") || model.has("hf_config");
-  const double based_on = based ? models::count_parameters(spec).total : 0;
   const std::optional<std::string> label = keys.text("display_name");
+  const bool based = !label && (model.has("preset") || model.has("hf_config"));
+  const double based_on = based ? models::count_parameters(spec).total : 0;
   read_transformer_fields(model, spec);
   // A preset or config whose architecture the scenario changes is no longer that model: outputs
   // say so unless the scenario names what it built.
-  if (label) {
-    w.display_name = *label;
-  } else if (based && models::count_parameters(spec).total != based_on) {
-    w.display_name = fmt::format("{} modified ({:.1f}B parameters)", w.label(), models::count_parameters(spec).total / 1e9);
+  if (label) w.display_name = *label;
+  if (based) {
+    const double total = models::count_parameters(spec).total;
+    if (total != based_on) w.display_name = fmt::format("{} modified ({:.1f}B parameters)", w.label(), total / 1e9);
   }
   if (!name.empty()) {
     spec.name = name;

@@ -1,6 +1,6 @@
-#include <algorithm>
 #include "engine/sweep/sweep_space.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 #include "engine/predict/communication.hpp"

@@ -1,6 +1,8 @@
 #include "engine/writers/model_writers.hpp"
 
 #include <fmt/format.h>
+#include <sstream>
+#include <toml++/toml.h>
 
 #include "models/memory.hpp"
 
@@ -11,14 +13,11 @@ using models::TransformerSpec;
 
 std::string billions(double n) { return fmt::format("{:.4g}B", n / 1e9); }
 
-// TOML basic string: quotes and backslashes escaped, control characters dropped.
+// A TOML string, quoted and escaped by toml++.
 std::string toml_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) >= 0x20) out += c;
-  }
-  return out + "\"";
+  std::ostringstream out;
+  out << toml::value<std::string>(s);
+  return out.str();
 }
 
 std::string attention_words(const TransformerSpec& m) {
@@ -41,7 +40,7 @@ std::string attention_words(const TransformerSpec& m) {
 std::string model_table(const Workload& w) {
   const TransformerSpec& m = w.transformer();
   const models::ParameterCount c = models::count_parameters(m);
-  std::string out = fmt::format("{} ({})\n", w.display_name, w.source.title);
+  std::string out = fmt::format("{} ({})\n", w.label(), w.source.title);
   out += fmt::format("  layers {}, hidden {}, vocab {}, {} embeddings, {} norms per layer, max context {}\n", m.layers, m.hidden, m.vocab,
                      m.tied_embeddings ? "tied" : "untied", m.norms_per_layer, m.max_context > 0 ? std::to_string(m.max_context) : "not stated");
   out += fmt::format("  attention: {}\n", attention_words(m));
