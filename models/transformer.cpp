@@ -63,6 +63,13 @@ double mlp_parameters(const TransformerSpec& m, double f) {
   return 2 * h * f + (m.linear_bias ? f + h : 0);
 }
 
+double router_parameters(const TransformerSpec& m) {
+  if (!m.moe) return 0;
+  const MoeSpec& e = *m.moe;
+  const double h = m.hidden;
+  return h * e.experts + (e.router_bias ? e.experts : 0) + (e.shared_expert_gate ? h : 0);
+}
+
 ParameterCount count_parameters(const TransformerSpec& m) {
   ParameterCount c;
   const double h = m.hidden;
@@ -75,7 +82,7 @@ ParameterCount count_parameters(const TransformerSpec& m) {
     const MoeSpec& e = *m.moe;
     double expert = mlp_parameters(m, e.expert_ffn_hidden);
     double shared = e.shared_experts * mlp_parameters(m, e.shared_ffn_hidden);
-    double router = h * e.experts + (e.router_bias ? e.experts : 0);
+    const double router = router_parameters(m);
     c.moe_layer = c.attention_per_layer + e.experts * expert + shared + router + norms;
     c.moe_layer_active = c.attention_per_layer + e.top_k * expert + shared + router + norms;
   }

@@ -21,6 +21,9 @@ struct MoeSpec {
   int shared_ffn_hidden = 0;  // f_s, per shared expert
   int dense_layers = 0;       // the first layers keep a dense MLP (DeepSeek first_k_dense_replace)
   bool router_bias = false;   // per-expert routing bias (DeepSeek-V3 e_score_correction_bias)
+  // A sigmoid gate (hidden -> 1) scales the shared experts' output: Qwen2-MoE, Qwen3-Next and
+  // Qwen3.5's shared_expert_gate. Counted with the router, whose GEMM gains one output column.
+  bool shared_expert_gate = false;
   // Tokens of the busiest expert over the mean (1 = balanced routing). Expert-parallel ranks wait
   // for the busiest, so the routed-expert GEMMs run this much longer; model FLOPs stay balanced.
   double load_imbalance = 1;
@@ -138,5 +141,7 @@ double mean_attention_parameters(const TransformerSpec& m);
 // Weights of one dense MLP of width f (with biases when the model has them).
 double mlp_parameters(const TransformerSpec& m, double f);
 double norm_parameters(const TransformerSpec& m, double width);
+// One MoE layer's router: hidden x experts, the routing bias and the shared-expert gate.
+double router_parameters(const TransformerSpec& m);
 
 }  // namespace perfcast::models

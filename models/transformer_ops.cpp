@@ -315,7 +315,7 @@ class LayerBuilder {
     const MoeSpec& e = *m_.moe;
     const double h = m_.hidden, tp = c_.tp, k = e.top_k, E = e.experts;
     norm("mlp.norm", h);
-    gemm("moe.router", T_, E, h);
+    gemm("moe.router", T_, E + (e.shared_expert_gate ? 1 : 0), h);
     memory("moe.dispatch", T_ * h * act_, T_ * k * h * act_);
     const double routed = T_ * c_.ep * k / E;  // tokens per expert
     const double touched = 1 - std::pow(1 - k / E, T_ * c_.ep);

@@ -33,8 +33,9 @@ TEST_CASE("every shipped preset loads and matches its published parameter count"
     CHECK_FALSE(w.source.title.empty());
     if (!w.published_parameters) continue;
     double counted = w.is_transformer() ? models::count_parameters(w.transformer()).total : w.vision().parameters();
-    CHECK(std::fabs(counted - *w.published_parameters) <= tolerance(w, *w.published_parameters));
-    if (w.published_active_parameters && name != "deepseek-v3") {
+    counted += w.published_not_modelled;
+    if (name != "kimi-k2") CHECK(std::fabs(counted - *w.published_parameters) <= tolerance(w, *w.published_parameters));
+    if (w.published_active_parameters && name != "deepseek-v3" && name != "kimi-k2") {
       double active = models::count_parameters(w.transformer()).active;
       CHECK(std::fabs(active - *w.published_active_parameters) <= tolerance(w, *w.published_active_parameters));
     }
@@ -61,6 +62,43 @@ TEST_CASE("DeepSeek-V3: 671B total within 0.5 %, active as counted from config_6
   // gives 37.55B: +1.5 % and +2.3 %. DeepSeek does not publish its counting convention, so this is
   // reported, not tuned away: the check holds the gap to what it is.
   CHECK(std::fabs(c.active - 37e9) / 37e9 < 0.02);
+}
+
+TEST_CASE("Kimi K2: counted from config.json, 1.3 % under the report's 1.04T total and 0.8 % over its 32.6B active") {
+  auto w = preset("kimi-k2");
+  auto c = models::count_parameters(w.transformer());
+  // Hand count from config.json. MLA per layer: q_a 7168x1536 + q_a norm 1536 + q_b 1536x64x192
+  // + kv_a 7168x576 + kv_a norm 512 + kv_b 512x64x256 + o 8192x7168 = 101,124,096; two norms of
+  // 7168 per layer. One dense MLP 3x7168x18432 = 396,361,728. 60 MoE layers of 384 routed + 1
+  // shared expert of 3x7168x2048 = 44,040,192 and a 384x7168 router with a 384 bias. Embedding and
+  // LM head 163840x7168 each, final norm 7168.
+  const double attention = 61 * (101'124'096.0 + 2 * 7168);
+  const double moe_router = 60 * (384 * 7168.0 + 384);
+  const double embeddings = 2 * 163840 * 7168.0 + 7168;
+  CHECK(c.total == attention + 396'361'728.0 + 60 * 385 * 44'040'192.0 + moe_router + embeddings);
+  CHECK(c.active == attention + 396'361'728.0 + 60 * 9 * 44'040'192.0 + moe_router + embeddings);
+  CHECK(c.total == 1'026'408'232'448.0);
+  CHECK(c.active == 32'861'500'928.0);
+  // The technical report's Table 2 says 1.04T and 32.6B, the model card 1T and 32B; neither states
+  // a counting convention, and no choice of what to leave out (embeddings, head, routers) gives
+  // both. Reported, not tuned away: the checks hold the gaps to what they are.
+  CHECK(std::fabs(c.total / *w.published_parameters - 1) < 0.014);
+  CHECK(std::fabs(c.active / *w.published_active_parameters - 1) < 0.009);
+}
+
+TEST_CASE("Llama 4 Scout and Maverick: the text model plus the vision encoder is the published total") {
+  for (const char* name : {"llama4-scout", "llama4-maverick"}) {
+    CAPTURE(name);
+    auto w = preset(name);
+    CHECK(w.published_not_modelled == 871'932'416.0);  // hand count in the presets' notes
+  }
+  // Scout by hand: per layer q and o 5120x5120, k and v 5120x1024, 17 SwiGLU experts (16 routed +
+  // shared) of 3x5120x8192, a 16x5120 router, two norms; embedding and head 202048x5120; final norm.
+  const double layer = 2 * 5120 * 5120.0 + 2 * 5120 * 1024.0 + 17 * 3 * 5120 * 8192.0 + 16 * 5120.0 + 2 * 5120.0;
+  auto scout = models::count_parameters(preset("llama4-scout").transformer());
+  CHECK(scout.total == 48 * layer + 2 * 202048 * 5120.0 + 5120);
+  CHECK(std::fabs(scout.total + 871'932'416.0 - 109e9) / 109e9 < 0.005);  // 108.64B against "109B"
+  CHECK(std::fabs(scout.total - 109e9) / 109e9 > 0.01);  // the text model alone would not match
 }
 
 TEST_CASE("Mixtral active parameters: 2 of 8 experts plus everything dense") {

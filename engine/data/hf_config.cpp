@@ -245,6 +245,7 @@ void read_moe(const Reader& r, const json& c, const Architecture& a, Transformer
       if (auto shared = r.integer(c, "shared_expert_intermediate_size", 0); shared && *shared > 0) {
         e.shared_experts = 1;
         e.shared_ffn_hidden = *shared;
+        e.shared_expert_gate = true;  // Qwen2Moe/Qwen3Next/Qwen3_5Moe SparseMoeBlock: shared_expert_gate, hidden -> 1
       }
       break;
     }

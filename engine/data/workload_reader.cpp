@@ -84,6 +84,7 @@ void read_moe(TomlSection& t, TransformerSpec& m) {
   read_int(r, "shared_ffn_hidden", e.shared_ffn_hidden);
   read_int(r, "dense_layers", e.dense_layers);
   e.router_bias = r.flag("router_bias").value_or(e.router_bias);
+  e.shared_expert_gate = r.flag("shared_expert_gate").value_or(e.shared_expert_gate);
   e.load_imbalance = r.number("load_imbalance").value_or(e.load_imbalance);
   t.finish();
   require_given(t, {{"experts", e.experts}, {"top_k", e.top_k}, {"expert_ffn_hidden", e.expert_ffn_hidden}});
@@ -334,6 +335,9 @@ Workload parse_workload(std::string_view content, const std::string& label, cons
     w.published_active_parameters = p->number("active_parameters", 0, false, 1e16);
     w.published_macs = p->number("macs", 0, false, 1e16);
     w.published_resolution = p->number("resolution", 0, false, 1e12).value_or(0);
+    w.published_not_modelled = p->number("not_modelled_parameters", 0, false, 1e16).value_or(0);
+    if (w.published_not_modelled > 0 && !w.published_parameters)
+      p->fail("not_modelled_parameters", "needs parameters: it is the part of that total the preset leaves out");
     p->string("note");
     p->finish();
   }

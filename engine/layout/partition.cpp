@@ -45,7 +45,7 @@ LocalParams local_parameters(const models::TransformerSpec& m, const StageLayers
     const models::MoeSpec& e = *m.moe;
     const double experts = double(e.experts) / sp.ep * models::mlp_parameters(m, e.expert_ffn_hidden) / sp.etp;
     const double shared = e.shared_experts * models::mlp_parameters(m, e.shared_ffn_hidden) / tp;
-    const double router = h * e.experts + (e.router_bias ? e.experts : 0);
+    const double router = models::router_parameters(m);
     p.linear += st.moe * (attention + shared + experts);
     p.expert += st.moe * experts;
     p.other += st.moe * (router + norms);

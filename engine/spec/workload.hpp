@@ -20,6 +20,9 @@ struct Workload {
   std::variant<models::TransformerSpec, models::VisionModel> model;
   std::optional<double> published_parameters, published_active_parameters, published_macs;
   double published_resolution = 0;  // unit of the published figures' last digit (1e8 for "70.6B")
+  // Parameters the published total counts but the preset does not model (a vision encoder),
+  // counted by hand in the preset's note; the total is checked as counted + these.
+  double published_not_modelled = 0;
   int input_resolution = 0;  // vision
   // How the checkpoint stores its weights (a Hugging Face quantization_config): inference's
   // weight_dtype unless the scenario gives one.

@@ -54,13 +54,16 @@ std::string model_table(const Workload& w) {
   out += fmt::format("  attention: {}\n", attention_words(m));
   out += fmt::format("  MLP: {} {}\n", models::kMlpKeys[std::size_t(m.mlp)], m.ffn_hidden);
   if (m.moe)
-    out += fmt::format("  MoE: {} experts of {}, top {}, {} shared, first {} layers dense{}\n", m.moe->experts, m.moe->expert_ffn_hidden,
-                       m.moe->top_k, m.moe->shared_experts, m.moe->dense_layers, m.moe->router_bias ? ", router bias" : "");
+    out += fmt::format("  MoE: {} experts of {}, top {}, {} shared, first {} layers dense{}{}\n", m.moe->experts, m.moe->expert_ffn_hidden,
+                       m.moe->top_k, m.moe->shared_experts, m.moe->dense_layers, m.moe->router_bias ? ", router bias" : "", m.moe->shared_expert_gate ? ", gated shared experts" : "");
   if (m.mtp_layers > 0) out += fmt::format("  MTP: {} module(s), {} parameters, not in the total\n", m.mtp_layers, billions(c.mtp));
   if (w.stored_weight_dtype) out += fmt::format("  weights stored: {}\n", w.stored_weight_note);
   out += fmt::format("  parameters: {} total, {} active per token (embedding {}, LM head {})\n", billions(c.total), billions(c.active),
                      billions(c.embedding), billions(c.lm_head));
-  if (w.published_parameters) out += fmt::format("  published: {}\n", billions(*w.published_parameters));
+  if (w.published_parameters)
+    out += fmt::format("  published: {} total{}{}\n", billions(*w.published_parameters),
+                       w.published_active_parameters ? fmt::format(", {} active", billions(*w.published_active_parameters)) : "",
+                       w.published_not_modelled > 0 ? fmt::format(" ({} of it not modelled, see the preset's note)", billions(w.published_not_modelled)) : "");
   const double kv = models::kv_bytes_per_token(m, models::kv_format(Precision::bf16), 1, m.layers);
   out += fmt::format("  KV cache (BF16, one device): {:.0f} B per token{}\n", kv,
                      m.sliding_layers > 0 ? fmt::format(" while within the {}-token window", m.sliding_window) : "");
@@ -98,7 +101,8 @@ nlohmann::json model_json(const Workload& w) {
     a["moe"] = {{"experts", m.moe->experts},         {"top_k", m.moe->top_k},
                 {"expert_ffn_hidden", m.moe->expert_ffn_hidden}, {"shared_experts", m.moe->shared_experts},
                 {"shared_ffn_hidden", m.moe->shared_ffn_hidden}, {"dense_layers", m.moe->dense_layers},
-                {"router_bias", m.moe->router_bias}, {"load_imbalance", m.moe->load_imbalance}};
+                {"router_bias", m.moe->router_bias}, {"shared_expert_gate", m.moe->shared_expert_gate},
+                {"load_imbalance", m.moe->load_imbalance}};
   if (m.mla)
     a["mla"] = {{"q_lora_rank", m.mla->q_lora_rank},
                 {"kv_lora_rank", m.mla->kv_lora_rank},
@@ -123,6 +127,8 @@ nlohmann::json model_json(const Workload& w) {
                         {"kv_cache_bytes_per_token_bf16", models::kv_bytes_per_token(m, models::kv_format(Precision::bf16), 1, m.layers)},
                         {"linear_state_bytes_per_sequence", models::linear_state_bytes(m, 1, m.layers)}};
   if (w.published_parameters) out["published_parameters"] = *w.published_parameters;
+  if (w.published_active_parameters) out["published_active_parameters"] = *w.published_active_parameters;
+  if (w.published_not_modelled > 0) out["published_not_modelled_parameters"] = w.published_not_modelled;
   if (w.stored_weight_dtype) out["stored_weights"] = w.stored_weight_note;
   return out;
 }
@@ -158,6 +164,7 @@ std::string model_preset_toml(const Workload& w) {
     if (e.shared_experts > 0) out += fmt::format("shared_experts = {}\nshared_ffn_hidden = {}\n", e.shared_experts, e.shared_ffn_hidden);
     if (e.dense_layers > 0) out += fmt::format("dense_layers = {}\n", e.dense_layers);
     if (e.router_bias) out += "router_bias = true\n";
+    if (e.shared_expert_gate) out += "shared_expert_gate = true\n";
   }
   if (m.mla) {
     const models::MlaSpec& l = *m.mla;

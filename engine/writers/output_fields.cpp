@@ -519,7 +519,10 @@ std::vector<CommandFields> build() {
     j.add("parameters.", params);
     j.add("kv_cache_bytes_per_token_bf16", "B", "KV cache per token on one device in BF16 (within the window for sliding layers)");
     j.add("linear_state_bytes_per_sequence", "B", "Linear-attention layers' state per sequence on one device (0: none)");
-    j.add("published_parameters", "parameters", "The preset's published count").add("stored_weights", "", "The checkpoint's weight format");
+    j.add("published_parameters", "parameters", "The preset's published count")
+        .add("published_active_parameters", "parameters", "The preset's published active count")
+        .add("published_not_modelled_parameters", "parameters", "Part of the published count the preset leaves out (a vision encoder)")
+        .add("stored_weights", "", "The checkpoint's weight format");
     all.push_back({"model", "A transformer's architecture and parameter counts (model show)", j.out, c.out});
   }
   {

@@ -94,6 +94,7 @@ constexpr ScenarioKey kMoe[] = {
     integer("shared_ffn_hidden", "", "expert_ffn_hidden", 1, kMaxDim, "MLP inner width of one shared expert"),
     integer("dense_layers", "", "0", 0, kMaxDim, "Leading layers with a dense MLP instead of experts"),
     flag("router_bias", "false", "The router carries a bias"),
+    flag("shared_expert_gate", "false", "A sigmoid gate (hidden to 1) scales the shared experts' output (Qwen MoE)"),
     number("load_imbalance", "", "1 (balanced)", 1, true, 1000,
            "Tokens of the busiest expert over the mean; the routed-expert GEMMs wait for it"),
 };
