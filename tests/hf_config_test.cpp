@@ -88,6 +88,7 @@ const OnB200 kOnB200[] = {
     {"minimax-m1-80k", 8, "tp = 8\npp = 4\nep = 8", 8},
     {"minimax-m2", 4, "tp = 4\npp = 2\nep = 8", 8},
     {"glm-4.5", 8, "tp = 4\npp = 4\nep = 8", 8},
+    {"kimi-k2", 16, "tp = 1\npp = 16\nep = 8", 8},
 };
 
 std::string training_on_b200(const OnB200& c, const std::string& model_extra = "") {
@@ -165,6 +166,16 @@ TEST_CASE("GLM-4.5: counted from its config, 0.6 % under the report's 355B; 32B 
   CHECK(glm.transformer().mtp_layers == 1);
   CHECK(glm.transformer().qkv_bias);
   CHECK(glm.transformer().qk_norm);
+}
+
+TEST_CASE("Kimi K2's config (DeepseekV3ForCausalLM, model_type kimi_k2) counts what its preset does") {
+  const Workload kimi = imported("kimi-k2");
+  const models::ParameterCount c = models::count_parameters(kimi.transformer());
+  const models::ParameterCount preset = models::count_parameters(load_preset(PERFCAST_DEFAULT_WORKLOADS, "kimi-k2").transformer());
+  CHECK(c.total == preset.total);  // 1,026,408,232,448: tests/workload_test.cpp counts it by hand
+  CHECK(c.active == preset.active);
+  CHECK(kimi.transformer().mtp_layers == 0);  // num_nextn_predict_layers 0
+  CHECK(kimi.stored_weight_dtype == Precision::fp8);
 }
 
 TEST_CASE("every imported model predicts training and inference on B200, under its own name") {
