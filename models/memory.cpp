@@ -286,7 +286,9 @@ QuantFormat kv_format(Precision p) {
 
 double kv_bytes_per_token(const TransformerSpec& m, const QuantFormat& kv, int tp, int layers) {
   const double beta = kv.bytes_per_element(), softmax = layers * (1 - m.linear_share());
-  if (m.mla) return double(m.mla->kv_lora_rank + m.mla->qk_rope_head_dim) * softmax * beta;
+  // F-ARCH-5: a sparse-attention layer also caches its indexer's key, in FP8 whatever the KV dtype.
+  const double index = m.sparse_attention ? m.sparse_attention->index_head_dim * kIndexKeyBytes : 0;
+  if (m.mla) return (double(m.mla->kv_lora_rank + m.mla->qk_rope_head_dim) * beta + index) * softmax;
   const double kv_heads = std::max(1.0, std::floor(double(m.kv_heads) / tp));
   return 2.0 * softmax * kv_heads * m.head_dim * beta;
 }

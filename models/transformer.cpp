@@ -9,6 +9,16 @@ double norm_parameters(const TransformerSpec& m, double width) {
 
 // Q/K/V and output projections (MODELS-REFERENCE §6.1 rows; GPT biases per Narayanan Eq. 2, whose
 // 13h per layer is 3h QKV + h output + 4h + h MLP biases + 4h for two LayerNorms).
+// F-ARCH-5. The lightning indexer (GlmMoeDsaIndexer, DeepSeek-V3.2 Indexer): queries up-projected
+// from the MLA query latent, one key of index_head_dim from the hidden state with a LayerNorm
+// (weight and bias), and a weight per index head from the hidden state.
+double indexer_parameters(const TransformerSpec& m) {
+  if (!m.sparse_attention || !m.mla) return 0;
+  const SparseAttentionSpec& s = *m.sparse_attention;
+  const double h = m.hidden, d = s.index_head_dim, heads = s.index_heads;
+  return double(m.mla->q_lora_rank) * heads * d + h * d + 2 * d + h * heads;
+}
+
 double attention_parameters(const TransformerSpec& m) {
   const double h = m.hidden;
   if (m.mla) {
@@ -20,7 +30,7 @@ double attention_parameters(const TransformerSpec& m) {
     double kv = h * (l.kv_lora_rank + l.qk_rope_head_dim) + norm_parameters(m, l.kv_lora_rank) +
                 double(l.kv_lora_rank) * a * (l.qk_nope_head_dim + l.v_head_dim);
     double out = a * l.v_head_dim * h;
-    return q + kv + out;
+    return q + kv + out + indexer_parameters(m);
   }
   const double hq = m.q_width(), hkv = m.kv_width();
   double weights = h * (hq + 2 * hkv) + hq * h;

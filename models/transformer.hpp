@@ -68,6 +68,19 @@ struct LinearAttentionSpec {
   int chunk() const { return kind == LinearAttentionKind::gated_deltanet ? 64 : 256; }
 };
 
+// DeepSeek Sparse Attention (F-ARCH-5; DeepSeek-V3.2, GLM-5): a lightning indexer scores every
+// earlier key with `index_heads` small heads (ReLU, summed with per-head weights) and the MLA core
+// attends only to the `top_k` best. The indexer keeps its own key cache of index_head_dim values
+// per token, in FP8 with an FP32 scale per 128 (kIndexKeyBytes).
+struct SparseAttentionSpec {
+  int index_heads = 0;     // index_n_heads
+  int index_head_dim = 0;  // index_head_dim
+  int top_k = 0;           // index_topk: keys the attention core reads per query
+};
+// Bytes per cached indexer key element: FP8 plus a 4-byte scale per 128 (DeepSeek-V3.2-Exp
+// inference/model.py Indexer: k_cache float8_e4m3fn, k_scale_cache float32 per block of 128).
+inline constexpr double kIndexKeyBytes = 1 + 4.0 / 128;
+
 struct TransformerSpec {
   std::string name;
   int layers = 0;
@@ -96,6 +109,7 @@ struct TransformerSpec {
   std::optional<MoeSpec> moe;
   std::optional<MlaSpec> mla;
   std::optional<LinearAttentionSpec> linear_attention;
+  std::optional<SparseAttentionSpec> sparse_attention;  // with MLA only
 
   int q_width() const { return heads * head_dim; }       // h_q
   int kv_width() const { return kv_heads * head_dim; }   // h_kv
@@ -132,7 +146,9 @@ double mtp_module_parameters(const TransformerSpec& m);
 
 ParameterCount count_parameters(const TransformerSpec& m);
 
-// Weights of one softmax-attention block (projections, their biases, norms, gate and sinks).
+// Weights of one lightning indexer (F-ARCH-5); 0 without sparse attention.
+double indexer_parameters(const TransformerSpec& m);
+// Weights of one softmax-attention block (projections, their biases, norms, gate, sinks, indexer).
 double attention_parameters(const TransformerSpec& m);
 // Weights of one linear-attention block (F-ARCH-4); 0 without linear layers.
 double linear_attention_parameters(const TransformerSpec& m);

@@ -8,6 +8,10 @@
 namespace perfcast::models {
 namespace {
 
+// F-ARCH-5: the indexer's logits are FP32 and the indices it keeps int32.
+constexpr double kLogitBytes = 4;
+constexpr double kIndexBytes = 4;
+
 // An FP8 quantisation pass of a GEMM input (its amax or its cast): no gradient, not a module's op.
 bool is_fp8_quantisation(const Op& op) { return op.name.ends_with(".fp8_cast") || op.name.ends_with(".fp8_amax"); }
 
@@ -125,6 +129,9 @@ class LayerBuilder {
   // heads (or a latent cache of width `kv_width` for absorbed MLA). A layer group stands for its
   // full-attention and sliding-window layers in proportion (F-ARCH-2): each part's ops carry its share.
   void attention_core(double heads, double qk_dim, double v_dim, double kv_read_per_key) {
+    // F-ARCH-5: a sparse-attention core reads the indexer's top_k keys, as a window of top_k would.
+    if (m_.sparse_attention)
+      return attention_core_part(heads, qk_dim, v_dim, kv_read_per_key, m_.sparse_attention->top_k, 1, ".sparse");
     const double window_share = m_.sliding_share();
     if (window_share < 1) attention_core_part(heads, qk_dim, v_dim, kv_read_per_key, 0, 1 - window_share, "");
     if (window_share > 0) attention_core_part(heads, qk_dim, v_dim, kv_read_per_key, m_.sliding_window, window_share, ".sliding");
@@ -272,6 +279,7 @@ class LayerBuilder {
     } else {
       gemm("mla.q_proj", T_, heads * l.qk_head_dim(), h);
     }
+    if (m_.sparse_attention) lightning_indexer();
     gemm("mla.kv_down", T_, l.kv_lora_rank + l.qk_rope_head_dim, h);
     norm("mla.kv_norm", T_, l.kv_lora_rank);
     rope(T_ * (heads + 1) * l.qk_rope_head_dim);
@@ -286,6 +294,32 @@ class LayerBuilder {
       attention_core(heads, l.qk_head_dim(), l.v_head_dim, l.qk_head_dim() + l.v_head_dim);
     }
     gemm("attn.out", T_, h, heads * l.v_head_dim);
+  }
+
+  // F-ARCH-5. DeepSeek Sparse Attention's lightning indexer, whole on every tensor-parallel rank:
+  // its projections, its FP8 key cache, the ReLU scores of every query against every earlier key
+  // (index_heads x index_head_dim each; FP32 logits written, as DeepGEMM's fp8_mqa_logits does)
+  // and the top-k selection that reads them back.
+  void lightning_indexer() {
+    const SparseAttentionSpec& s = *m_.sparse_attention;
+    const double h = m_.hidden, heads = s.index_heads, d = s.index_head_dim;
+    gemm("dsa.index_q", T_, heads * d, m_.mla->q_lora_rank);
+    gemm("dsa.index_k", T_, d, h);
+    norm("dsa.index_k_norm", T_, d);
+    gemm("dsa.index_weights", T_, heads, h);
+    if (c_.phase != Phase::training) memory("dsa.index_cache_write", T_ * d * act_, T_ * d * kIndexKeyBytes);
+    const double b = c_.batch, q = c_.query_tokens(), ctx = c_.attended();
+    const double logits = b * q * ctx * kLogitBytes;
+    Op op;
+    op.name = "dsa.index_scores";
+    op.kind = OpKind::attention;
+    op.precision = c_.attention_math.value_or(c_.math);
+    op.flops = 2 * b * q * ctx * heads * d;
+    op.model_flops = op.flops;
+    op.bytes_read = T_ * heads * d * act_ + b * c_.keys() * d * (c_.phase == Phase::training ? act_ : kIndexKeyBytes);
+    op.bytes_written = logits;
+    ops_.push_back(op);
+    memory("dsa.top_k", logits, T_ * std::min(double(s.top_k), ctx) * kIndexBytes);
   }
 
   void mlp(const std::string& prefix, double tokens, double width, double count = 1) {

@@ -62,6 +62,7 @@ const Published kPublished[] = {
     {"qwen3-next-80b-a3b", 80e9, "Qwen3-Next-80B-A3B model card: 80B in total, 3B activated"},
     {"qwen3.5-397b-a17b", 397e9, "Qwen3.5-397B-A17B model card: 397B total, 17B active (vision encoder included)"},
     {"minimax-m1-80k", 456e9, "MiniMax-M1 report (arXiv:2506.13585) §1: 456B in total, 45.9B activated per token"},
+    {"glm-5", 744e9, "GLM-5 model card: 744B parameters (40B active), the MTP layer apart"},
 };
 
 // A training and a serving scenario on DGX B200 for each model, with a layout it runs.
@@ -70,6 +71,7 @@ struct OnB200 {
   int nodes;
   const char* training_layout;
   int serving_tp;
+  const char* serving_weights = nullptr;  // a weight_dtype for one node, where BF16 weights do not fit
 };
 const OnB200 kOnB200[] = {
     {"llama-3.1-8b", 1, "tp = 1", 1},
@@ -89,6 +91,8 @@ const OnB200 kOnB200[] = {
     {"minimax-m2", 4, "tp = 4\npp = 2\nep = 8", 8},
     {"glm-4.5", 8, "tp = 4\npp = 4\nep = 8", 8},
     {"kimi-k2", 16, "tp = 1\npp = 16\nep = 8", 8},
+    {"glm-5", 8, "tp = 1\npp = 8\nep = 8", 8, "fp8"},  // 744B: 1.49 TB in BF16, over 8 x 180 GB
+    {"deepseek-v3.2", 8, "tp = 1\npp = 8\nep = 8", 8},
 };
 
 std::string training_on_b200(const OnB200& c, const std::string& model_extra = "") {
@@ -99,8 +103,9 @@ std::string training_on_b200(const OnB200& c, const std::string& model_extra = "
 
 std::string serving_on_b200(const OnB200& c, int input = 2048, int output = 256, int batch = 16) {
   return fmt::format("[model]\nhf_config = \"{}/config.json\"\n[hardware]\nsystem = \"dgx-b200\"\nnodes = 1\n[inference]\ninput_len = {}\n"
-                     "output_len = {}\nbatch = {}\n[parallelism]\ntp = {}\n",
-                     c.model, input, output, batch, c.serving_tp);
+                     "output_len = {}\nbatch = {}\n{}[parallelism]\ntp = {}\n",
+                     c.model, input, output, batch,
+                     c.serving_weights ? fmt::format("weight_dtype = \"{}\"\n", c.serving_weights) : "", c.serving_tp);
 }
 
 // `line` added to the [table] section of `text` (right after its header).
@@ -118,7 +123,7 @@ double kv_cache_B(const Scenario& s) {
 
 }  // namespace
 
-TEST_CASE("fourteen config.json files import with parameter counts within 0.5 % of the published ones") {
+TEST_CASE("fifteen config.json files import with parameter counts within 0.5 % of the published ones") {
   for (const Published& p : kPublished) {
     const Workload w = imported(p.model);
     CHECK(w.name == p.model);
@@ -309,6 +314,64 @@ TEST_CASE("linear-attention layers: hand counts, a state in place of a KV cache,
   CHECK(decode.tpot_s > 0);
 }
 
+TEST_CASE("sparse attention: GLM-5 and DeepSeek-V3.2's indexer, a core of top_k keys, an FP8 key cache (F-ARCH-5)") {
+  // GLM-5 per layer: MLA 6,144 x 2,048 + 2,048 (norm) + 2,048 x 64 x 256 + 6,144 x 576 + 512 (norm) + 512 x 64 x 448
+  // + 64 x 256 x 6,144 = 165,022,208; indexer 2,048 x 32 x 128 + 6,144 x 128 + 2 x 128 (LayerNorm) + 6,144 x 32
+  // = 9,371,904; two norms of 6,144. Three dense MLPs of 3 x 6,144 x 12,288; 75 MoE layers of 257 experts of
+  // 3 x 6,144 x 2,048 and a 256 x 6,144 router with its bias. Embedding and head 154,880 x 6,144 each.
+  const models::TransformerSpec glm5 = imported("glm-5").transformer();
+  const models::ParameterCount c = models::count_parameters(glm5);
+  CHECK(models::indexer_parameters(glm5) == 9'371'904.0);
+  const double layer = 165'022'208.0 + 9'371'904 + 2 * 6144;
+  const double moe_layer = 257 * 3 * 6144 * 2048.0 + 256 * 6144.0 + 256;
+  CHECK(c.total == 78 * layer + 3 * 3 * 6144 * 12288.0 + 75 * moe_layer + 2 * 154880 * 6144.0 + 6144);
+  // GLM-5 model card: 744B parameters, 40B active; the active figure leaves out the embedding and head, as GLM-4.5's does.
+  CHECK(std::abs(c.total / 744e9 - 1) < 0.005);
+  CHECK(std::abs((c.active - c.embedding - c.lm_head) / 40e9 - 1) < 0.005);
+  CHECK(glm5.mtp_layers == 1);
+
+  // DeepSeek-V3.2 is V3 with an indexer of 64 heads of 128 on each of its 61 layers.
+  const models::TransformerSpec v32 = imported("deepseek-v3.2").transformer();
+  const models::TransformerSpec v3 = imported("deepseek-v3").transformer();
+  const double indexer = 1536 * 64 * 128.0 + 7168 * 128.0 + 2 * 128 + 7168 * 64.0;
+  CHECK(models::indexer_parameters(v32) == indexer);
+  CHECK(models::count_parameters(v32).total == models::count_parameters(v3).total + 61 * indexer);
+
+  // The cache keeps the whole latent (any key may be chosen) plus the indexer's FP8 key with its scale: 61 x (576 x 2 + 132) B.
+  const models::QuantFormat bf16 = models::kv_format(Precision::bf16);
+  CHECK(models::kv_bytes_per_token(v32, bf16, 1, v32.layers) == 61 * (576 * 2.0 + 128 * models::kIndexKeyBytes));
+  CHECK(models::kv_cache_bytes(v32, bf16, 1, v32.layers, 100'000) == 100'000 * models::kv_bytes_per_token(v32, bf16, 1, v32.layers));
+
+  // Decoding at a long context, the core reads top_k = 2,048 keys whatever the context; the indexer scores them all.
+  auto decode_op = [&](const std::string& name, double context) {
+    models::OpContext ctx;
+    ctx.phase = models::Phase::decode;
+    ctx.batch = 1;
+    ctx.context_len = context;
+    for (const models::OpGroup& g : models::transformer_ops(v32, ctx))
+      for (const models::Op& op : g.ops)
+        if (op.name == name) return op.model_flops;
+    return -1.0;
+  };
+  CHECK(decode_op("attn.core.sparse", 16'384) == doctest::Approx(decode_op("attn.core.sparse", 131'072)));
+  CHECK(decode_op("attn.core.sparse", 16'384) == doctest::Approx(2 * 2048 * 128 * (576 + 512.0)));  // absorbed MLA, 128 heads
+  CHECK(decode_op("dsa.index_scores", 131'072) == doctest::Approx(2 * 131'073 * 64 * 128.0));
+  CHECK(decode_op("attn.core", 16'384) == -1.0);  // no dense core beside the sparse one
+  // A short context attends to every key, as V3 does.
+  models::OpContext shortc;
+  shortc.phase = models::Phase::decode;
+  shortc.batch = 1;
+  shortc.context_len = 1000;
+  double v3_core = 0, v32_core = 0;
+  for (const models::OpGroup& g : models::transformer_ops(v3, shortc))
+    for (const models::Op& op : g.ops)
+      if (op.name == "attn.core") v3_core = op.model_flops;
+  for (const models::OpGroup& g : models::transformer_ops(v32, shortc))
+    for (const models::Op& op : g.ops)
+      if (op.name == "attn.core.sparse") v32_core = op.model_flops;
+  CHECK(v32_core == doctest::Approx(v3_core));
+}
+
 TEST_CASE("MTP modules train on the last stage; expert imbalance slows the step, not the model FLOPs") {
   const OnB200 v3 = kOnB200[7];
   const TrainingPrediction with_mtp = predict_training(hf_scenario(training_on_b200(v3)));
@@ -351,8 +414,15 @@ TEST_CASE("bad config.json files get one line naming the file and the field") {
   CHECK(hf_error("{}") == "config.json: architectures: missing; perfcast reads the model class from it (e.g. [\"LlamaForCausalLM\"])");
   CHECK(hf_error(R"({"architectures": ["LlamaForCausalLm"]})").starts_with(
       "config.json: architectures: 'LlamaForCausalLm' is not a model class perfcast reads (did you mean 'LlamaForCausalLM'?)"));
-  CHECK(hf_error(R"({"architectures": ["DeepseekV32ForCausalLM"]})").starts_with(
-      "config.json: architectures: DeepseekV32ForCausalLM: its DeepSeek Sparse Attention"));
+  CHECK(hf_error(R"({"architectures": ["DeepseekV4ForCausalLM"]})").starts_with(
+      "config.json: architectures: DeepseekV4ForCausalLM: its compressed attention"));
+  // DeepSeek Sparse Attention needs its indexer's widths, and the query latent they read.
+  const std::string v32 = R"({"architectures": ["DeepseekV32ForCausalLM"], "hidden_size": 7168, "num_attention_heads": 128,
+      "vocab_size": 129280, "intermediate_size": 18432, "num_hidden_layers": 61, "kv_lora_rank": 512, "qk_nope_head_dim": 128,
+      "qk_rope_head_dim": 64, "v_head_dim": 128, "n_routed_experts": 256, "num_experts_per_tok": 8, "moe_intermediate_size": 2048, )";
+  CHECK(hf_error(v32 + R"("q_lora_rank": 1536, "index_n_heads": 64, "index_head_dim": 128})") ==
+        "config.json: index_topk: missing; DeepseekV32ForCausalLM needs it");
+  CHECK(hf_error(v32 + R"("index_n_heads": 64, "index_head_dim": 128, "index_topk": 2048})").starts_with("config.json: q_lora_rank: "));
   const std::string llama = R"({"architectures": ["LlamaForCausalLM"], "hidden_size": 4096, "num_attention_heads": 32, "vocab_size": 32000, )";
   CHECK(hf_error(llama + R"("intermediate_size": 11008})") == "config.json: num_hidden_layers: missing; LlamaForCausalLM needs it");
   CHECK(hf_error(llama + R"("intermediate_size": 11008, "num_hidden_layers": -3})") ==

@@ -20,13 +20,14 @@ constexpr std::int64_t kMaxContext = 1'000'000'000;  // MiniMax-M1 states 10,240
 // How a model class reads its config (transformers' modeling_<type>.py and configuration_<type>.py).
 enum class Family {
   llama, mistral, mixtral, qwen2, qwen3, qwen2_moe, qwen3_moe, qwen3_next, qwen3_5, qwen3_5_moe, deepseek, gpt_oss, gemma2, gemma3,
-  glm4_moe, minimax
+  glm4_moe, glm_moe_dsa, minimax
 };
 
 struct Architecture {
   std::string_view name;
   Family family;
-  bool tied_default;  // the config class's tie_word_embeddings default
+  bool tied_default;             // the config class's tie_word_embeddings default
+  bool sparse_attention = false;  // DeepSeek Sparse Attention: index_n_heads, index_head_dim, index_topk
 };
 
 constexpr Architecture kArchitectures[] = {
@@ -38,11 +39,13 @@ constexpr Architecture kArchitectures[] = {
     {"Qwen2MoeForCausalLM", Family::qwen2_moe, false},
     {"Qwen3MoeForCausalLM", Family::qwen3_moe, false},
     {"DeepseekV3ForCausalLM", Family::deepseek, false},  // DeepSeek-V3/R1, Kimi-K2
+    {"DeepseekV32ForCausalLM", Family::deepseek, false, true},  // DeepSeek-V3.2: V3 with the sparse-attention indexer
     {"GptOssForCausalLM", Family::gpt_oss, false},
     {"Gemma2ForCausalLM", Family::gemma2, true},
     {"Gemma3ForCausalLM", Family::gemma3, true},
     {"Gemma3ForConditionalGeneration", Family::gemma3, true},  // the text model of text_config
     {"Glm4MoeForCausalLM", Family::glm4_moe, false},           // GLM-4.5 / 4.6 / 4.7
+    {"GlmMoeDsaForCausalLM", Family::glm_moe_dsa, false, true},  // GLM-5: MLA, sparse attention, GLM-4.5's MoE
     {"Qwen3NextForCausalLM", Family::qwen3_next, false},
     {"Qwen3_5ForCausalLM", Family::qwen3_5, false},
     {"Qwen3_5ForConditionalGeneration", Family::qwen3_5, false},  // the text model of text_config
@@ -55,8 +58,7 @@ constexpr Architecture kArchitectures[] = {
 
 // Model classes seen in the wild that perfcast cannot represent yet, and why.
 constexpr std::pair<std::string_view, std::string_view> kRefused[] = {
-    {"DeepseekV32ForCausalLM", "its DeepSeek Sparse Attention (an indexer choosing the keys each query attends to) is not modelled yet"},
-    {"GlmMoeDsaForCausalLM", "its DeepSeek Sparse Attention (an indexer choosing the keys each query attends to) is not modelled yet"},
+    {"DeepseekV4ForCausalLM", "its compressed attention (compress_ratios) and hyper-connections (hc_mult) are not modelled"},
 };
 
 bool is_qwen3_hybrid(Family f) { return f == Family::qwen3_next || f == Family::qwen3_5 || f == Family::qwen3_5_moe; }
@@ -210,6 +212,16 @@ void read_linear_attention(const Reader& r, const json& c, const Architecture& a
   m.linear_attention = l;
 }
 
+// F-ARCH-5: DeepSeek-V3.2's and GLM-5's lightning indexer (index_* keys of their configs).
+void read_sparse_attention(const Reader& r, const json& c, const Architecture& a, TransformerSpec& m) {
+  models::SparseAttentionSpec s;
+  s.index_heads = r.require(c, "index_n_heads", a.name);
+  s.index_head_dim = r.require(c, "index_head_dim", a.name);
+  s.top_k = r.require(c, "index_topk", a.name);
+  if (!m.mla || m.mla->q_lora_rank == 0) r.fail("q_lora_rank", "sparse attention's indexer reads the query latent: q_lora_rank is needed");
+  m.sparse_attention = s;
+}
+
 void read_moe(const Reader& r, const json& c, const Architecture& a, TransformerSpec& m) {
   models::MoeSpec e;
   switch (a.family) {
@@ -251,6 +263,7 @@ void read_moe(const Reader& r, const json& c, const Architecture& a, Transformer
     }
     case Family::deepseek:
     case Family::glm4_moe:
+    case Family::glm_moe_dsa:
       e.experts = r.require(c, "n_routed_experts", a.name);
       e.top_k = r.require(c, "num_experts_per_tok", a.name);
       e.expert_ffn_hidden = r.require(c, "moe_intermediate_size", a.name);
@@ -259,7 +272,7 @@ void read_moe(const Reader& r, const json& c, const Architecture& a, Transformer
       e.dense_layers = r.integer(c, "first_k_dense_replace", 0).value_or(0);
       if (r.integer(c, "moe_layer_freq").value_or(1) != 1) r.fail("moe_layer_freq", "only 1 (every layer after the dense ones) is read");
       // noaux_tc routing adds e_score_correction_bias (DeepSeek-V3, GLM-4.5).
-      e.router_bias = r.text(c, "topk_method").value_or(a.family == Family::glm4_moe ? "noaux_tc" : "") == "noaux_tc";
+      e.router_bias = r.text(c, "topk_method").value_or(a.family != Family::deepseek ? "noaux_tc" : "") == "noaux_tc";
       break;
     default: return;
   }
@@ -359,7 +372,7 @@ Workload parse_hf_config(std::string_view json_text, const std::string& label) {
   // Every class read here has a gated MLP (SiLU or tanh-GELU gate) and RMSNorm.
   m.mlp = models::MlpKind::swiglu;
   m.norm = models::NormKind::rmsnorm;
-  if (a.family == Family::deepseek) {
+  if (a.family == Family::deepseek || a.family == Family::glm_moe_dsa) {
     read_mla(r, c, a, m);
   } else if (auto d = r.integer(c, "head_dim")) {
     m.head_dim = *d;
@@ -409,7 +422,8 @@ Workload parse_hf_config(std::string_view json_text, const std::string& label) {
   if (is_qwen3_hybrid(a.family) || a.family == Family::minimax) read_linear_attention(r, c, a, m);
   if (m.linear_attention && m.sliding_layers > 0) r.fail("sliding_window", "sliding windows beside linear-attention layers are not read");
   read_moe(r, c, a, m);
-  if (a.family == Family::deepseek || a.family == Family::glm4_moe) m.mtp_layers = r.integer(c, "num_nextn_predict_layers", 0).value_or(0);
+  if (a.sparse_attention) read_sparse_attention(r, c, a, m);
+  if (a.family == Family::deepseek || a.family == Family::glm4_moe || a.family == Family::glm_moe_dsa) m.mtp_layers = r.integer(c, "num_nextn_predict_layers", 0).value_or(0);
   if (is_qwen3_hybrid(a.family)) m.mtp_layers = r.integer(c, "mtp_num_hidden_layers", 0).value_or(0);
 
   Workload w;

@@ -62,6 +62,11 @@ void check_transformer(TransformerSpec& m, TomlSection& t) {
     if (m.sliding_layers > 0) t.fail("sliding_layers", "sliding windows beside linear-attention layers are not modelled");
     if (m.mla) t.fail("linear_attention", "linear-attention layers beside MLA are not modelled");
   }
+  if (m.sparse_attention) {
+    if (!m.mla || m.mla->q_lora_rank == 0)
+      t.fail("sparse_attention", "needs [model.mla] with q_lora_rank: the indexer's queries come from the query latent");
+    if (m.sliding_layers > 0) t.fail("sliding_layers", "sliding windows beside sparse attention are not modelled");
+  }
   if (m.moe) {
     const models::MoeSpec& e = *m.moe;
     if (e.top_k > e.experts)
@@ -130,6 +135,17 @@ void read_linear_attention(TomlSection& t, TransformerSpec& m) {
   m.linear_attention = l;
 }
 
+void read_sparse_attention(TomlSection& t, TransformerSpec& m) {
+  schema::KeyReader r(t, "model.sparse_attention");
+  models::SparseAttentionSpec s = m.sparse_attention.value_or(models::SparseAttentionSpec{});
+  read_int(r, "index_heads", s.index_heads);
+  read_int(r, "index_head_dim", s.index_head_dim);
+  read_int(r, "top_k", s.top_k);
+  t.finish();
+  require_given(t, {{"index_heads", s.index_heads}, {"index_head_dim", s.index_head_dim}, {"top_k", s.top_k}});
+  m.sparse_attention = s;
+}
+
 // Fields of [model] over `m` (a preset's values, or empty).
 void read_transformer_fields(TomlSection& t, TransformerSpec& m) {
   schema::KeyReader r(t, "model");
@@ -174,6 +190,7 @@ void read_transformer_fields(TomlSection& t, TransformerSpec& m) {
   if (auto moe = t.table("moe")) read_moe(*moe, m);
   if (auto mla = t.table("mla")) read_mla(*mla, m);
   if (auto linear = t.table("linear_attention")) read_linear_attention(*linear, m);
+  if (auto sparse = t.table("sparse_attention")) read_sparse_attention(*sparse, m);
   t.finish();
   check_transformer(m, t);
 }

@@ -34,6 +34,9 @@ std::string attention_words(const TransformerSpec& m) {
   if (m.attention_output_gate) out += ", output gate";
   if (m.attention_sinks) out += ", sinks";
   if (m.sliding_layers > 0) out += fmt::format("; sliding window {} on {} of {} layers", m.sliding_window, m.sliding_layers, m.layers);
+  if (m.sparse_attention)
+    out += fmt::format("; sparse: an indexer of {} heads of {} picks the top {} keys", m.sparse_attention->index_heads,
+                       m.sparse_attention->index_head_dim, m.sparse_attention->top_k);
   if (m.linear_attention) {
     const models::LinearAttentionSpec& l = *m.linear_attention;
     out += fmt::format("; {} linear attention on {} of {} layers ({} key heads of {}, {} value heads of {}{})",
@@ -119,6 +122,10 @@ nlohmann::json model_json(const Workload& w) {
                              {"value_head_dim", l.value_head_dim},
                              {"conv_kernel", l.conv_kernel}};
   }
+  if (m.sparse_attention)
+    a["sparse_attention"] = {{"index_heads", m.sparse_attention->index_heads},
+                             {"index_head_dim", m.sparse_attention->index_head_dim},
+                             {"top_k", m.sparse_attention->top_k}};
   nlohmann::json out = {{"name", w.name},
                         {"display_name", w.display_name},
                         {"source", {{"title", w.source.title}, {"locator", w.source.locator}, {"url", w.source.url}, {"date", w.source.date}}},
@@ -178,6 +185,9 @@ std::string model_preset_toml(const Workload& w) {
                        models::kLinearAttentionKeys[std::size_t(l.kind)], l.layers, l.key_heads, l.value_heads, l.key_head_dim,
                        l.value_head_dim, l.conv_kernel);
   }
+  if (m.sparse_attention)
+    out += fmt::format("\n[model.sparse_attention]\nindex_heads = {}\nindex_head_dim = {}\ntop_k = {}\n", m.sparse_attention->index_heads,
+                       m.sparse_attention->index_head_dim, m.sparse_attention->top_k);
   return out;
 }
 

@@ -510,7 +510,8 @@ std::vector<CommandFields> build() {
                         {"sliding_layers", "", "Layers with the window"}, {"mtp_layers", "", "Multi-token-prediction modules"},
                         {"moe.*", "", "Experts, top_k, widths, shared experts, dense layers, router bias, load imbalance"},
                         {"mla.*", "", "Latent attention ranks and head widths"},
-                        {"linear_attention.*", "", "Linear-attention kind, layers, key/value heads and widths, convolution"}};
+                        {"linear_attention.*", "", "Linear-attention kind, layers, key/value heads and widths, convolution"},
+                        {"sparse_attention.*", "", "Sparse attention's indexer heads and width, keys read per query"}};
     j.add("architecture.", arch);
     const Block params = {{"total", "parameters", "Every parameter (MTP modules apart)"},
                           {"active", "parameters", "What one token uses, embedding and head included"},

@@ -118,6 +118,12 @@ constexpr ScenarioKey kLinearAttention[] = {
     integer("conv_kernel", "", "0 (none)", 0, 64, "Causal short convolution over q, k and v (Gated DeltaNet: 4)"),
 };
 
+constexpr ScenarioKey kSparseAttention[] = {
+    integer("index_heads", "", "required", 1, kMaxDim, "Heads of the lightning indexer that scores every earlier key"),
+    integer("index_head_dim", "", "required", 1, kMaxDim, "Width of an indexer head (and of its cached key)"),
+    integer("top_k", "", "required", 1, kMaxContext, "Keys the attention core reads per query"),
+};
+
 constexpr ScenarioKey kAttention[] = {
     choice("mask", models::kAttentionMaskKeys, "causal", "Attention mask: causal (half the scores) or full"),
     choice("kernel", models::kAttentionKernelKeys, "flash",
@@ -260,6 +266,7 @@ constexpr ScenarioTable kTables[] = {
     {"model.moe", "Mixture of experts (optional)", kMoe},
     {"model.mla", "Multi-head latent attention (optional)", kMla},
     {"model.linear_attention", "Linear-attention layers: a recurrent state instead of a KV cache (optional)", kLinearAttention},
+    {"model.sparse_attention", "DeepSeek Sparse Attention over MLA: an indexer picks top_k keys per query (optional)", kSparseAttention},
     {"attention", "How attention runs (optional)", kAttention},
     {"hardware", "Required: what runs it", kHardware},
     {"training", "A training run; a scenario has [training] or [inference]", kTraining},
