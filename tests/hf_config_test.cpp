@@ -10,6 +10,7 @@
 #include "engine/data/hf_config.hpp"
 #include "engine/data/scenario_reader.hpp"
 #include "engine/data/workload_reader.hpp"
+#include "engine/layout/partition.hpp"
 #include "engine/predict/capacity.hpp"
 #include "engine/predict/inference.hpp"
 #include "engine/predict/memory.hpp"
@@ -336,6 +337,14 @@ TEST_CASE("sparse attention: GLM-5 and DeepSeek-V3.2's indexer, a core of top_k 
   const double indexer = 1536 * 64 * 128.0 + 7168 * 128.0 + 2 * 128 + 7168 * 64.0;
   CHECK(models::indexer_parameters(v32) == indexer);
   CHECK(models::count_parameters(v32).total == models::count_parameters(v3).total + 61 * indexer);
+  // At tp 8 every rank holds a whole indexer beside its eighth of the MLA projections (one dense layer, MTP apart).
+  models::TransformerSpec v32_main = v32, v3_main = v3;
+  v32_main.mtp_layers = v3_main.mtp_layers = 0;
+  const StageLayers one_dense{1, 0};
+  const ShardPlan tp8{8, 1, 1, 1, 1};
+  const double v32_rank = local_parameters(v32_main, one_dense, 0, tp8).linear;
+  const double v3_rank = local_parameters(v3_main, one_dense, 0, tp8).linear;
+  CHECK(v32_rank - v3_rank == doctest::Approx(indexer));
 
   // The cache keeps the whole latent (any key may be chosen) plus the indexer's FP8 key with its scale: 61 x (576 x 2 + 132) B.
   const models::QuantFormat bf16 = models::kv_format(Precision::bf16);

@@ -35,7 +35,9 @@ LocalParams local_parameters(const models::TransformerSpec& m, const StageLayers
   StageLayers st = layers;
   if (stage == sp.pp - 1) (m.moe_layers() > 0 ? st.moe : st.dense) += m.mtp_layers;
   const double norms = m.norms_per_layer * models::norm_parameters(m, h);
-  const double attention = models::attention_parameters(m) / tp;
+  // The sparse-attention indexer is whole on every tensor-parallel rank (F-ARCH-5).
+  const double indexer = models::indexer_parameters(m);
+  const double attention = (models::attention_parameters(m) - indexer) / tp + indexer;
   LocalParams p;
   const double dense_linear = attention + models::mlp_parameters(m, m.ffn_hidden) / tp;
   p.linear += st.dense * dense_linear;
