@@ -497,6 +497,10 @@ TEST_CASE("a scenario's hf_config: a path from its folder, not beside a preset, 
       "model.qk_norm_across_heads: needs qk_norm = true"));
   CHECK(error("hf_config = \"qwen3-8b/config.json\"\n[model.linear_attention]\nlayers = 4").ends_with(
       "missing required key 'model.linear_attention.key_heads'"));
+  CHECK(error("hf_config = \"qwen3-8b/config.json\"\n[model.sparse_attention]\nindex_heads = 8\nindex_head_dim = 64\ntop_k = 512")
+            .ends_with("model.sparse_attention: needs [model.mla] with q_lora_rank: the indexer's queries come from the query latent"));
+  CHECK(error("hf_config = \"glm-5/config.json\"\n[model.sparse_attention]\ntop_k = 0").ends_with("model.sparse_attention.top_k: 0 is out of range [1, 1000000000]"));
+  CHECK(error("hf_config = \"glm-5/config.json\"\n[model.sparse_attention]\ntop_k = 1024") == "(no error)");
   CHECK(error("hf_config = \"gpt-oss-20b/config.json\"\n[model.moe]\nload_imbalance = 9").ends_with(
       "model.moe: load_imbalance 9 exceeds experts / top_k = 8 (every token on the busiest expert)"));
 }
