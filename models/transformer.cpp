@@ -7,8 +7,6 @@ double norm_parameters(const TransformerSpec& m, double width) {
   return m.norm == NormKind::layernorm ? 2 * width : width;
 }
 
-// Q/K/V and output projections (MODELS-REFERENCE §6.1 rows; GPT biases per Narayanan Eq. 2, whose
-// 13h per layer is 3h QKV + h output + 4h + h MLP biases + 4h for two LayerNorms).
 // F-ARCH-5. The lightning indexer (GlmMoeDsaIndexer, DeepSeek-V3.2 Indexer): queries up-projected
 // from the MLA query latent, one key of index_head_dim from the hidden state with a LayerNorm
 // (weight and bias), and a weight per index head from the hidden state.
@@ -19,6 +17,8 @@ double indexer_parameters(const TransformerSpec& m) {
   return double(m.mla->q_lora_rank) * heads * d + h * d + 2 * d + h * heads;
 }
 
+// Q/K/V and output projections (MODELS-REFERENCE §6.1 rows; GPT biases per Narayanan Eq. 2, whose
+// 13h per layer is 3h QKV + h output + 4h + h MLP biases + 4h for two LayerNorms).
 double attention_parameters(const TransformerSpec& m) {
   const double h = m.hidden;
   if (m.mla) {

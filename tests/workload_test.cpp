@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
+#include <string>
 
 #include "engine/data/workload_reader.hpp"
 #include "models/flops.hpp"
@@ -21,6 +23,11 @@ double tolerance(const Workload& w, double published) {
   return std::max(0.005 * published, w.published_resolution / 2);
 }
 
+// Presets whose published figure the architecture does not give, the vendor stating no counting
+// convention: a test of their own holds each gap as it is.
+const std::set<std::string> kTotalGapHeld = {"kimi-k2"};
+const std::set<std::string> kActiveGapHeld = {"deepseek-v3", "kimi-k2"};
+
 }  // namespace
 
 TEST_CASE("every shipped preset loads and matches its published parameter count") {
@@ -34,8 +41,8 @@ TEST_CASE("every shipped preset loads and matches its published parameter count"
     if (!w.published_parameters) continue;
     double counted = w.is_transformer() ? models::count_parameters(w.transformer()).total : w.vision().parameters();
     counted += w.published_not_modelled;
-    if (name != "kimi-k2") CHECK(std::fabs(counted - *w.published_parameters) <= tolerance(w, *w.published_parameters));
-    if (w.published_active_parameters && name != "deepseek-v3" && name != "kimi-k2") {
+    if (!kTotalGapHeld.contains(name)) CHECK(std::fabs(counted - *w.published_parameters) <= tolerance(w, *w.published_parameters));
+    if (w.published_active_parameters && !kActiveGapHeld.contains(name)) {
       double active = models::count_parameters(w.transformer()).active;
       CHECK(std::fabs(active - *w.published_active_parameters) <= tolerance(w, *w.published_active_parameters));
     }

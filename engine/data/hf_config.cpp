@@ -62,6 +62,10 @@ constexpr std::pair<std::string_view, std::string_view> kRefused[] = {
 };
 
 bool is_qwen3_hybrid(Family f) { return f == Family::qwen3_next || f == Family::qwen3_5 || f == Family::qwen3_5_moe; }
+// Multi-head latent attention (DeepSeek-V3's kv_lora_rank and friends).
+bool has_mla(Family f) { return f == Family::deepseek || f == Family::glm_moe_dsa; }
+// MTP modules counted by num_nextn_predict_layers (DeepSeek-V3, GLM-4.5, GLM-5).
+bool has_nextn_mtp(Family f) { return has_mla(f) || f == Family::glm4_moe; }
 
 class Reader {
  public:
@@ -372,7 +376,7 @@ Workload parse_hf_config(std::string_view json_text, const std::string& label) {
   // Every class read here has a gated MLP (SiLU or tanh-GELU gate) and RMSNorm.
   m.mlp = models::MlpKind::swiglu;
   m.norm = models::NormKind::rmsnorm;
-  if (a.family == Family::deepseek || a.family == Family::glm_moe_dsa) {
+  if (has_mla(a.family)) {
     read_mla(r, c, a, m);
   } else if (auto d = r.integer(c, "head_dim")) {
     m.head_dim = *d;
@@ -423,7 +427,7 @@ Workload parse_hf_config(std::string_view json_text, const std::string& label) {
   if (m.linear_attention && m.sliding_layers > 0) r.fail("sliding_window", "sliding windows beside linear-attention layers are not read");
   read_moe(r, c, a, m);
   if (a.sparse_attention) read_sparse_attention(r, c, a, m);
-  if (a.family == Family::deepseek || a.family == Family::glm4_moe || a.family == Family::glm_moe_dsa) m.mtp_layers = r.integer(c, "num_nextn_predict_layers", 0).value_or(0);
+  if (has_nextn_mtp(a.family)) m.mtp_layers = r.integer(c, "num_nextn_predict_layers", 0).value_or(0);
   if (is_qwen3_hybrid(a.family)) m.mtp_layers = r.integer(c, "mtp_num_hidden_layers", 0).value_or(0);
 
   Workload w;

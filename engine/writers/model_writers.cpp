@@ -56,9 +56,11 @@ std::string model_table(const Workload& w) {
                      m.tied_embeddings ? "tied" : "untied", m.norms_per_layer, m.max_context > 0 ? std::to_string(m.max_context) : "not stated");
   out += fmt::format("  attention: {}\n", attention_words(m));
   out += fmt::format("  MLP: {} {}\n", models::kMlpKeys[std::size_t(m.mlp)], m.ffn_hidden);
-  if (m.moe)
-    out += fmt::format("  MoE: {} experts of {}, top {}, {} shared, first {} layers dense{}{}\n", m.moe->experts, m.moe->expert_ffn_hidden,
-                       m.moe->top_k, m.moe->shared_experts, m.moe->dense_layers, m.moe->router_bias ? ", router bias" : "", m.moe->shared_expert_gate ? ", gated shared experts" : "");
+  if (m.moe) {
+    const models::MoeSpec& e = *m.moe;
+    out += fmt::format("  MoE: {} experts of {}, top {}, {} shared, first {} layers dense{}{}\n", e.experts, e.expert_ffn_hidden, e.top_k,
+                       e.shared_experts, e.dense_layers, e.router_bias ? ", router bias" : "", e.shared_expert_gate ? ", gated shared experts" : "");
+  }
   if (m.mtp_layers > 0) out += fmt::format("  MTP: {} module(s), {} parameters, not in the total\n", m.mtp_layers, billions(c.mtp));
   if (w.stored_weight_dtype) out += fmt::format("  weights stored: {}\n", w.stored_weight_note);
   out += fmt::format("  parameters: {} total, {} active per token (embedding {}, LM head {})\n", billions(c.total), billions(c.active),
