@@ -76,6 +76,10 @@ struct SourcePin {
 // Blackwell 4-bit GEMMs by shape (added 2026-11-24; validation/gemm-blackwell-fp4.toml): pytorch/ao's
 // cuBLAS NVFP4 squares (the 6144^3 row is gemm_4bit's source, not held out), DeepGEMM's MXFP4 table
 // with its cuBLASLt baseline, FlashInfer's mm_fp4: pinned apart at their first figures.
+// perfcast's own GPU kit on one H100 SXM (added 2026-11-24; validation/*-h100-kit.toml): GEMMs by shape,
+// HBM copies, one Llama-3-8B-shaped layer and 8-layer steps in BF16 and FP8, eager and compiled, and
+// CUDA-graph generation; pinned apart at their first figures (eager FP8 is the largest miss: README).
+const char* const kKitSource = "perfcast_gpu_bench.py (perfcast's GPU kit";
 const std::vector<SourcePin> kSourcePins = {
     {"training", "MLPerf Training v4.0", {0.16353, 0, 3}},
     {"training", "NVIDIA-NeMo/Megatron-Bridge", {0.26536, 2, 10}},
@@ -85,6 +89,10 @@ const std::vector<SourcePin> kSourcePins = {
     {"gemm", "pytorch/ao PR #2427", {0.15503, 4, 6}},
     {"gemm", "deepseek-ai/DeepGEMM PR #348", {0.19460, 6, 14}},
     {"gemm", "flashinfer-ai/flashinfer PR #1979", {0.00931, 1, 1}},
+    {"gemm", kKitSource, {0.05617, 81, 94}},
+    {"memory", kKitSource, {0.00954, 4, 4}},
+    {"training", kKitSource, {0.16448, 5, 12}},
+    {"inference", kKitSource, {0.09550, 7, 10}},
 };
 
 // The pin a case counts under: the last source pin whose text its source contains (a later pin
@@ -164,6 +172,12 @@ const std::map<std::string, std::string> kKnownOutliers = {
     {"inferencex-dsr1-fp4-b200-trt-tp8-8192-1024-c64-ttft", "TTFT under a closed-loop benchmark, as above (issue 24)"},
     {"inferencex-dsr1-fp4-b200-trt-tp8-8192-1024-c128-ttft", "TTFT under a closed-loop benchmark, as above (issue 24)"},
     {"inferencex-dsr1-fp4-b200-trt-tp8-8192-1024-c256-ttft", "TTFT under a closed-loop benchmark, as above (issue 24)"},
+    {"kit-h100-20261124-gemm-bf16-512x512x512", "a 3.7 us GEMM replayed in a CUDA graph: the roofline's launch term is an eager "
+                                                "launch's, about twice what a graph replay pays per kernel"},
+    {"kit-h100-20261124-gemm-fp8-512x512x512", "as the BF16 512-cubed GEMM above"},
+    {"kit-h100-20261124-layer-fp8-s4096", "torchao's Float8 without torch.compile: six tensorwise casts per linear layer and step, each "
+                                          "six eager kernels, are counted as one fused cast (F-LP-1) (issue 23)"},
+    {"kit-h100-20261124-train-8l-fp8", "eager torchao Float8, as the layer above (issue 23)"},
     {"mamf-bf16-amd-mi300x", "MI300X BF16 GEMMs reach far less of peak than the NVIDIA-measured default GEMM efficiency (calibrate per device)"},
 };
 

@@ -1,31 +1,39 @@
 #!/usr/bin/env python3
 """perfcast GPU measurement kit: measure one NVIDIA GPU with PyTorch and write files perfcast reads.
 
-    python3 perfcast_gpu_bench.py --accelerator h100-sxm --out DIR [--quick]
+    python3 perfcast_gpu_bench.py --accelerator h100-sxm --out DIR [--quick] [--only SECTIONS]
 
-writes
-  DIR/microbenchmarks.toml  GEMM sweep (bf16, and fp8 where torch._scaled_mm runs), HBM copy, and
-                            fused attention (kept with a skip reason: perfcast's roofline does not
-                            predict attention microbenchmarks yet)
-  DIR/layer.toml, DIR/decode-b*.toml   the scenarios the measurements below ran (a Llama-3-8B-shaped
-                            model, random weights, on this one GPU)
-  DIR/training.csv          the generic (scenario, metric, value) rows of one transformer layer's
-                            forward + backward (layer_time_s)
-  DIR/inference.csv         generation at several batch sizes (ttft_s, latency_s)
-then
+sections (--only, comma-separated; all by default) and what they write in DIR
+  gemm, memory, attention  microbenchmarks.toml: GEMMs by shape in BF16 and FP8 (torch._scaled_mm),
+                           timed as CUDA-graph replays over operands spanning twice the L2; an HBM copy;
+                           causal GQA attention forward and backward (kept with a skip reason)
+  layer                    training.csv rows (layer_time_s): one Llama-3-8B-shaped layer forward+backward,
+                           --layer-variants (bf16, fp8, bf16-compile, fp8-compile) x --layer-seqs
+  train                    training.csv rows (tokens_per_s_per_device): optimizer steps of the Llama-3-8B
+                           shape cut to --train-layers layers, --train-variants
+  graph-decode             inference.csv rows (ttft_s, latency_s): static-batch generation with a
+                           preallocated KV cache and one CUDA graph per step, --decode-batches
+  generate                 inference.csv rows: the same generation in eager PyTorch (torch.cat cache)
+  sustained                sustained.csv: SM clock, power and GEMM rate under a 20 s GEMM loop
+and beside the CSVs the scenario of every row. FP8 is torchao's default Float8Linear recipe written
+out here (dynamic tensorwise scales), checked against BF16 before it is timed. Then
   perfcast ingest measurements DIR/training.csv -o DIR/training.toml
   perfcast ingest measurements DIR/inference.csv -o DIR/inference.toml
+  perfcast validate --cases DIR/microbenchmarks.toml (and the two above)
   perfcast calibrate DIR/microbenchmarks.toml DIR/training.toml DIR/inference.toml --select 0/3 -o DIR/profile.toml
-  perfcast validate --cases DIR/inference.toml --calibration DIR/profile.toml
 
 Timing: CUDA events around each call after warm-up; the median of the repeats. Nothing here is
-tuned to perfcast: each kernel is PyTorch's default (cuBLAS, FlashAttention via SDPA).
+tuned to perfcast: each kernel is PyTorch's default (cuBLAS, SDPA's attention). A section that fails
+is reported and the others still run; the exit status is 1 if any failed.
 """
 import argparse
 import csv
 import datetime
 import os
 import statistics
+import subprocess
+import sys
+import time
 
 import torch
 import torch.nn.functional as F
@@ -36,18 +44,29 @@ HIDDEN, HEADS, KV_HEADS, FFN, LAYERS, VOCAB = 4096, 32, 8, 14336, 32, 128256
 HEAD_DIM = HIDDEN // HEADS
 
 
-def time_ms(fn, repeats, warmup=3):
+def time_ms(fn, repeats, warmup=3, graph_calls=0):
+    """Median milliseconds of one call of fn. With graph_calls, fn is captured graph_calls times in one
+    CUDA graph and a replay's time is divided by graph_calls: the kernels' time without Python's
+    dispatch between launches (a 2048-cubed GEMM is shorter than its launch from eager Python)."""
     for _ in range(warmup):
         fn()
     torch.cuda.synchronize()
+    run, per_run = fn, 1
+    if graph_calls:
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            for _ in range(graph_calls):
+                fn()
+        graph.replay()
+        run, per_run = graph.replay, graph_calls
     times = []
     for _ in range(repeats):
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         start.record()
-        fn()
+        run()
         end.record()
         torch.cuda.synchronize()
-        times.append(start.elapsed_time(end))
+        times.append(start.elapsed_time(end) / per_run)
     return statistics.median(times)
 
 
@@ -55,54 +74,157 @@ def toml_str(s):
     return '"' + str(s).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+E4M3, E5M2 = torch.float8_e4m3fn, torch.float8_e5m2
+
+
+def to_float8(t, dtype):
+    """Dynamic tensorwise scaling, torchao Float8Linear's default recipe: one amax over the tensor, one
+    scale, the cast in eager kernels (amax, multiply, clamp, convert)."""
+    fmax = torch.finfo(dtype).max
+    amax = t.detach().abs().max().float().clamp(min=1e-12)
+    scale = fmax / amax
+    return (t.float() * scale).clamp(-fmax, fmax).to(dtype), scale.reciprocal()
+
+
+def column_major(t):
+    return t.t().contiguous().t()
+
+
+class Float8Matmul(torch.autograd.Function):
+    """y = x w^T with its three GEMMs in FP8, as torchao's Float8Linear runs them under its default
+    tensorwise recipe (torchao.float8 matmul_with_hp_or_float8_args): the BF16 x and w are saved, and
+    the backward casts again what each GEMM reads -- the output gradient once per GEMM (e5m2), w and x
+    once more (e4m3) -- with the transposed copies torch._scaled_mm's layouts need. BF16 out.
+    x: [M, K], w: [N, K]."""
+
+    @staticmethod
+    def forward(ctx, x, w):
+        ctx.save_for_backward(x, w)
+        x8, sx = to_float8(x, E4M3)
+        w8, sw = to_float8(w, E4M3)
+        return torch._scaled_mm(x8, w8.t(), scale_a=sx, scale_b=sw, out_dtype=torch.bfloat16)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, w = ctx.saved_tensors
+        g8, sg = to_float8(grad, E5M2)
+        w8, sw = to_float8(w, E4M3)
+        dx = torch._scaled_mm(g8, column_major(w8), scale_a=sg, scale_b=sw, out_dtype=torch.bfloat16)
+        g8, sg = to_float8(grad, E5M2)
+        x8, sx = to_float8(x, E4M3)
+        dw = torch._scaled_mm(g8.t().contiguous(), column_major(x8), scale_a=sg, scale_b=sx, out_dtype=torch.float32)
+        return dx.to(x.dtype), dw.to(w.dtype)
+
+
+class Float8Linear(torch.nn.Linear):
+    def forward(self, x):
+        y = Float8Matmul.apply(x.reshape(-1, x.shape[-1]), self.weight)
+        return y.view(*x.shape[:-1], y.shape[-1])
+
+
 class Layer(torch.nn.Module):
     """One Llama layer: RMSNorm, GQA attention (SDPA, causal), RMSNorm, SwiGLU MLP."""
 
-    def __init__(self):
+    def __init__(self, linear=torch.nn.Linear):
         super().__init__()
-        self.qkv = torch.nn.Linear(HIDDEN, (HEADS + 2 * KV_HEADS) * HEAD_DIM, bias=False)
-        self.o = torch.nn.Linear(HIDDEN, HIDDEN, bias=False)
-        self.gate_up = torch.nn.Linear(HIDDEN, 2 * FFN, bias=False)
-        self.down = torch.nn.Linear(FFN, HIDDEN, bias=False)
+        self.qkv = linear(HIDDEN, (HEADS + 2 * KV_HEADS) * HEAD_DIM, bias=False)
+        self.o = linear(HIDDEN, HIDDEN, bias=False)
+        self.gate_up = linear(HIDDEN, 2 * FFN, bias=False)
+        self.down = linear(FFN, HIDDEN, bias=False)
         self.n1 = torch.nn.RMSNorm(HIDDEN)
         self.n2 = torch.nn.RMSNorm(HIDDEN)
 
-    def attend(self, x, cache=None):
+    def project(self, x):
         b, s, _ = x.shape
         q, k, v = self.qkv(self.n1(x)).split([HEADS * HEAD_DIM, KV_HEADS * HEAD_DIM, KV_HEADS * HEAD_DIM], dim=-1)
-        q = q.view(b, s, HEADS, HEAD_DIM).transpose(1, 2)
-        k = k.view(b, s, KV_HEADS, HEAD_DIM).transpose(1, 2)
-        v = v.view(b, s, KV_HEADS, HEAD_DIM).transpose(1, 2)
+        return (q.view(b, s, HEADS, HEAD_DIM).transpose(1, 2), k.view(b, s, KV_HEADS, HEAD_DIM).transpose(1, 2),
+                v.view(b, s, KV_HEADS, HEAD_DIM).transpose(1, 2))
+
+    def attend(self, x, cache=None):
+        b, s, _ = x.shape
+        q, k, v = self.project(x)
         if cache is not None:
             k = torch.cat([cache[0], k], dim=2)
             v = torch.cat([cache[1], v], dim=2)
         out = F.scaled_dot_product_attention(q, k, v, is_causal=cache is None, enable_gqa=True)
         return self.o(out.transpose(1, 2).reshape(b, s, HIDDEN)), (k, v)
 
+    def mlp(self, x):
+        g, u = self.gate_up(self.n2(x)).chunk(2, dim=-1)
+        return x + self.down(F.silu(g) * u)
+
     def forward(self, x, cache=None):
         a, cache = self.attend(x, cache)
-        x = x + a
-        g, u = self.gate_up(self.n2(x)).chunk(2, dim=-1)
-        return x + self.down(F.silu(g) * u), cache
+        return self.mlp(x + a), cache
+
+
+class Model(torch.nn.Module):
+    """A Llama-3-8B-shaped decoder with `layers` layers: embedding, layers, final RMSNorm, LM head."""
+
+    def __init__(self, layers, linear=torch.nn.Linear):
+        super().__init__()
+        self.embed = torch.nn.Embedding(VOCAB, HIDDEN)
+        self.layers = torch.nn.ModuleList(Layer(linear) for _ in range(layers))
+        self.norm = torch.nn.RMSNorm(HIDDEN)
+        self.head = torch.nn.Linear(HIDDEN, VOCAB, bias=False)
+
+    def forward(self, tokens):
+        x = self.embed(tokens)
+        for layer in self.layers:
+            x, _ = layer(x)
+        return self.head(self.norm(x))
+
+
+def float8_supported():
+    return hasattr(torch, "_scaled_mm") and torch.cuda.get_device_capability() >= (8, 9)
+
+
+def gemm_shapes(quick):
+    sizes = [1024, 2048, 4096, 8192] if quick else [512, 1024, 2048, 4096, 6144, 8192, 12288, 16384]
+    shapes = [(n, n, n) for n in sizes] + [(4096, 14336, 4096), (4096, 4096, 14336), (16, 8192, 8192), (128, 8192, 8192)]
+    if quick:
+        return shapes
+    # One Llama-3-8B layer on 8,192 tokens: QKV, O, gate+up, down and the LM head forward (T, N, K);
+    # the backward's input gradients (T, K, N) and weight gradients (N, K, T).
+    tokens = 8192
+    layer = [(6144, 4096), (4096, 4096), (2 * FFN, 4096), (4096, FFN), (VOCAB, 4096)]
+    shapes += [(tokens, n, k) for n, k in layer] + [(tokens, k, n) for n, k in layer] + [(n, k, tokens) for n, k in layer]
+    # Decode: a batch of 1 to 256 tokens against the same weights (memory-bound below ~300 rows).
+    shapes += [(m, n, k) for m in (1, 8, 32, 64, 256) for n, k in layer[:4]]
+    return shapes
 
 
 def gemm_cases(quick, repeats):
-    sizes = [1024, 2048, 4096, 8192] if quick else [512, 1024, 2048, 4096, 6144, 8192, 12288, 16384]
-    shapes = [(n, n, n) for n in sizes] + [(4096, 14336, 4096), (4096, 4096, 14336), (16, 8192, 8192), (128, 8192, 8192)]
+    """Each shape's rate: a CUDA graph of up to 50 calls (at least ~2 TFLOP a replay), the calls cycling
+    through enough copies of the operands to span twice the L2 cache, so that no call finds its operands
+    left in L2 by the one before (a 4096 x 4096 BF16 weight is 32 MiB, under H100's 50 MiB L2)."""
     cases = []
-    for m, n, k in shapes:
-        a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
-        b = torch.randn(k, n, device="cuda", dtype=torch.bfloat16)
-        ms = time_ms(lambda: a @ b, repeats)
+    l2 = torch.cuda.get_device_properties(0).L2_cache_size
+    for m, n, k in gemm_shapes(quick):
+        flop = 2 * m * n * k
+        calls = max(1, min(50, int(2e12 // flop)))
+        copies = max(1, min(calls, -(-2 * l2 // (2 * (m * k + k * n + m * n)))))
+        a = [torch.randn(m, k, device="cuda", dtype=torch.bfloat16) for _ in range(copies)]
+        b = [torch.randn(k, n, device="cuda", dtype=torch.bfloat16) for _ in range(copies)]
+        turn = iter(range(1 << 62))
+        ms = time_ms(lambda: (lambda i: a[i] @ b[i])(next(turn) % copies), repeats, graph_calls=calls)
+        note = f"a CUDA graph of {calls} call(s) over {copies} operand set(s)"
         cases.append(dict(id=f"gemm-bf16-{m}x{n}x{k}", kind="gemm", m=m, n=n, k=k, dtype="bf16", out_dtype="bf16",
-                          measured=f"{2 * m * n * k / ms / 1e9:.6g} TFLOP/s"))
-        if hasattr(torch, "_scaled_mm") and torch.cuda.get_device_capability() >= (8, 9):
-            a8 = a.to(torch.float8_e4m3fn)
-            b8 = b.t().contiguous().to(torch.float8_e4m3fn).t()  # column-major, as _scaled_mm wants
-            one = torch.ones((), device="cuda")
-            ms8 = time_ms(lambda: torch._scaled_mm(a8, b8, scale_a=one, scale_b=one, out_dtype=torch.bfloat16), repeats)
-            cases.append(dict(id=f"gemm-fp8-{m}x{n}x{k}", kind="gemm", m=m, n=n, k=k, dtype="fp8", out_dtype="bf16",
-                              measured=f"{2 * m * n * k / ms8 / 1e9:.6g} TFLOP/s"))
+                          measured=f"{flop / ms / 1e9:.6g} TFLOP/s", notes=note))
+        if not float8_supported():
+            continue
+        a8 = [x.to(E4M3) for x in a]
+        b8 = [column_major(x.to(E4M3)) for x in b]
+        one = torch.ones((), device="cuda")
+        try:
+            ms8 = time_ms(lambda: (lambda i: torch._scaled_mm(a8[i], b8[i], scale_a=one, scale_b=one, out_dtype=torch.bfloat16))(
+                next(turn) % copies), repeats, graph_calls=calls)
+        except RuntimeError as e:  # cuBLASLt's FP8 wants dimensions in multiples of 16
+            print(f"fp8 {m}x{n}x{k} not run: {str(e).splitlines()[0]}")
+            continue
+        cases.append(dict(id=f"gemm-fp8-{m}x{n}x{k}", kind="gemm", m=m, n=n, k=k, dtype="fp8", out_dtype="bf16",
+                          measured=f"{flop / ms8 / 1e9:.6g} TFLOP/s", notes=note + " (FP8 operands half the bytes)"))
+        del a, b, a8, b8
     return cases
 
 
@@ -120,20 +242,35 @@ def memory_cases(quick, repeats):
 
 
 def attention_cases(repeats):
+    """Causal GQA attention (Llama 3: 32 query heads, 8 KV heads of 128) on 16,384 tokens, forward and
+    backward apart (backward: the forward+backward time less the forward's)."""
     cases = []
-    for seq in (2048, 8192):
-        q = torch.randn(1, HEADS, seq, HEAD_DIM, device="cuda", dtype=torch.bfloat16)
-        k = torch.randn(1, HEADS, seq, HEAD_DIM, device="cuda", dtype=torch.bfloat16)
-        v = torch.randn_like(k)
-        ms = time_ms(lambda: F.scaled_dot_product_attention(q, k, v, is_causal=True), repeats)
-        flops = 4 * seq * seq * HEAD_DIM * HEADS / 2  # causal: half of QK^T and PV
-        cases.append(dict(id=f"attention-causal-{seq}", kind="attention", measured=f"{flops / ms / 1e9:.6g} TFLOP/s",
-                          skip="perfcast's roofline does not predict attention microbenchmarks yet"))
+    skip = "perfcast's roofline does not predict attention microbenchmarks yet"
+    for seq in (2048, 4096, 8192, 16384):
+        batch = 16384 // seq
+        q = torch.randn(batch, HEADS, seq, HEAD_DIM, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+        k = torch.randn(batch, KV_HEADS, seq, HEAD_DIM, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+        v = torch.randn_like(k, requires_grad=True)
+        grad = torch.randn_like(q)
+
+        def forward():
+            return F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
+
+        fwd = time_ms(forward, repeats)
+        both = time_ms(lambda: torch.autograd.grad(forward(), (q, k, v), grad), repeats)
+        flop = 4 * batch * seq * seq * HEAD_DIM * HEADS / 2  # causal: half of QK^T and PV
+        cases.append(dict(id=f"attention-gqa-causal-{seq}-fwd", kind="attention", measured=f"{flop / fwd / 1e9:.6g} TFLOP/s",
+                          notes=f"batch {batch}, forward {fwd:.4g} ms", skip=skip))
+        cases.append(dict(id=f"attention-gqa-causal-{seq}-bwd", kind="attention",
+                          measured=f"{2.5 * flop / (both - fwd) / 1e9:.6g} TFLOP/s",
+                          notes=f"batch {batch}, backward {both - fwd:.4g} ms at 2.5 times the forward's FLOPs", skip=skip))
     return cases
 
 
-def layer_time_ms(seq, repeats):
-    layer = Layer().cuda().to(torch.bfloat16)
+def layer_time_ms(seq, repeats, linear=torch.nn.Linear, compile=False):
+    layer = Layer(linear).cuda().to(torch.bfloat16)
+    if compile:
+        layer.compile()
     x = torch.randn(1, seq, HIDDEN, device="cuda", dtype=torch.bfloat16, requires_grad=True)
 
     def step():
@@ -141,6 +278,97 @@ def layer_time_ms(seq, repeats):
         y.sum().backward()
 
     return time_ms(step, repeats)
+
+
+def variant(tag):
+    """'bf16', 'fp8', 'bf16-compile', 'fp8-compile' -> (precision, linear class, compiled)."""
+    precision, _, compiled = tag.partition("-")
+    if precision not in ("bf16", "fp8") or compiled not in ("", "compile"):
+        raise ValueError(f"unknown variant {tag!r}: bf16 or fp8, optionally with -compile")
+    return precision, Float8Linear if precision == "fp8" else torch.nn.Linear, compiled == "compile"
+
+
+def train_step_ms(layers, seq, repeats, linear=torch.nn.Linear, compile=False):
+    """One optimizer step of a Llama-3-8B-shaped model cut to `layers` layers: FP32 parameters, BF16
+    autocast, cross-entropy in FP32 over the whole vocabulary, fused AdamW."""
+    torch.cuda.reset_peak_memory_stats()
+    model = Model(layers, linear).cuda()
+    if compile:
+        for layer in model.layers:
+            layer.compile()
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-5, fused=True)
+    tokens = torch.randint(0, VOCAB, (1, seq + 1), device="cuda")
+
+    def step():
+        with torch.autocast("cuda", dtype=torch.bfloat16):
+            logits = model(tokens[:, :-1])
+        loss = F.cross_entropy(logits.float().view(-1, VOCAB), tokens[:, 1:].reshape(-1))
+        loss.backward()
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+
+    ms = time_ms(step, repeats, warmup=3)
+    peak = torch.cuda.max_memory_allocated() / 2**30
+    del model, opt
+    return ms, peak
+
+
+class StaticDecoder:
+    """Generation as serving engines run it: a preallocated KV cache and one CUDA graph per decode step
+    (no Python between kernels). Prompts are prefilled in chunks of sequences; each step appends one
+    token per sequence."""
+
+    def __init__(self, layers, embed, norm, head, batch, prompt, new_tokens, chunk=16):
+        self.layers, self.embed, self.norm, self.head = layers, embed, norm, head
+        self.batch, self.prompt, self.chunk = batch, prompt, chunk
+        length = prompt + new_tokens
+        shape = (batch, KV_HEADS, length, HEAD_DIM)
+        self.k = [torch.empty(shape, device="cuda", dtype=torch.bfloat16) for _ in layers]
+        self.v = [torch.empty(shape, device="cuda", dtype=torch.bfloat16) for _ in layers]
+        self.tokens = torch.randint(0, VOCAB, (batch, prompt), device="cuda")
+        self.next = torch.zeros(batch, 1, device="cuda", dtype=torch.long)
+        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):
+            self.prefill()
+            self.step(prompt)
+        torch.cuda.current_stream().wait_stream(side)
+        self.graphs, pool = [], None
+        for t in range(new_tokens - 1):
+            g = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(g, pool=pool):
+                self.step(prompt + t)
+            pool = g.pool()
+            self.graphs.append(g)
+
+    def prefill(self):
+        for b0 in range(0, self.batch, self.chunk):
+            b1 = min(self.batch, b0 + self.chunk)
+            x = self.embed(self.tokens[b0:b1])
+            for i, layer in enumerate(self.layers):
+                a, (k, v) = layer.attend(x)
+                self.k[i][b0:b1, :, :self.prompt].copy_(k)
+                self.v[i][b0:b1, :, :self.prompt].copy_(v)
+                x = layer.mlp(x + a)
+            self.next[b0:b1] = self.head(self.norm(x[:, -1:])).argmax(-1)
+
+    def step(self, pos):
+        x = self.embed(self.next)
+        b = self.batch
+        for i, layer in enumerate(self.layers):
+            q, k, v = layer.project(x)
+            self.k[i][:, :, pos] = k[:, :, 0]
+            self.v[i][:, :, pos] = v[:, :, 0]
+            # The query heads that share a KV head stand in for the query length: one pass over the cache.
+            group = q.reshape(b, KV_HEADS, HEADS // KV_HEADS, HEAD_DIM)
+            out = F.scaled_dot_product_attention(group, self.k[i][:, :, :pos + 1], self.v[i][:, :, :pos + 1])
+            x = layer.mlp(x + layer.o(out.reshape(b, 1, HIDDEN)))
+        self.next.copy_(self.head(self.norm(x)).argmax(-1))
+
+    def generate(self):
+        self.prefill()
+        for g in self.graphs:
+            g.replay()
 
 
 def generation_ms(layers, batch, prompt, new_tokens, repeats):
@@ -169,59 +397,230 @@ def generation_ms(layers, batch, prompt, new_tokens, repeats):
         return time_ms(prefill, repeats), time_ms(generate, max(3, repeats // 3), warmup=1)
 
 
+def sustained_rows(seconds, dtype):
+    """nvidia-smi's SM clock, power and throttle reasons every 250 ms under a loop of 8192-cubed GEMMs,
+    beside the GEMM rate of each 50-product window. Reads the card's settings; changes none."""
+    smi = subprocess.Popen(["nvidia-smi", "--query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,"
+                            "clocks_throttle_reasons.active", "--format=csv,noheader", "-lms", "250"],
+                           stdout=subprocess.PIPE, text=True)
+    n = 8192
+    a = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
+    if dtype == "fp8":
+        a8, b8, one = a.to(E4M3), column_major(b.to(E4M3)), torch.ones((), device="cuda")
+        product = lambda: torch._scaled_mm(a8, b8, scale_a=one, scale_b=one, out_dtype=torch.bfloat16)  # noqa: E731
+    else:
+        product = lambda: a @ b  # noqa: E731
+    rates, end_at = [], time.time() + seconds
+    while time.time() < end_at:
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(50):
+            product()
+        end.record()
+        torch.cuda.synchronize()
+        rates.append(f"{time.time():.3f},{dtype},{50 * 2 * n**3 / start.elapsed_time(end) / 1e9:.1f}")
+    smi.terminate()
+    samples = smi.communicate()[0].strip().splitlines()
+    median = sorted(float(r.split(",")[2]) for r in rates)[len(rates) // 2]
+    print(f"sustained {dtype}: {len(rates)} windows, median {median:.0f} TFLOP/s")
+    return [f"smi,{dtype},{s}" for s in samples] + [f"gemm,{r}" for r in rates]
+
+
+def gpu_facts():
+    """Driver, power limit and clocks as nvidia-smi reports them (empty where it is missing)."""
+    try:
+        out = subprocess.run(["nvidia-smi", "--query-gpu=driver_version,power.limit,clocks.max.sm,clocks.max.memory",
+                              "--format=csv,noheader"], capture_output=True, text=True, timeout=30).stdout.strip()
+        driver, power, sm, mem = [f.strip() for f in out.splitlines()[0].split(",")]
+        return f", driver {driver}, power limit {power}, max clocks SM {sm} / memory {mem}"
+    except (OSError, ValueError, IndexError, subprocess.SubprocessError):
+        return ""
+
+
+SECTIONS = ("gemm", "memory", "attention", "layer", "train", "graph-decode", "generate", "sustained")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--accelerator", required=True, help="perfcast's name for this GPU (perfcast hw list), e.g. h100-sxm")
     p.add_argument("--out", default=".")
     p.add_argument("--quick", action="store_true", help="fewer sizes and repeats")
+    p.add_argument("--only", default=",".join(SECTIONS), help=f"comma-separated sections of {', '.join(SECTIONS)}")
+    p.add_argument("--train-layers", type=int, default=8, help="layers of the model the train section steps")
+    p.add_argument("--train-variants", default="bf16,fp8,bf16-compile,fp8-compile", help="train section: precisions, -compile")
+    p.add_argument("--layer-variants", default="bf16,fp8", help="layer section: precisions, -compile")
+    p.add_argument("--layer-seqs", default="4096", help="layer section: tokens of the one sequence")
+    p.add_argument("--decode-batches", default="1,8,32,128", help="graph-decode section: batch sizes")
     a = p.parse_args()
+    only = a.only.split(",")
+    unknown = sorted(set(only) - set(SECTIONS))
+    if unknown:
+        p.error(f"--only: unknown section(s) {', '.join(unknown)}")
     os.makedirs(a.out, exist_ok=True)
     repeats = 10 if a.quick else 30
     props = torch.cuda.get_device_properties(0)
     date = datetime.date.today().isoformat()
     source = (f"perfcast_gpu_bench.py, {date}, {props.name}, torch {torch.__version__}, CUDA {torch.version.cuda}, "
-              f"cuDNN {torch.backends.cudnn.version()}")
+              f"cuDNN {torch.backends.cudnn.version()}{gpu_facts()}")
+    hardware = f'[hardware]\naccelerator = {toml_str(a.accelerator)}\n'
+    training, inference, failed = [], [], []
 
-    cases = gemm_cases(a.quick, repeats) + memory_cases(a.quick, repeats) + attention_cases(repeats)
-    with open(os.path.join(a.out, "microbenchmarks.toml"), "w") as f:
-        f.write(f"# Measured by perfcast_gpu_bench.py on {date}; median of {repeats} CUDA-event-timed calls.\n")
-        f.write('schema_version = 1\nsuite = "microbenchmark"\n')
-        for c in cases:
-            f.write(f"\n[[case]]\nsource = {toml_str(source)}\ndevice = {toml_str(props.name)}\n"
-                    f"accelerator = {toml_str(a.accelerator)}\ntolerance = 0.15\n")
-            for key, value in c.items():
-                f.write(f"{key} = {value if isinstance(value, int) else toml_str(value)}\n")
+    def section(name, fn):
+        """Runs one section; a failure is printed and kept, and the next section still runs."""
+        if name not in only:
+            return []
+        try:
+            return fn() or []
+        except Exception as e:  # noqa: BLE001 -- a broken section must not lose the others' measurements
+            failed.append(f"{name}: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
+            print(f"section {name} failed: {failed[-1]}")
+            return []
+        finally:
+            torch.cuda.empty_cache()
 
-    training, inference = [], []
-    seq = 4096
-    with open(os.path.join(a.out, "layer.toml"), "w") as f:
-        f.write(f'schema_version = 1\nname = "Llama-3-8B-shaped layer forward+backward, {props.name}"\n\n[model]\npreset = "llama3-8b"\n\n'
-                f'[hardware]\naccelerator = {toml_str(a.accelerator)}\n\n[training]\nseq_len = {seq}\nmicro_batch = 1\n'
-                f'global_batch = 1\nprecision = "bf16"\n')
-    training.append(["layer.toml", "layer_time_s", layer_time_ms(seq, repeats) / 1e3, "layer-fwd-bwd", source,
-                 "one layer, batch 1, no recompute, random weights, SDPA (FlashAttention) attention"])
-
-    layers = [Layer().cuda().to(torch.bfloat16) for _ in range(LAYERS)]
-    prompt, new_tokens = 1024, 128 if not a.quick else 32
-    for batch in (1, 8, 32) if a.quick else (1, 4, 16, 64):
-        name = f"decode-b{batch}.toml"
+    def write_scenario(name, title, table):
         with open(os.path.join(a.out, name), "w") as f:
-            f.write(f'schema_version = 1\nname = "Llama-3-8B-shaped generation, batch {batch}, {props.name}"\n\n'
-                    f'[model]\npreset = "llama3-8b"\n\n[hardware]\naccelerator = {toml_str(a.accelerator)}\n\n'
-                    f'[inference]\ninput_len = {prompt}\noutput_len = {new_tokens}\nbatch = {batch}\n')
-        ttft, e2e = generation_ms(layers, batch, prompt, new_tokens, repeats)
-        note = "eager PyTorch, one token per step, KV cache by concatenation, random weights"
-        inference.append([name, "ttft_s", ttft / 1e3, f"generate-b{batch}-ttft", source, note])
-        inference.append([name, "latency_s", e2e / 1e3, f"generate-b{batch}-e2e", source, note])
+            f.write(f'schema_version = 1\nname = {toml_str(title + ", " + props.name)}\n\n[model]\npreset = "llama3-8b"\n'
+                    f'{table}')
+
+    cases = []
+    cases += section("gemm", lambda: gemm_cases(a.quick, repeats))
+    cases += section("memory", lambda: memory_cases(a.quick, repeats))
+    cases += section("attention", lambda: attention_cases(repeats))
+    if cases:
+        with open(os.path.join(a.out, "microbenchmarks.toml"), "w") as f:
+            f.write(f"# Measured by perfcast_gpu_bench.py on {date}; median of {repeats} CUDA-event-timed calls "
+                    "(GEMMs: replays of a CUDA graph of up to 50 calls, per call).\n")
+            f.write('schema_version = 1\nsuite = "microbenchmark"\n')
+            for c in cases:
+                f.write(f"\n[[case]]\nsource = {toml_str(source)}\ndevice = {toml_str(props.name)}\n"
+                        f"accelerator = {toml_str(a.accelerator)}\ntolerance = 0.15\n")
+                for key, value in c.items():
+                    f.write(f"{key} = {value if isinstance(value, int) else toml_str(value)}\n")
+
+    seq = 4096
+    stack = 'stack = "torchtitan-2024"\n'  # eager PyTorch modules, as torchtitan's without compile
+
+    def float8_error():
+        """Relative error of the FP8 product and its two gradients against BF16: a check that the
+        hand-written recipe computes the same function (FP8 lands near 5e-2, never NaN)."""
+        x = torch.randn(4096, HIDDEN, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+        w = torch.randn(FFN, HIDDEN, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+        g = torch.randn(4096, FFN, device="cuda", dtype=torch.bfloat16)
+        ref = torch.autograd.grad(x @ w.t(), (x, w), g)
+        y = Float8Matmul.apply(x, w)
+        got = torch.autograd.grad(y, (x, w), g)
+        rel = lambda a, b: ((a.float() - b.float()).norm() / b.float().norm()).item()  # noqa: E731
+        errors = [rel(y, x @ w.t()), rel(got[0], ref[0]), rel(got[1], ref[1])]
+        print("float8 relative error: output {:.3g}, input gradient {:.3g}, weight gradient {:.3g}".format(*errors))
+        if not all(e < 0.2 for e in errors):
+            raise RuntimeError(f"the FP8 recipe is wrong: relative errors {errors}")
+
+    def layers():
+        rows = []
+        if float8_supported():
+            float8_error()
+        for seq_len in [int(x) for x in a.layer_seqs.split(",")]:
+            for tag in a.layer_variants.split(","):
+                precision, linear, compiled = variant(tag)
+                if precision == "fp8" and not float8_supported():
+                    continue
+                name = f"layer-{tag}-s{seq_len}.toml"
+                recipe = 'fp8_recipe = "current"\n' if precision == "fp8" else ""
+                write_scenario(name, f"Llama-3-8B-shaped layer forward+backward on {seq_len} tokens in {tag}",
+                               f'\n{hardware}\n[training]\nseq_len = {seq_len}\nmicro_batch = 1\nglobal_batch = 1\n'
+                               f'precision = "{precision}"\n{recipe}{stack}compile = {str(compiled).lower()}\n')
+                note = (f"one layer, batch 1, no recompute, random BF16 weights, SDPA attention, "
+                        f"{'torch.compile of the layer' if compiled else 'eager PyTorch'}")
+                if precision == "fp8":
+                    note += ("; QKV, O, gate+up and down GEMMs in FP8 with dynamic tensorwise scales "
+                             "(torchao's default recipe, written out)")
+                rows.append([name, "layer_time_s", layer_time_ms(seq_len, repeats, linear, compiled) / 1e3,
+                             f"layer-{tag}-s{seq_len}", source, note])
+                torch.cuda.empty_cache()
+        return rows
+
+    def train():
+        rows = []
+        for tag in a.train_variants.split(","):
+            precision, linear, compiled = variant(tag)
+            if precision == "fp8" and not float8_supported():
+                continue
+            name = f"train-{a.train_layers}l-{tag}.toml"
+            recipe = 'fp8_recipe = "current"\n' if precision == "fp8" else ""
+            write_scenario(name, f"Llama-3-8B-shaped model of {a.train_layers} layers, one training step in {tag}",
+                           f'layers = {a.train_layers}\n\n{hardware}\n[training]\nseq_len = {seq}\nmicro_batch = 1\n'
+                           f'global_batch = 1\nprecision = "{precision}"\n{recipe}{stack}compile = {str(compiled).lower()}\n')
+            ms, peak = train_step_ms(a.train_layers, seq, max(5, repeats // 3), linear, compiled)
+            note = (f"one GPU, batch 1 x {seq} tokens, FP32 parameters with BF16 autocast, fused AdamW, no recompute, "
+                    f"random data; peak allocated {peak:.1f} GiB; {'per-layer torch.compile' if compiled else 'eager'}")
+            if precision == "fp8":
+                note += "; layer GEMMs in FP8 tensorwise (torchao's default recipe, written out), LM head in BF16"
+            rows.append([name, "tokens_per_s_per_device", seq / (ms / 1e3), f"train-{a.train_layers}l-{tag}", source, note])
+            torch.cuda.empty_cache()
+        return rows
+
+    training += section("layer", layers)
+    training += section("train", train)
+
+    prompt, new_tokens = 1024, 128 if not a.quick else 32
+
+    def decode_scenario(name, batch, what):
+        write_scenario(name, f"Llama-3-8B-shaped generation, batch {batch}, {what}",
+                       f'\n{hardware}\n[inference]\ninput_len = {prompt}\noutput_len = {new_tokens}\nbatch = {batch}\n')
+
+    def graph_decode():
+        rows = []
+        model = Model(LAYERS).cuda().to(torch.bfloat16)
+        with torch.no_grad():
+            for batch in [int(x) for x in a.decode_batches.split(",")]:
+                name = f"graph-decode-b{batch}.toml"
+                decode_scenario(name, batch, "static KV cache, CUDA graphs")
+                d = StaticDecoder(model.layers, model.embed, model.norm, model.head, batch, prompt, new_tokens)
+                ttft, e2e = time_ms(d.prefill, 3, warmup=1), time_ms(d.generate, 3, warmup=1)
+                note = ("PyTorch, preallocated KV cache, one CUDA graph per decode step, SDPA attention, prompts prefilled "
+                        f"{d.chunk} sequences at a time, random weights")
+                rows.append([name, "ttft_s", ttft / 1e3, f"graph-decode-b{batch}-ttft", source, note])
+                rows.append([name, "latency_s", e2e / 1e3, f"graph-decode-b{batch}-e2e", source, note])
+                del d
+                torch.cuda.empty_cache()
+        return rows
+
+    def eager_generate():
+        rows = []
+        layers = [Layer().cuda().to(torch.bfloat16) for _ in range(LAYERS)]
+        for batch in (1, 8, 32) if a.quick else (1, 4, 16, 64):
+            name = f"decode-b{batch}.toml"
+            decode_scenario(name, batch, "eager")
+            ttft, e2e = generation_ms(layers, batch, prompt, new_tokens, repeats)
+            note = "eager PyTorch, one token per step, KV cache by concatenation, random weights"
+            rows.append([name, "ttft_s", ttft / 1e3, f"generate-b{batch}-ttft", source, note])
+            rows.append([name, "latency_s", e2e / 1e3, f"generate-b{batch}-e2e", source, note])
+        return rows
+
+    inference += section("graph-decode", graph_decode)
+    inference += section("generate", eager_generate)
+
+    sustained = section("sustained", lambda: sustained_rows(20, "bf16") + (sustained_rows(20, "fp8") if float8_supported() else []))
+    if sustained:
+        with open(os.path.join(a.out, "sustained.csv"), "w") as f:
+            f.write(f"# {source}\n# smi,dtype,timestamp,SM clock,memory clock,power,temperature,throttle reasons | "
+                    "gemm,wall time,dtype,TFLOP/s of 50 8192-cubed products\n" + "\n".join(sustained) + "\n")
 
     # One suite per file: perfcast ingest measurements refuses training and inference rows mixed.
     for file, rows in (("training.csv", training), ("inference.csv", inference)):
+        if not rows:
+            continue
         with open(os.path.join(a.out, file), "w", newline="") as f:
             w = csv.writer(f)
             w.writerow(["scenario", "metric", "value", "id", "source", "notes"])
             w.writerows(rows)
     print(f"wrote {len(cases)} microbenchmark cases and {len(training) + len(inference)} measurements to {a.out}")
+    for line in failed:
+        print(f"FAILED {line}")
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
