@@ -42,6 +42,14 @@ EagerModule eager_cross_entropy(double b) {
           {.read = 4 * kF32, .written = 2 * kF32 + b, .kernels = 4}};
 }
 
+MemoryPass eager_float8_cast(double b) {
+  // torchao.float8 (float8_utils.py tensor_to_amax, amax_to_scale, to_fp8_saturated;
+  // float8_scaling_utils.py hp_tensor_to_float8_dynamic): abs (b -> b), max (reads b), four kernels on
+  // the one-value amax (to float64, clamp, divide, to float32), to(float32) (b -> 4), * scale (4 -> 4),
+  // clamp (4 -> 4), to(float8) (4 -> 1).
+  return {.read = 3 * b + 3 * kF32, .written = b + 3 * kF32 + 1, .kernels = 10};
+}
+
 MemoryPass eager_residual_gradient(double b) { return {.read = 2 * b, .written = b, .kernels = 1}; }
 
 }  // namespace perfcast::models

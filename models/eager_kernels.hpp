@@ -24,6 +24,10 @@ EagerModule eager_rope(double b);
 EagerModule eager_swiglu(double b);
 // `cross_entropy(logits.float(), labels)` (torchtitan's loss), per logit.
 EagerModule eager_cross_entropy(double b);
+// One dynamic tensorwise FP8 cast as torchao's Float8Linear runs it without torch.compile, per element of
+// the high-precision tensor (F-LP-2): amax = max(abs(x)), the scale from it, then
+// (x.to(float32) * scale).clamp(...).to(float8).
+MemoryPass eager_float8_cast(double b);
 // The add that sums a residual branch's two gradients (the skip path and the block's), per element
 // of the hidden state; a fused norm backward does it inside the norm kernel.
 MemoryPass eager_residual_gradient(double b);

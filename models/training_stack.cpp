@@ -34,14 +34,16 @@ constexpr StackTraits kTorchtitan{
         .recipe_bf16 = "fp32-adam", .recipe_fp16 = "fp32-adam", .recipe_fp8 = "fp32-adam",
         .fp8_scaling = Fp8Scaling::current,
         .gather = {.bucket_params = 0, .prefetch_layers = 1},
-        .attention_hopper = AttentionImpl::fa2, .attention_blackwell = AttentionImpl::cudnn,
+        .attention_hopper = AttentionImpl::cudnn, .attention_blackwell = AttentionImpl::cudnn,
         .op_level_selective = true,
+        .float8_torchao = true,
         .eager_modules = {.eager = true, .rmsnorm_as_ops = false, .repeat_kv = false, .compile_covers_loss = true},
         .source = "pytorch/torchtitan @ b5bcd76c66: torchtitan/config/configs.py, distributed/fsdp.py (FSDP2 fp32 sharded "
                   "parameters with bf16 compute, reduce in fp32; reshard_after_forward off under PP); async TP needs compile; "
                   "torch/distributed/pipelining/schedules.py (GPipe, 1F1B, interleaved, interleaved zero bubble); attention is "
-                  "F.scaled_dot_product_attention, whose flash backend (FlashAttention-2) PyTorch picks on H100: cuDNN attention "
-                  "is opt-in there since pytorch/pytorch#138522 (#142132), and torchtitan asks for it first only on sm100 "
+                  "F.scaled_dot_product_attention, which picks cuDNN attention on H100 for causal GQA in BF16 under torch "
+                  "2.11.0+cu130 with cuDNN 9.19 (torch._fused_sdp_choice, perfcast's GPU kit, 2026-11-24: "
+                  "validation/microbenchmarks-h100-kit.toml), and torchtitan asks for it first on sm100 "
                   "(pytorch/torchtitan#1196); selective AC 'op' (the llama3_8b.toml default at 9dec370) saves every mm "
                   "output 'except every second mm' and the attention output (parallelisms/parallelize_llama.py _custom_policy); "
                   "Float8 is torchao's Float8Linear with dynamic (per-tensor current) scaling; eager modules "
@@ -60,12 +62,16 @@ constexpr StackTraits torchtitan_2024() {
   t.description = "torchtitan as of December 2024 (the llama3_h100_202412 benchmarks): as torchtitan, with the eager "
                   "modules of that release";
   t.eager_modules = {.eager = true, .rmsnorm_as_ops = true, .repeat_kv = true, .compile_covers_loss = false};
+  // That release's torch picked SDPA's flash backend (FlashAttention-2) on H100: cuDNN attention was
+  // opt-in there (pytorch/pytorch#138522, #142132).
+  t.attention_hopper = AttentionImpl::fa2;
   t.source = "pytorch/torchtitan @ 9dec370: torchtitan/models/norms.py (RMSNorm: x.float(), pow, mean, rsqrt, type_as, "
              "* weight; norm_type 'rmsnorm' by default), models/llama/model.py (complex apply_rotary_emb, repeat_kv "
              "before F.scaled_dot_product_attention, silu(w1 x) * w3 x), parallelisms/parallelize_llama.py "
              "(apply_compile: torch.compile per TransformerBlock), train.py (loss_fn = cross_entropy(pred.float()), "
-             "its compile commented out), config_manager.py (--training.compile off by default); layouts and "
-             "kernels as torchtitan";
+             "its compile commented out), config_manager.py (--training.compile off by default); SDPA's flash "
+             "backend (FlashAttention-2) on H100, cuDNN attention being opt-in in that torch (pytorch/pytorch#138522); "
+             "layouts and other kernels as torchtitan";
   return t;
 }
 

@@ -78,6 +78,9 @@ struct StackTraits {
   // Its selective recomputation is PyTorch op-level selective checkpointing (every second matmul
   // and every elementwise op of a layer redone), not Korthikanti's attention-core recomputation.
   bool op_level_selective = false;
+  // Its FP8 linear layers are torchao's Float8Linear (casts in torch ops, F-LP-2), not Transformer
+  // Engine's fused cast-transpose kernels (F-LP-1).
+  bool float8_torchao = false;
   EagerModules eager_modules{};
   std::string_view source;
 };

@@ -36,6 +36,45 @@ Quantisation quantisation(Precision math, Fp8Scaling scaling) {
   return {1, scaling == Fp8Scaling::current};
 }
 
+// F-LP-2: one torchao tensorwise cast of `elements` values of `hp_bytes` each into FP8 (1 byte, in the
+// layout its GEMM reads). Eager: the ten torch kernels of eager_float8_cast. Compiled: an amax
+// reduction and one fused cast pass, the layout written by the cast.
+void torchao_cast(std::vector<Op>& out, const std::string& name, double elements, double hp_bytes, bool eager, Pass pass) {
+  if (eager) {
+    const MemoryPass k = over(eager_float8_cast(hp_bytes), elements);
+    Op cast = memory_op(name + ".fp8_cast", k.read, k.written);
+    cast.kernels = k.kernels;
+    cast.pass = pass;
+    out.push_back(std::move(cast));
+    return;
+  }
+  Op amax = memory_op(name + ".fp8_amax", elements * hp_bytes, 0);
+  Op cast = memory_op(name + ".fp8_cast", elements * hp_bytes, elements);
+  amax.pass = cast.pass = pass;
+  out.push_back(std::move(amax));
+  out.push_back(std::move(cast));
+}
+
+// F-LP-2: torchao's Float8Linear backward (matmul_with_hp_or_float8_args) casts again from the saved
+// BF16 tensors what each GEMM reads: the output gradient for the input-gradient GEMM with the weight,
+// and again for the weight-gradient GEMM with the input. Eager, torch._scaled_mm's layouts take
+// .t().contiguous() copies of the weight, that gradient and the input (1 B read and written each).
+void torchao_backward_casts(std::vector<Op>& out, const Op& f, const OpContext& c) {
+  const GemmShape& s = f.gemm;
+  const bool eager = c.eager.blocks;
+  const double grads = s.count * s.m * s.n, weights = s.count * s.n * s.k, inputs = s.count * s.m * s.k;
+  torchao_cast(out, f.name + ".grad_for_dgrad", grads, s.c_bytes, eager, Pass::backward);
+  torchao_cast(out, f.name + ".weight_for_dgrad", weights, c.activation_bytes, eager, Pass::backward);
+  torchao_cast(out, f.name + ".grad_for_wgrad", grads, s.c_bytes, eager, Pass::backward);
+  torchao_cast(out, f.name + ".input_for_wgrad", inputs, c.activation_bytes, eager, Pass::backward);
+  if (!eager) return;
+  const double copied = weights + grads + inputs;
+  Op layout = memory_op(f.name + ".fp8_layout_copies", copied, copied);
+  layout.kernels = 3;
+  layout.pass = Pass::backward;
+  out.push_back(std::move(layout));
+}
+
 // `share` of an op: a part of the layers in a group's average layer (kernels included), so that the
 // group's repeats times the op give the layers' total.
 void scale(Op& op, double share) {
@@ -88,7 +127,11 @@ class LayerBuilder {
     // FP8 / NVFP4 training (Transformer Engine): each low-precision GEMM's input is cast together
     // with the transposed copy the weight-gradient GEMM reads (TE cast_transpose). Counted as its own
     // pass over the input even where TE fuses the cast into the norm or activation before it.
-    if (c_.phase == Phase::training && bytes_per_element(p) <= 1 && weight) {
+    if (c_.phase == Phase::training && bytes_per_element(p) <= 1 && weight && c_.torchao_float8) {
+      // F-LP-2: torchao casts the input and the (BF16-gathered) weight, one copy each, every micro-batch.
+      torchao_cast(ops_, name + ".input", count * m * k, act_, eager_, Pass::forward);
+      torchao_cast(ops_, name + ".weight", count * n * k, act_, eager_, Pass::forward);
+    } else if (c_.phase == Phase::training && bytes_per_element(p) <= 1 && weight) {
       const Quantisation q = quantisation(p, c_.fp8_scaling);
       // Current scaling first reads the input once for its amax (TE nvte_compute_amax).
       if (q.amax_pass) memory(name + ".fp8_amax", count * m * k * act_, 0);
@@ -482,7 +525,9 @@ std::vector<Op> backward_ops(const std::vector<Op>& forward, const OpContext& c)
       da.model_flops = f.model_flops;  // each is one forward's worth: 2x in all (§6.1)
       db.model_flops = f.model_flops;
       da.pass = db.pass = Pass::backward;
-      if (bytes_per_element(f.precision) <= 1 && s.b_is_weight) {
+      if (bytes_per_element(f.precision) <= 1 && s.b_is_weight && c.torchao_float8) {
+        torchao_backward_casts(out, f, c);
+      } else if (bytes_per_element(f.precision) <= 1 && s.b_is_weight) {
         // The output gradient cast (FP8 E5M2, or NVFP4) with its transpose, for the dgrad and wgrad
         // GEMMs, after its own amax pass where the recipe takes one.
         const Quantisation q = quantisation(f.precision, c.fp8_scaling);

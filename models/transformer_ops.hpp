@@ -57,6 +57,9 @@ struct OpContext {
     bool rmsnorm = false;  // RMSNorm written as torch ops (else one kernel each way, as PyTorch's _fused_rms_norm)
   } eager;
   bool repeat_kv = false;  // GQA K and V copied once per query head before the attention kernel (no enable_gqa)
+  // FP8 training through torchao's Float8Linear with tensorwise scales (F-LP-2): six casts per linear
+  // layer and micro-batch, as eager torch kernels where eager.blocks, else one fused pass each.
+  bool torchao_float8 = false;
 
   double query_tokens() const { return phase == Phase::decode ? 1 : seq_len; }
   double tokens() const { return batch * query_tokens(); }  // T on this rank per micro-batch

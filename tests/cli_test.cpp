@@ -150,8 +150,9 @@ TEST_CASE("validate prints per-case errors, summaries by kind and source, and fa
   CHECK(r.out.find("kind model_states: ") != std::string::npos);
   Run g = run("validate --kind gemm");
   CHECK(g.code == 4);
-  // and 11 of the Blackwell 4-bit shapes (validation/gemm-blackwell-fp4.toml): medium shapes run slower than modelled.
-  CHECK(g.out.find("15 scored case(s) outside their tolerance") != std::string::npos);
+  // and 11 of the Blackwell 4-bit shapes (validation/gemm-blackwell-fp4.toml): medium shapes run slower than modelled;
+  // and 13 of the GPU kit's H100 shapes (validation/microbenchmarks-h100-kit.toml): 256-row GEMMs run faster.
+  CHECK(g.out.find("28 scored case(s) outside their tolerance") != std::string::npos);
   Run j = run("validate --format json --kind gemm");
   REQUIRE(j.code == 4);
   auto doc = nlohmann::json::parse(j.out);

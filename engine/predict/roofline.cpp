@@ -223,6 +223,7 @@ models::OpContext training_context(const Scenario& s, const AcceleratorSpec& a) 
              .head = eager.eager && !(t.compile && eager.compile_covers_loss),
              .rmsnorm = eager.rmsnorm_as_ops};
   c.repeat_kv = eager.repeat_kv;
+  c.torchao_float8 = stack.float8_torchao && p == Precision::fp8 && t.fp8_scaling == models::Fp8Scaling::current;
   c.ep = s.parallelism.ep;
   c.cp = s.parallelism.cp;
   c.sequence_parallel = s.parallelism.sequence_parallel;

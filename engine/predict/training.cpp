@@ -32,6 +32,11 @@ std::string low_precision_assumption(const models::OpContext& c) {
            "amax pass cast to E2M1 with an E4M3 scale per 16 values, twice (row- and column-wise); the random Hadamard transform "
            "of the weight-gradient inputs and stochastic rounding are not modelled";
   if (c.math != Precision::fp8) return "";
+  if (c.torchao_float8)
+    return c.eager.blocks ? "; FP8: torchao's Float8Linear, six tensorwise casts per linear layer and micro-batch as eager torch kernels "
+                            "and column-major copies for torch._scaled_mm (F-LP-2)"
+                          : "; FP8: torchao's Float8Linear, six tensorwise casts per linear layer and micro-batch, each an amax "
+                            "pass and one cast pass under torch.compile (F-LP-2)";
   switch (c.fp8_scaling) {
     case models::Fp8Scaling::current: return "; FP8 current scaling: an amax pass over each GEMM input before its cast";
     case models::Fp8Scaling::mxfp8: return "; MXFP8: each GEMM input cast with an E8M0 scale per 32 values, row- and column-wise";

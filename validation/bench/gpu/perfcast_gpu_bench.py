@@ -241,6 +241,17 @@ def memory_cases(quick, repeats):
     return cases
 
 
+def sdpa_backend(q, k, v):
+    """The kernel F.scaled_dot_product_attention picks for these inputs (flash = FlashAttention-2,
+    cudnn, efficient, math), as torch's own dispatcher reports it."""
+    try:
+        choice = int(torch._fused_sdp_choice(q, k, v, None, 0.0, True, enable_gqa=True))
+    except (AttributeError, RuntimeError, TypeError) as e:
+        return f"unknown ({type(e).__name__})"
+    names = {int(v): n for n, v in torch.nn.attention.SDPBackend.__members__.items()}
+    return names.get(choice, f"code {choice}")
+
+
 def attention_cases(repeats):
     """Causal GQA attention (Llama 3: 32 query heads, 8 KV heads of 128) on 16,384 tokens, forward and
     backward apart (backward: the forward+backward time less the forward's)."""
@@ -256,14 +267,16 @@ def attention_cases(repeats):
         def forward():
             return F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
 
+        backend = sdpa_backend(q, k, v)
         fwd = time_ms(forward, repeats)
         both = time_ms(lambda: torch.autograd.grad(forward(), (q, k, v), grad), repeats)
         flop = 4 * batch * seq * seq * HEAD_DIM * HEADS / 2  # causal: half of QK^T and PV
         cases.append(dict(id=f"attention-gqa-causal-{seq}-fwd", kind="attention", measured=f"{flop / fwd / 1e9:.6g} TFLOP/s",
-                          notes=f"batch {batch}, forward {fwd:.4g} ms", skip=skip))
+                          notes=f"batch {batch}, forward {fwd:.4g} ms, SDPA backend {backend}", skip=skip))
         cases.append(dict(id=f"attention-gqa-causal-{seq}-bwd", kind="attention",
                           measured=f"{2.5 * flop / (both - fwd) / 1e9:.6g} TFLOP/s",
-                          notes=f"batch {batch}, backward {both - fwd:.4g} ms at 2.5 times the forward's FLOPs", skip=skip))
+                          notes=f"batch {batch}, backward {both - fwd:.4g} ms at 2.5 times the forward's FLOPs, SDPA backend {backend}",
+                          skip=skip))
     return cases
 
 
@@ -290,7 +303,8 @@ def variant(tag):
 
 def train_step_ms(layers, seq, repeats, linear=torch.nn.Linear, compile=False):
     """One optimizer step of a Llama-3-8B-shaped model cut to `layers` layers: FP32 parameters, BF16
-    autocast, cross-entropy in FP32 over the whole vocabulary, fused AdamW."""
+    autocast, cross-entropy in FP32 over the whole vocabulary, fused AdamW; with compile, each layer and
+    the loss compiled apart, as torchtitan does."""
     torch.cuda.reset_peak_memory_stats()
     model = Model(layers, linear).cuda()
     if compile:
@@ -299,10 +313,16 @@ def train_step_ms(layers, seq, repeats, linear=torch.nn.Linear, compile=False):
     opt = torch.optim.AdamW(model.parameters(), lr=1e-5, fused=True)
     tokens = torch.randint(0, VOCAB, (1, seq + 1), device="cuda")
 
+    def loss_fn(logits, labels):
+        return F.cross_entropy(logits.float().view(-1, VOCAB), labels.reshape(-1))
+
+    if compile:  # torchtitan compiles the loss with the blocks (CompileConfig components "model", "loss")
+        loss_fn = torch.compile(loss_fn)
+
     def step():
         with torch.autocast("cuda", dtype=torch.bfloat16):
             logits = model(tokens[:, :-1])
-        loss = F.cross_entropy(logits.float().view(-1, VOCAB), tokens[:, 1:].reshape(-1))
+        loss = loss_fn(logits, tokens[:, 1:])
         loss.backward()
         opt.step()
         opt.zero_grad(set_to_none=True)
