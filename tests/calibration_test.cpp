@@ -397,8 +397,10 @@ TEST_CASE("the shipped NeMo H100 FP8 profile is calibrate's fit on Megatron-Brid
   // passes its gemm_8bit no longer absorbs (0.559 -> 0.576), and NeMo 24.07 ran delayed scaling
   // (README, Calibration). Its leave-one-source-out median fell 7.4 % -> 6.5 %. With a GEMM's depth
   // on Hopper (F-ROOF-5): 26.8 % and 10.0 % (gemm_8bit 0.576 -> 0.586), leave-one-source-out 6.0 %.
-  CHECK(quantile(unseen_before, 0.5) > 0.25);
-  CHECK(quantile(unseen_after, 0.5) <= 0.1003);
+  // With the H100's measured sustained tensor rate at its 700 W limit (F-EN-5): 13.6 % and 8.3 %
+  // (gemm_8bit 0.586 -> 0.662), leave-one-source-out 3.1 %.
+  CHECK(quantile(unseen_before, 0.5) > 0.13);
+  CHECK(quantile(unseen_after, 0.5) <= 0.0835);
 }
 
 TEST_CASE("calibrating on an 8-point nccl-tests curve fits the latency and bandwidth of the algorithm it ran") {

@@ -133,6 +133,33 @@ kind = "datasheet"
   CHECK(error_of(no_idle, "gpu.toml", Kind::accelerator).find("power.default_limit needs power.tdp and power.idle") != std::string::npos);
 }
 
+TEST_CASE("a sustained dense rate is a measured fraction of the burst rate, above 0 and at most 1, per precision (F-EN-5)") {
+  const std::string text = R"(schema_version = 1
+name = "gpu"
+display_name = "GPU"
+vendor = "NVIDIA"
+category = "datacenter-gpu"
+[peak_dense]
+bf16 = { value = "989 TFLOP/s", source = "ds" }
+[sustained_dense]
+bf16 = { value = 0.9, source = "ds" }
+[sources.ds]
+title = "data sheet"
+date = "2024"
+kind = "measurement"
+)";
+  CHECK(parse_record(text, "gpu.toml", Kind::accelerator).number("sustained_dense.bf16") == doctest::Approx(0.9));
+  for (const std::string bad : {"1.2", "0", "-0.5", "nan"}) {
+    std::string t = text;
+    t.replace(t.find("0.9,"), 3, bad);
+    CAPTURE(bad);
+    CHECK(error_of(t, "gpu.toml", Kind::accelerator).starts_with("gpu.toml:9:"));
+  }
+  std::string unknown = text;
+  unknown.replace(unknown.find("bf16 = { value = 0.9"), 4, "bf61");
+  CHECK(error_of(unknown, "gpu.toml", Kind::accelerator).find("unknown key 'sustained_dense.bf61'") != std::string::npos);
+}
+
 TEST_CASE("a figure without a value, or a source table without its keys, is refused") {
   std::string text = kLink;
   text.replace(text.find("value = 18, "), 12, "");

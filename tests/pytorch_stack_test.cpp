@@ -4,6 +4,7 @@
 // in each case.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <set>
@@ -59,9 +60,12 @@ TEST_CASE("F-EN-4: a power limit below TDP lowers the sustained clock by the cub
 TEST_CASE("A power limit scales the tensor peaks, not HBM, and MFU still counts the datasheet peak") {
   const Scenario base = test::scenario(llama8b("system = \"hgx-h100\"\nnodes = 1"));
   const Scenario limited = test::scenario(llama8b("system = \"hgx-h100\"\nnodes = 1\npower_limit = 500"));
-  CHECK(*limited.hw.device.peak(Precision::bf16) == doctest::Approx(989.4e12 * 0.863054).epsilon(1e-5));
+  // The limit's clock (F-EN-4) on top of the H100's measured sustained BF16 rate at its TDP (F-EN-5, 0.896).
+  CHECK(*base.hw.device.peak(Precision::bf16) == doctest::Approx(989.4e12 * 0.896).epsilon(1e-5));
+  CHECK(*limited.hw.device.peak(Precision::bf16) == doctest::Approx(989.4e12 * 0.896 * 0.863054).epsilon(1e-5));
   CHECK(*limited.hw.device.memory_bandwidth_Bps == *base.hw.device.memory_bandwidth_Bps);
   const TrainingPrediction p0 = predict_training(base), p1 = predict_training(limited);
+  CHECK(p0.peak_ops_per_s == doctest::Approx(989.4e12));
   CHECK(p1.peak_ops_per_s == doctest::Approx(989.4e12));
   CHECK(p1.step_time_s > p0.step_time_s * 1.10);  // compute is ~90 % of this step; 1/0.863 = 1.158
   CHECK(p1.step_time_s < p0.step_time_s / 0.863054);
@@ -337,4 +341,18 @@ TEST_CASE("torchao's Float8 (F-LP-2): six casts per linear layer, eager kernels 
   };
   CHECK(step("precision = \"fp8\"") > step("precision = \"bf16\""));
   CHECK(step("precision = \"fp8\"\ncompile = true") < step("precision = \"bf16\"\ncompile = true"));
+}
+
+TEST_CASE("A scenario's tensor peaks are the sustained rate where the database measured one; a microbenchmark's are not (F-EN-5)") {
+  const Scenario h100 = test::scenario(llama8b("system = \"hgx-h100\"\nnodes = 1"));
+  CHECK(h100.hw.datasheet.sustained_ratio(Precision::bf16) == doctest::Approx(0.896));
+  CHECK(h100.hw.datasheet.sustained_ratio(Precision::fp8) == doctest::Approx(0.876));
+  CHECK(*h100.hw.device.peak(Precision::fp8) == doctest::Approx(*h100.hw.datasheet.peak(Precision::fp8) * 0.876));
+  CHECK(h100.hw.device.sustained_ratio(Precision::bf16) == 1.0);  // applied once, in the device's peaks
+  CHECK(*h100.hw.rated_peak(Precision::bf16) == doctest::Approx(989.4e12));
+  const TrainingPrediction p = predict_training(h100);
+  CHECK(std::any_of(p.assumptions.begin(), p.assumptions.end(), [](const std::string& a) { return a.find("F-EN-5") != std::string::npos; }));
+  // No measurement, no factor: the B200's peaks are its datasheet's.
+  const Scenario b200 = test::scenario(llama8b("system = \"dgx-b200\"\nnodes = 1"));
+  CHECK(*b200.hw.device.peak(Precision::bf16) == *b200.hw.datasheet.peak(Precision::bf16));
 }

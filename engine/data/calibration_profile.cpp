@@ -151,10 +151,12 @@ CalibrationProfile load_calibration_profile(const std::filesystem::path& file) {
     const std::size_t i = std::size_t(c - kParams);
     ProfileParam& p = out.params[i];
     p.value = t->require_number("value", c->low, true, c->high);
-    p.default_value = t->number("default", 0, true, 1e6).value_or(c->default_value());
+    // The default and the interval lie within the parameter's own bounds, as calibrate writes them
+    // (a slot's prior interval reaches 16 MiB).
+    p.default_value = t->number("default", 0, true, c->high).value_or(c->default_value());
     p.sd_log = t->number("sd_log", 0, true, 100).value_or(c->prior_sd);
-    p.low = t->number("low", 0, true, 1e6).value_or(p.value);
-    p.high = t->number("high", 0, true, 1e6).value_or(p.value);
+    p.low = t->number("low", 0, true, c->high).value_or(p.value);
+    p.high = t->number("high", 0, true, c->high).value_or(p.value);
     p.informed = t->boolean("informed").value_or(false);
     if (p.low > p.value || p.high < p.value) t->fail("low", fmt::format("the interval [{:g}, {:g}] does not hold the value {:g}", p.low, p.high, p.value));
     t->finish();

@@ -23,8 +23,10 @@ AcceleratorSpec accelerator_from(const Record& r) {
                    : architecture == "blackwell" ? GpuArchitecture::blackwell
                                                  : GpuArchitecture::other;
   a.gpu = a.category == "datacenter-gpu" || a.category == "edge-gpu";
-  for (std::size_t i = 0; i < kPrecisionCount; ++i)
+  for (std::size_t i = 0; i < kPrecisionCount; ++i) {
     a.peak_dense_ops_per_s[i] = r.number(fmt::format("peak_dense.{}", kPrecisionNames[i]));
+    a.sustained_dense_ratio[i] = r.number(fmt::format("sustained_dense.{}", kPrecisionNames[i]));
+  }
   a.memory_capacity_marketing_B = r.number("memory.capacity");
   a.memory_capacity_usable_B = r.number("memory.usable_capacity");
   a.memory_bandwidth_Bps = r.number("memory.bandwidth");

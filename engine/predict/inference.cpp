@@ -231,7 +231,8 @@ InferencePrediction predict_inference(const Scenario& s, const InferenceOptions&
   const PassSums pre = sums_of(prefill);
   p.prefill_comm_s = comm_seconds(s, o, p.batch * in.input_len);
   p.prefill_s = pre.time_s + p.prefill_comm_s;
-  p.prefill_mfu = pre.model_flops / pre.time_s / prefill.peak_ops_per_s;
+  // MFU against the rated peak, before a power limit or the sustained rate (F-EN-4, F-EN-5) lowers it.
+  p.prefill_mfu = pre.model_flops / pre.time_s / s.hw.rated_peak(prefill.precision).value_or(prefill.peak_ops_per_s);
   p.ttft_s = p.prefill_s;
 
   const double context = mean_context(in);
@@ -294,6 +295,7 @@ InferencePrediction predict_inference(const Scenario& s, const InferenceOptions&
                           "exposed (inference overlaps none)");
   p.assumptions.push_back("static batch: every sequence prefills together (TTFT = prefill of the batch), decode timed at the mean "
                           "context input_len + output_len/2; E2E = TTFT + (n_out − 1)·TPOT (F-INF-3)");
+  add_sustained_assumption(p.assumptions, s.hw, prefill.precision);
   if (s.serving.arrival_rate && o.extras) serving_at_rate(s, o, p);
   if (s.serving.concurrency && o.extras) {
     p.closed_loop = closed_loop(s, *s.serving.concurrency, o);

@@ -81,6 +81,13 @@ void add_efficiency_assumptions(std::vector<std::string>& out, const models::Eff
   }
 }
 
+void add_sustained_assumption(std::vector<std::string>& out, const ResolvedHardware& hw, Precision p) {
+  const double r = hw.datasheet.sustained_ratio(p);
+  if (r < 1)
+    out.push_back(fmt::format("{} tensor work held at the power limit: {:.3f} of the burst rate the GEMM efficiencies describe "
+                              "(measured on {}, hardware_db; F-EN-5)", name_of(p), r, hw.datasheet.name));
+}
+
 namespace {
 
 RooflineReport base_report(const AcceleratorSpec& a, const std::optional<LinkSpec>& host_link, Precision p,

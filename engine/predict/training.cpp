@@ -315,6 +315,7 @@ TrainingPrediction predict_training(const Scenario& s, const TrainingOptions& o)
         "F-EN-4; derived, not measured), memory-bound work at the full HBM rate",
         *s.hw.power_limit_W, s.hw.datasheet.tdp_W.value_or(0), s.hw.clock_ratio));
   add_efficiency_assumptions(p.assumptions, eff);
+  add_sustained_assumption(p.assumptions, s.hw, ctx.math);
 
   // Energy over the expected wall time at the step's average power: restarts and recomputed work
   // are counted as if they were steps (an upper bound on restarts, which idle).

@@ -43,6 +43,9 @@ struct AcceleratorSpec {
   std::vector<PowerMode> power_modes;
 
   std::optional<double> peak(Precision p) const { return peak_dense_ops_per_s[static_cast<std::size_t>(p)]; }
+  // F-EN-5: the dense tensor rate a long run holds at the power limit over its burst rate, where measured.
+  std::array<std::optional<double>, kPrecisionCount> sustained_dense_ratio{};
+  double sustained_ratio(Precision p) const { return sustained_dense_ratio[static_cast<std::size_t>(p)].value_or(1); }
   // What allocations can use: the driver-reported capacity when known, else the vendor figure.
   std::optional<double> memory_capacity_B() const {
     return memory_capacity_usable_B ? memory_capacity_usable_B : memory_capacity_marketing_B;
@@ -96,10 +99,10 @@ struct ResolvedHardware {
   std::optional<double> power_limit_W;
   double clock_ratio = 1;
   // The dense peak MFU counts against: the power mode's, before a power limit lowers the sustained
-  // clock (the stacks report MFU against the datasheet peak).
+  // clock and before the sustained rate of F-EN-5 (the stacks report MFU against the datasheet peak).
   std::optional<double> rated_peak(Precision p) const {
     const std::optional<double> v = device.peak(p);
-    return v ? std::optional<double>(*v / clock_ratio) : std::nullopt;
+    return v ? std::optional<double>(*v / (clock_ratio * datasheet.sustained_ratio(p))) : std::nullopt;
   }
   std::optional<LinkSpec> host_link;      // the accelerator's host link (PCIe): the roofline's host ceiling
   std::optional<SystemSpec> system;       // the scenario's system, when it names one

@@ -34,6 +34,17 @@ constexpr Field kPeaks[] = {
     integer_rate("int4", "INT4 tensor peak, dense"),
 };
 
+// F-EN-5: a dense tensor rate held for seconds at the power limit over the same GEMM's first tens of
+// milliseconds (the burst the GEMM efficiency defaults come from), per precision.
+constexpr Field sustained(std::string_view key, std::string_view help) {
+  return Field{.key = key, .type = FieldType::ratio, .help = help, .min = 0, .min_inclusive = false, .max = 1};
+}
+constexpr Field kSustained[] = {
+    sustained("bf16", "BF16 dense tensor rate held at the power limit, over its burst rate"),
+    sustained("fp16", "FP16 dense tensor rate held at the power limit, over its burst rate"),
+    sustained("fp8", "FP8 dense tensor rate held at the power limit, over its burst rate"),
+};
+
 constexpr Field kMemory[] = {
     text("type", "memory technology: HBM3, HBM3e, LPDDR5, GDDR6 ..."),
     Field{.key = "capacity", .type = FieldType::quantity,
@@ -107,6 +118,7 @@ constexpr Field kAccelerator[] = {
     text("architecture", "the vendor's architecture generation (hopper, blackwell ...): which kernels a stack runs on it"),
     table("peak_dense", kPeaks, "dense peak rates per precision (never the 2:4-sparse headline)", true),
     table("sparse_headline", kPeaks, "the vendor's 2:4-sparse headline figures, kept to catch mix-ups"),
+    table("sustained_dense", kSustained, "measured: dense tensor rates held at the power limit over their burst rates (F-EN-5)"),
     table("memory", kMemory, "device memory"),
     table("on_chip", kOnChip, "on-chip SRAM and caches"),
     table("compute", kCompute, "compute units and clocks"),
