@@ -267,14 +267,15 @@ kv_dtype = "fp8"
 )",
                                     "h200.toml", PERFCAST_DEFAULT_WORKLOADS, shipped_db());
   // Token tiles step by 8 (F-ROOF-6), as engines' CUDA-graph batch sizes do (vLLM: 8, 16, 24, ...): on
-  // those batches throughput only rises; between them a batch pads to the next, losing at most one
-  // 8-token step's share (81 runs as 88: 1 %).
+  // those batches throughput only rises; between them a batch pads to the next and loses at most the
+  // padding's share (121 runs as 128: 5.5 % where compute binds, as it does at the H200's sustained
+  // rate, F-EN-5).
   const double fit = std::floor(*predict_inference(s).max_batch);
   double best = 0, best_on_8 = 0;
   for (double b = 1; b <= fit; ++b) {
     const double tokens_per_s = b / decode_step_seconds(s, b, 1500);
     CAPTURE(b);
-    CHECK(tokens_per_s >= 0.98 * best);
+    CHECK(tokens_per_s >= best * b / (8 * std::ceil(b / 8)) * (1 - 1e-9));
     if (std::fmod(b, 8) == 0) {
       CHECK(tokens_per_s >= best_on_8 * (1 - 1e-12));
       best_on_8 = tokens_per_s;

@@ -88,14 +88,15 @@ struct SourcePin {
 // The H100's sustained tensor rate (F-EN-5): MLPerf 14.054 % -> 7.770 % (3 within), Megatron-Bridge
 // 25.509 % -> 19.428 % (4 within), kit training 10.945 % -> 7.185 % (10 within), kit inference 9.550 %
 // -> 5.640 % (10 within), TensorRT-LLM v1.0's table 13.299 % -> 12.071 % (56 within); torchtitan's
-// rows ran on Grand Teton's HBM2e H100, which has no measurement, and do not move.
+// rows ran on Grand Teton's HBM2e H100, which has no measurement, and do not move. The H200's, measured
+// the same way (0.843 BF16, 0.846 FP8): TensorRT-LLM v1.0's table 12.071 % -> 7.743 % (59 within).
 const char* const kKitSource = "perfcast_gpu_bench.py (perfcast's GPU kit";
 const std::vector<SourcePin> kSourcePins = {
     {"training", "MLPerf Training v4.0", {0.07771, 3, 3}},
     {"training", "NVIDIA-NeMo/Megatron-Bridge", {0.19429, 4, 10}},
     {"training", ", block-scaled rows", {0.44708, 0, 7}},
     {"training", "pytorch/torchtitan", {0.22547, 4, 18}},
-    {"inference", "perf-overview.md @ 00f37686", {0.12072, 56, 100}},
+    {"inference", "perf-overview.md @ 00f37686", {0.07744, 59, 100}},
     {"gemm", "pytorch/ao PR #2427", {0.15503, 4, 6}},
     {"gemm", "deepseek-ai/DeepGEMM PR #348", {0.19460, 6, 14}},
     {"gemm", "flashinfer-ai/flashinfer PR #1979", {0.00931, 1, 1}},
@@ -103,6 +104,9 @@ const std::vector<SourcePin> kSourcePins = {
     {"memory", kKitSource, {0.00954, 4, 4}},
     {"training", kKitSource, {0.07186, 10, 12}},
     {"inference", kKitSource, {0.05641, 10, 10}},
+    // The kit on the lent H200 (run 7, validation/microbenchmarks-h200-kit.toml): GEMMs and copies.
+    {"gemm", "run of 2026-11-24 on one NVIDIA H200", {0.07803, 73, 94}},
+    {"memory", "run of 2026-11-24 on one NVIDIA H200", {0.01900, 4, 4}},
 };
 
 // The pin a case counts under: the last source pin whose text its source contains (a later pin
