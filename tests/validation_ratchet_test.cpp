@@ -90,12 +90,15 @@ struct SourcePin {
 // -> 5.640 % (10 within), TensorRT-LLM v1.0's table 13.299 % -> 12.071 % (56 within); torchtitan's
 // rows ran on Grand Teton's HBM2e H100, which has no measurement, and do not move. The H200's, measured
 // the same way (0.843 BF16, 0.846 FP8): TensorRT-LLM v1.0's table 12.071 % -> 7.743 % (59 within).
+// Grand Teton's HBM2e H100 takes the H100 SXM's ratios (the same die at the same 700 W TDP, as its
+// idle power does), F-EN-4 lowering them to its 500 W limit: torchtitan 22.546 % -> 12.176 % (12
+// within); its 256k-token CP row leaves the outliers (+50.3 % -> +35.0 %).
 const char* const kKitSource = "perfcast_gpu_bench.py (perfcast's GPU kit";
 const std::vector<SourcePin> kSourcePins = {
     {"training", "MLPerf Training v4.0", {0.07771, 3, 3}},
     {"training", "NVIDIA-NeMo/Megatron-Bridge", {0.19429, 4, 10}},
     {"training", ", block-scaled rows", {0.44708, 0, 7}},
-    {"training", "pytorch/torchtitan", {0.22547, 4, 18}},
+    {"training", "pytorch/torchtitan", {0.12177, 12, 18}},
     {"inference", "perf-overview.md @ 00f37686", {0.07744, 59, 100}},
     {"gemm", "pytorch/ao PR #2427", {0.15503, 4, 6}},
     {"gemm", "deepseek-ai/DeepGEMM PR #348", {0.19460, 6, 14}},
@@ -148,10 +151,6 @@ const std::map<std::string, std::string> kKnownOutliers = {
     {"mbridge260401-gb200-llama3-70b-64gpu-nvfp4", "NVFP4 training: FP4 GEMMs at the 8-bit GEMM efficiency (no FP4 training GEMM "
                                                    "measurement found), the weight-gradient inputs' random Hadamard transform and "
                                                    "stochastic rounding not modelled; the same table's FP8 rows are 31-47 % fast too (issue 23)"},
-    {"torchtitan2412-h100-llama31-405b-512gpu-4d-fsdp1-cp8-seq256k", "cause not established: torch's ring attention (Dec 2024) runs "
-                                                                     "one SDPA call per ring step and merges the partial outputs in "
-                                                                     "separate kernels; only the FlashAttention-2 efficiency of each "
-                                                                     "call is modelled (issue 23)"},
     {"llama2-70b-predicted-co2e", "scope: the Llama 2 card counts 400 W per GPU adjusted for PUE and no hosts; ours adds the DGX A100 "
                                   "hosts (node factor 2.03), so at equal hours ours is 1.7-2x the card's (issue 27)"},
     {"trtllm-v1.0-max-llama3.1-405b-gb200-tp4-fp4-1000-2000", "NVFP4 serving on Blackwell, 52 % too fast with 4-bit GEMMs at the large-shape "
