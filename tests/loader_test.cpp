@@ -1,7 +1,9 @@
 // The schema-driven loader on small in-memory files: values, positions, arrays, second-pass rules.
 #include <doctest/doctest.h>
 
+#include <fmt/format.h>
 #include <string>
+#include <string_view>
 
 #include "engine/data/record_loader.hpp"
 
@@ -106,23 +108,32 @@ kind = "datasheet"
         "orin.toml:20:1: unknown key 'power_modes[1].defualt' (did you mean 'power_modes[1].default'?)");
 }
 
-TEST_CASE("a board's default power limit must lie between its idle power and its TDP") {
-  const std::string text = R"(schema_version = 1
+namespace {
+
+// A minimal accelerator: its BF16 peak, then `tables`, then the one source every figure cites.
+std::string minimal_gpu(std::string_view tables) {
+  return fmt::format(R"(schema_version = 1
 name = "gpu"
 display_name = "GPU"
 vendor = "NVIDIA"
 category = "datacenter-gpu"
 [peak_dense]
-bf16 = { value = "989 TFLOP/s", source = "ds" }
-[power]
-tdp = { value = "700 W", source = "ds" }
-idle = { value = "140 W", source = "ds" }
-default_limit = { value = "500 W", source = "ds" }
-[sources.ds]
+bf16 = {{ value = "989 TFLOP/s", source = "ds" }}
+{}[sources.ds]
 title = "data sheet"
 date = "2024"
 kind = "datasheet"
-)";
+)", tables);
+}
+
+}  // namespace
+
+TEST_CASE("a board's default power limit must lie between its idle power and its TDP") {
+  const std::string text = minimal_gpu(R"([power]
+tdp = { value = "700 W", source = "ds" }
+idle = { value = "140 W", source = "ds" }
+default_limit = { value = "500 W", source = "ds" }
+)");
   CHECK(parse_record(text, "gpu.toml", Kind::accelerator).number("power.default_limit") == doctest::Approx(500));
   std::string above = text;
   above.replace(above.find("\"500 W\""), 7, "\"800 W\"");
@@ -134,20 +145,7 @@ kind = "datasheet"
 }
 
 TEST_CASE("a sustained dense rate is a measured fraction of the burst rate, above 0 and at most 1, per precision (F-EN-5)") {
-  const std::string text = R"(schema_version = 1
-name = "gpu"
-display_name = "GPU"
-vendor = "NVIDIA"
-category = "datacenter-gpu"
-[peak_dense]
-bf16 = { value = "989 TFLOP/s", source = "ds" }
-[sustained_dense]
-bf16 = { value = 0.9, source = "ds" }
-[sources.ds]
-title = "data sheet"
-date = "2024"
-kind = "measurement"
-)";
+  const std::string text = minimal_gpu("[sustained_dense]\nbf16 = { value = 0.9, source = \"ds\" }\n");
   CHECK(parse_record(text, "gpu.toml", Kind::accelerator).number("sustained_dense.bf16") == doctest::Approx(0.9));
   for (const std::string bad : {"1.2", "0", "-0.5", "nan"}) {
     std::string t = text;
