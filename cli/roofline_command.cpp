@@ -34,7 +34,10 @@ int run(const GlobalOptions& global, const RooflineOptions& o) {
     if (!o.op.empty() || !o.workload.empty()) throw InputError({}, "give a scenario file or --op/--workload, not both");
     Scenario s = load_scenario(o.scenario, default_workloads_dir(), db);
     std::optional<ResolvedHardware> other;
-    if (!o.hw.empty()) other = resolve_accelerator(db, o.hw);
+    if (!o.hw.empty()) {
+      other = resolve_accelerator(db, o.hw);
+      hold_at_power_limit(*other);  // a scenario's run, on another device
+    }
     report = roofline_for_scenario(s, other ? &*other : nullptr, e);
   } else {
     if (o.hw.empty()) throw InputError({}, "--hw <accelerator> is required without a scenario file");

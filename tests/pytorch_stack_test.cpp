@@ -10,6 +10,7 @@
 #include <set>
 #include <string>
 
+#include "engine/data/hardware_resolution.hpp"
 #include "engine/predict/communication.hpp"
 #include "engine/predict/roofline.hpp"
 #include "engine/predict/training.hpp"
@@ -17,6 +18,7 @@
 #include "models/energy.hpp"
 #include "models/transformer_ops.hpp"
 #include "tests/scenario_text.hpp"
+#include "tests/shipped_db.hpp"
 
 using namespace perfcast;
 
@@ -348,7 +350,12 @@ TEST_CASE("A scenario's tensor peaks are the sustained rate where the database m
   CHECK(h100.hw.datasheet.sustained_ratio(Precision::bf16) == doctest::Approx(0.896));
   CHECK(h100.hw.datasheet.sustained_ratio(Precision::fp8) == doctest::Approx(0.876));
   CHECK(*h100.hw.device.peak(Precision::fp8) == doctest::Approx(*h100.hw.datasheet.peak(Precision::fp8) * 0.876));
-  CHECK(h100.hw.device.sustained_ratio(Precision::bf16) == 1.0);  // applied once, in the device's peaks
+  CHECK(h100.hw.sustained);  // applied once, in the device's peaks
+  // A device resolved alone (a microbenchmark case, roofline --hw) keeps the burst rate.
+  const ResolvedHardware alone = resolve_accelerator(shipped_db(), "h100-sxm");
+  CHECK_FALSE(alone.sustained);
+  CHECK(*alone.device.peak(Precision::bf16) == doctest::Approx(989.4e12));
+  CHECK(*alone.rated_peak(Precision::bf16) == doctest::Approx(989.4e12));
   CHECK(*h100.hw.rated_peak(Precision::bf16) == doctest::Approx(989.4e12));
   const TrainingPrediction p = predict_training(h100);
   CHECK(std::any_of(p.assumptions.begin(), p.assumptions.end(), [](const std::string& a) { return a.find("F-EN-5") != std::string::npos; }));

@@ -107,6 +107,13 @@ ResolvedHardware resolve_system(const HardwareDb& db, std::string_view name) {
   return hw;
 }
 
+void hold_at_power_limit(ResolvedHardware& hw) {
+  if (hw.sustained) return;
+  for (std::size_t i = 0; i < kPrecisionCount; ++i)
+    if (auto& peak = hw.device.peak_dense_ops_per_s[i]; peak && hw.datasheet.sustained_dense_ratio[i]) *peak *= *hw.datasheet.sustained_dense_ratio[i];
+  hw.sustained = true;
+}
+
 ResolvedHardware resolve_hardware(const HardwareDb& db, const HardwareChoice& h) {
   ResolvedHardware hw;
   if (!h.system.empty()) {
@@ -133,12 +140,7 @@ ResolvedHardware resolve_hardware(const HardwareDb& db, const HardwareChoice& h)
     for (auto& peak : hw.device.peak_dense_ops_per_s)
       if (peak) *peak *= hw.clock_ratio;
   }
-  // F-EN-5: a scenario is a long run (a training job, a serving replica), so its dense tensor work
-  // runs at the rate the device holds at its power limit, not the burst rate microbenchmarks see.
-  // The device's peaks then carry it; the datasheet keeps the ratios for reports and MFU.
-  for (std::size_t i = 0; i < kPrecisionCount; ++i)
-    if (auto& peak = hw.device.peak_dense_ops_per_s[i]; peak && hw.device.sustained_dense_ratio[i]) *peak *= *hw.device.sustained_dense_ratio[i];
-  hw.device.sustained_dense_ratio = {};
+  hold_at_power_limit(hw);
   return hw;
 }
 

@@ -22,6 +22,10 @@ ResolvedHardware resolve_hardware(const HardwareDb& db, const HardwareChoice& h)
 void resolve_offer_and_region(const HardwareDb& db, const CostSettings& c, const RegionSettings& r, int devices, ResolvedHardware& hw);
 // An accelerator alone (roofline --hw): the datasheet device and its host link.
 ResolvedHardware resolve_accelerator(const HardwareDb& db, std::string_view name);
+// F-EN-5: a scenario is a long run (a training job, a serving replica), so its dense tensor work runs
+// at the rate the device holds at its power limit, not the burst rate microbenchmarks see: the
+// device's peaks times the datasheet's sustained ratios, once (resolve_hardware does it).
+void hold_at_power_limit(ResolvedHardware& hw);
 // A shipped system's node (collective --system): its accelerator and fabric.
 ResolvedHardware resolve_system(const HardwareDb& db, std::string_view name);
 // Why an offer cannot hold a job of `devices`, or "" when it can: within one instance, or across

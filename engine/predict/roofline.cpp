@@ -83,9 +83,10 @@ void add_efficiency_assumptions(std::vector<std::string>& out, const models::Eff
 
 void add_sustained_assumption(std::vector<std::string>& out, const ResolvedHardware& hw, Precision p) {
   const double r = hw.datasheet.sustained_ratio(p);
-  if (r < 1)
-    out.push_back(fmt::format("{} tensor work held at the power limit: {:.3f} of the burst rate the GEMM efficiencies describe "
-                              "(measured on {}, hardware_db; F-EN-5)", name_of(p), r, hw.datasheet.name));
+  if (hw.sustained && r < 1)
+    out.push_back(fmt::format("{} tensor work held at the power limit: the peak is {:.3f} of the datasheet's, the rate a long run "
+                              "holds over the burst rate the GEMM efficiencies describe (measured on {}, hardware_db; F-EN-5)",
+                              name_of(p), r, hw.datasheet.name));
 }
 
 namespace {
@@ -191,6 +192,7 @@ RooflineReport roofline_for_preset(const Workload& w, const ResolvedHardware& hw
   const AcceleratorSpec& a = hw.device;
   Precision p = run.precision.value_or(default_precision(a));
   RooflineReport r = base_report(a, hw.host_link, p, e);
+  add_sustained_assumption(r.assumptions, hw, p);
   r.workload = w.label();
   if (w.is_transformer()) {
     const auto& m = w.transformer();
@@ -271,6 +273,7 @@ void add_inference_pass(RooflineReport& r, const Scenario& s, const AcceleratorS
 RooflineReport roofline_for_pass(const Scenario& s, Phase phase, double batch, double context, const models::Efficiency& e) {
   const AcceleratorSpec& a = s.hw.device;
   RooflineReport r = base_report(a, s.hw.host_link, s.inference->compute_dtype.value_or(default_precision(a)), e);
+  add_sustained_assumption(r.assumptions, s.hw, r.precision);
   r.workload = s.workload.label();
   if (s.workload.is_transformer())
     add_inference_pass(r, s, a, phase, batch, context);
@@ -285,6 +288,7 @@ RooflineReport roofline_for_scenario(const Scenario& s, const ResolvedHardware* 
   std::optional<Precision> asked = s.training ? s.training->precision : s.inference->compute_dtype;
   Precision p = asked.value_or(default_precision(a));
   RooflineReport r = base_report(a, hw.host_link, p, e);
+  add_sustained_assumption(r.assumptions, hw, p);
   r.workload = s.workload.label();
   const auto& par = s.parallelism;
   if (!s.workload.is_transformer()) {

@@ -98,11 +98,14 @@ struct ResolvedHardware {
   // default limit), and the sustained tensor clock it leaves as a fraction of the TDP one (F-EN-4).
   std::optional<double> power_limit_W;
   double clock_ratio = 1;
+  // The device's tensor peaks carry the datasheet's sustained rates (F-EN-5): a scenario, a long run.
+  // A device resolved alone (microbenchmarks, roofline --hw) keeps the burst rates.
+  bool sustained = false;
   // The dense peak MFU counts against: the power mode's, before a power limit lowers the sustained
   // clock and before the sustained rate of F-EN-5 (the stacks report MFU against the datasheet peak).
   std::optional<double> rated_peak(Precision p) const {
     const std::optional<double> v = device.peak(p);
-    return v ? std::optional<double>(*v / (clock_ratio * datasheet.sustained_ratio(p))) : std::nullopt;
+    return v ? std::optional<double>(*v / (clock_ratio * (sustained ? datasheet.sustained_ratio(p) : 1))) : std::nullopt;
   }
   std::optional<LinkSpec> host_link;      // the accelerator's host link (PCIe): the roofline's host ceiling
   std::optional<SystemSpec> system;       // the scenario's system, when it names one
