@@ -23,6 +23,10 @@ nlohmann::json summary_json(const ValidationSummary& v) {
 }
 
 std::string summary_line(const std::string& label, const ValidationSummary& v) {
+  // Nothing held out has no error to summarise: say so rather than print a 0.0 % median.
+  if (v.held_out == 0)
+    return fmt::format("{}: {} cases, {} scored, none held out; {} of {} within tolerance\n", label, v.cases, v.scored,
+                       v.within_tolerance, v.scored);
   return fmt::format("{}: {} cases, {} scored, {} held-out; held-out |error| median {:.1f}%, mean {:.1f}%, max {:.1f}%; {} of {} within tolerance\n",
                      label, v.cases, v.scored, v.held_out, 100 * v.median_abs_error, 100 * v.mean_abs_error, 100 * v.max_abs_error,
                      v.within_tolerance, v.scored);
