@@ -57,6 +57,9 @@ std::string elementwise_text(const StackTraits& t) {
                      e.rmsnorm_as_ops ? "in torch ops" : "fused", e.repeat_kv ? "; K/V copied per head" : "");
 }
 
+// Whose casts feed its FP8 GEMMs: Transformer Engine's fused kernels (F-LP-1) or torchao's Float8Linear (F-LP-2).
+std::string_view fp8_casts(const StackTraits& t) { return t.float8_torchao ? "torchao" : "transformer-engine"; }
+
 std::vector<const StackTraits*> all() {
   std::vector<const StackTraits*> out;
   for (std::size_t i = 0; i < models::kTrainingStackKeys.size(); ++i) out.push_back(&models::traits(models::TrainingStack(i)));
@@ -81,19 +84,21 @@ std::string stacks_markdown() {
       "rule, and `sweep` drops and counts such layouts by reason. `[training] tp_overlap` picks the TP overlap up to the "
       "stack's most. Without an `optimizer`, the stack's recipe for the precision sets the bytes per parameter.\n\n"
       "| stack | ZeRO stages | ZeRO-2/3 with pp | schedules | features | TP overlap (default / most) | SMs a pipelined TP "
-      "overlap takes | ZeRO-3 gathers | recipe bf16 / fp16 / fp8 | FP8 scaling | attention on Hopper / Blackwell | elementwise ops |\n"
+      "overlap takes | ZeRO-3 gathers | recipe bf16 / fp16 / fp8 | FP8 scaling (casts) | attention on Hopper / Blackwell | elementwise ops |\n"
       "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const StackTraits* t : all())
-    out += fmt::format("| `{}` | {} | {} | {} | {} | {} / {} | {} | {} | {} / {} / {} | {} | {} / {} | {} |\n", t->name, fmt::join(zero_stages(*t), ", "),
+    out += fmt::format("| `{}` | {} | {} | {} | {} | {} / {} | {} | {} | {} / {} / {} | {} ({}) | {} / {} | {} |\n", t->name, fmt::join(zero_stages(*t), ", "),
                        t->sharded_with_pp ? "yes" : "no", schedules_text(*t), features_text(*t),
                        models::kTpOverlapKeys[std::size_t(t->tp_overlap)], models::kTpOverlapKeys[std::size_t(t->tp_overlap_max)],
                        userbuffers_text(*t), gather_text(*t), bytes_text(t->recipe_bf16), bytes_text(t->recipe_fp16),
-                       bytes_text(t->recipe_fp8), models::kFp8ScalingKeys[std::size_t(t->fp8_scaling)], models::name_of(t->attention_hopper), models::name_of(t->attention_blackwell),
+                       bytes_text(t->recipe_fp8), models::kFp8ScalingKeys[std::size_t(t->fp8_scaling)], fp8_casts(*t), models::name_of(t->attention_hopper), models::name_of(t->attention_blackwell),
                        elementwise_text(*t));
   out += fmt::format("\nSMs: what the communication kernels of a hidden collective take from the compute beside it "
                      "(docs/models.md F-OVL-1); NCCL's {:g} for every overlapped collective a stack does not run on "
                      "Transformer Engine userbuffers. Attention: the fused kernel whose measured efficiencies time the "
-                     "attention core (docs/models.md F-ATT-1); generic where no source says which, and on other GPUs. Elementwise ops: how norms, RoPE, "
+                     "attention core (docs/models.md F-ATT-1); generic where no source says which, and on other GPUs. FP8 casts: "
+                     "Transformer Engine's fused cast-transpose kernels (F-LP-1) or torchao's Float8Linear, six casts per linear "
+                     "layer and micro-batch, eager unless compiled (F-LP-2). Elementwise ops: how norms, RoPE, "
                      "the activation and the loss run; eager ones as the separate kernels torch ops launch (docs/models.md "
                      "F-EAGER-1), `[training] compile = true` fusing what torch.compile covers.\n\n",
                      models::kNcclOverlapSms);
@@ -121,6 +126,7 @@ std::string stacks_json() {
                       {"attention", {{"hopper", models::name_of(t->attention_hopper)}, {"blackwell", models::name_of(t->attention_blackwell)}}},
                       {"recipes", {{"bf16", t->recipe_bf16}, {"fp16", t->recipe_fp16}, {"fp8", t->recipe_fp8}}},
                       {"fp8_scaling", models::kFp8ScalingKeys[std::size_t(t->fp8_scaling)]},
+                      {"fp8_casts", fp8_casts(*t)},
                       {"elementwise", elementwise_text(*t)},
                       {"source", t->source}});
   }
