@@ -75,6 +75,23 @@ void torchao_backward_casts(std::vector<Op>& out, const Op& f, const OpContext& 
   out.push_back(std::move(layout));
 }
 
+// The casts that feed a low-precision training GEMM's two backward GEMMs.
+void quantise_backward(std::vector<Op>& out, const Op& f, const OpContext& c) {
+  if (c.torchao_float8) return torchao_backward_casts(out, f, c);
+  // F-LP-1: the output gradient cast (FP8 E5M2, or NVFP4) with its transpose, for the dgrad and
+  // wgrad GEMMs, after its own amax pass where the recipe takes one.
+  const GemmShape& s = f.gemm;
+  const Quantisation q = quantisation(f.precision, c.fp8_scaling);
+  if (q.amax_pass) {
+    Op amax = memory_op(f.name + ".grad_fp8_amax", s.count * s.m * s.n * s.c_bytes, 0);
+    amax.pass = Pass::backward;
+    out.push_back(std::move(amax));
+  }
+  Op cast = memory_op(f.name + ".grad_fp8_cast", s.count * s.m * s.n * s.c_bytes, 2 * q.copy_bytes * s.count * s.m * s.n);
+  cast.pass = Pass::backward;
+  out.push_back(std::move(cast));
+}
+
 // `share` of an op: a part of the layers in a group's average layer (kernels included), so that the
 // group's repeats times the op give the layers' total.
 void scale(Op& op, double share) {
@@ -124,25 +141,29 @@ class LayerBuilder {
             std::optional<Precision> math = std::nullopt, std::initializer_list<double> pieces = {1.0}) {
     const Precision p = math.value_or(c_.math);
     const double in = std::min(act_, bytes_per_element(p));
-    // FP8 / NVFP4 training (Transformer Engine): each low-precision GEMM's input is cast together
-    // with the transposed copy the weight-gradient GEMM reads (TE cast_transpose). Counted as its own
-    // pass over the input even where TE fuses the cast into the norm or activation before it.
-    if (c_.phase == Phase::training && bytes_per_element(p) <= 1 && weight && c_.torchao_float8) {
-      // F-LP-2: torchao casts the input and the (BF16-gathered) weight, one copy each, every micro-batch.
-      torchao_cast(ops_, name + ".input", count * m * k, act_, eager_, Pass::forward);
-      torchao_cast(ops_, name + ".weight", count * n * k, act_, eager_, Pass::forward);
-    } else if (c_.phase == Phase::training && bytes_per_element(p) <= 1 && weight) {
-      const Quantisation q = quantisation(p, c_.fp8_scaling);
-      // Current scaling first reads the input once for its amax (TE nvte_compute_amax).
-      if (q.amax_pass) memory(name + ".fp8_amax", count * m * k * act_, 0);
-      memory(name + ".fp8_cast", count * m * k * act_, 2 * q.copy_bytes * count * m * k);
-    }
+    if (c_.phase == Phase::training && bytes_per_element(p) <= 1 && weight) quantise_inputs(name, p, m, n, k, count);
     ops_.push_back(gemm_op(std::move(name), {m, n, k, count}, p, in, weight ? c_.weight_bytes : in, act_, weight));
     // torchtitan's op policy (torchtitan/parallelisms/parallelize_llama.py @ 9dec370, _custom_policy):
     // saves every mm output "except every second mm" of a checkpointed block.
     if (weight)
       for (double share : pieces)
         if (++matmuls_ % 2 == 0) ops_.back().op_sac_share += share;
+  }
+  // The casts that feed a low-precision training GEMM of the weights, forward.
+  void quantise_inputs(const std::string& name, Precision p, double m, double n, double k, double count) {
+    if (c_.torchao_float8) {
+      // F-LP-2: torchao casts the input and the (BF16-gathered) weight, one copy each, every micro-batch.
+      torchao_cast(ops_, name + ".input", count * m * k, act_, eager_, Pass::forward);
+      torchao_cast(ops_, name + ".weight", count * n * k, act_, eager_, Pass::forward);
+      return;
+    }
+    // F-LP-1, FP8 / NVFP4 under Transformer Engine: each input is cast together with the transposed
+    // copy the weight-gradient GEMM reads (TE cast_transpose). Counted as its own pass over the input
+    // even where TE fuses the cast into the norm or activation before it.
+    const Quantisation q = quantisation(p, c_.fp8_scaling);
+    // Current scaling first reads the input once for its amax (TE nvte_compute_amax).
+    if (q.amax_pass) memory(name + ".fp8_amax", count * m * k * act_, 0);
+    memory(name + ".fp8_cast", count * m * k * act_, 2 * q.copy_bytes * count * m * k);
   }
   void memory(std::string name, double read, double written) { ops_.push_back(memory_op(std::move(name), read, written)); }
   // An eager module over `elements` values: its forward kernels, and its backward's for backward_ops.
@@ -525,21 +546,7 @@ std::vector<Op> backward_ops(const std::vector<Op>& forward, const OpContext& c)
       da.model_flops = f.model_flops;  // each is one forward's worth: 2x in all (§6.1)
       db.model_flops = f.model_flops;
       da.pass = db.pass = Pass::backward;
-      if (bytes_per_element(f.precision) <= 1 && s.b_is_weight && c.torchao_float8) {
-        torchao_backward_casts(out, f, c);
-      } else if (bytes_per_element(f.precision) <= 1 && s.b_is_weight) {
-        // The output gradient cast (FP8 E5M2, or NVFP4) with its transpose, for the dgrad and wgrad
-        // GEMMs, after its own amax pass where the recipe takes one.
-        const Quantisation q = quantisation(f.precision, c.fp8_scaling);
-        if (q.amax_pass) {
-          Op amax = memory_op(f.name + ".grad_fp8_amax", s.count * s.m * s.n * s.c_bytes, 0);
-          amax.pass = Pass::backward;
-          out.push_back(std::move(amax));
-        }
-        Op cast = memory_op(f.name + ".grad_fp8_cast", s.count * s.m * s.n * s.c_bytes, 2 * q.copy_bytes * s.count * s.m * s.n);
-        cast.pass = Pass::backward;
-        out.push_back(std::move(cast));
-      }
+      if (bytes_per_element(f.precision) <= 1 && s.b_is_weight) quantise_backward(out, f, c);
       out.push_back(std::move(da));
       out.push_back(std::move(db));
     } else if (f.kind == OpKind::attention) {
