@@ -301,6 +301,15 @@ def variant(tag):
     return precision, Float8Linear if precision == "fp8" else torch.nn.Linear, compiled == "compile"
 
 
+def runnable_variants(tags):
+    """(tag, precision, linear class, compiled) for each comma-separated tag this GPU can run:
+    FP8 needs torch._scaled_mm on sm89 or later."""
+    for tag in tags.split(","):
+        precision, linear, compiled = variant(tag)
+        if precision != "fp8" or float8_supported():
+            yield tag, precision, linear, compiled
+
+
 def train_step_ms(layers, seq, repeats, linear=torch.nn.Linear, compile=False):
     """One optimizer step of a Llama-3-8B-shaped model cut to `layers` layers: FP32 parameters, BF16
     autocast, cross-entropy in FP32 over the whole vocabulary, fused AdamW; with compile, each layer and
@@ -548,10 +557,7 @@ def main():
         if float8_supported():
             float8_error()
         for seq_len in [int(x) for x in a.layer_seqs.split(",")]:
-            for tag in a.layer_variants.split(","):
-                precision, linear, compiled = variant(tag)
-                if precision == "fp8" and not float8_supported():
-                    continue
+            for tag, precision, linear, compiled in runnable_variants(a.layer_variants):
                 name = f"layer-{tag}-s{seq_len}.toml"
                 write_scenario(name, f"Llama-3-8B-shaped layer forward+backward on {seq_len} tokens in {tag}",
                                training_table(seq_len, precision, compiled))
@@ -567,10 +573,7 @@ def main():
 
     def train():
         rows = []
-        for tag in a.train_variants.split(","):
-            precision, linear, compiled = variant(tag)
-            if precision == "fp8" and not float8_supported():
-                continue
+        for tag, precision, linear, compiled in runnable_variants(a.train_variants):
             name = f"train-{a.train_layers}l-{tag}.toml"
             write_scenario(name, f"Llama-3-8B-shaped model of {a.train_layers} layers, one training step in {tag}",
                            f'layers = {a.train_layers}\n' + training_table(seq, precision, compiled))
