@@ -1,4 +1,6 @@
-"""One [[case]] of a scenario-based validation file (training.toml, inference.toml) as TOML text."""
+"""One [[case]] of a scenario-based validation file (training.toml, inference.toml) as TOML text, and the rows of a
+transcribed CSV table."""
+import csv
 import json
 
 
@@ -18,3 +20,9 @@ def emit(c, metric, measured, scenario, notes, tolerance=0.15, skip=None):
             for k, v in keys.items():
                 out.append(f"{k} = {q(v) if isinstance(v, str) else str(v).lower() if isinstance(v, bool) else v}")
     print("\n".join(out) + "\n")
+
+
+def csv_rows(path):
+    """The rows of a transcribed table: a CSV whose leading '#' lines name its source."""
+    with open(path) as f:
+        yield from csv.DictReader(line for line in f if not line.startswith("#"))

@@ -21,9 +21,7 @@ benchmark_serving.py) and the run script of the row's date (benchmarks/dsr1_fp4_
 output_tput_per_gpu is the benchmark's output tokens over its duration per GPU; the cases score the node's (x 8).
 Uncalibrated. Tolerance 20 %, the issue's bound for TTFT and TPOT under load.
 """
-import csv
-
-from case_toml import emit
+from case_toml import csv_rows, emit
 
 SOURCE = ("InferenceX (SemiAnalysis) benchmark results, DeepSeek-R1 FP4, B200, TensorRT-LLM, TP 8, as served by the InferenceX "
           "API (snapshot SemiAnalysisAI/InferenceX-app packages/app/cypress/fixtures/api/benchmarks.json @ 3a600f1d9ce1)")
@@ -35,18 +33,13 @@ def max_num_tokens(conc, isl, date):
     return max(tokens, 8192) if date >= "2026-01-21" else tokens
 
 
-def rows():
-    with open("inferencex_dsr1_b200_trt_fp4.csv") as f:
-        yield from csv.DictReader(line for line in f if not line.startswith("#"))
-
-
 print("""# A published concurrency sweep as serving cases, written by validation/import/inferencex_concurrency_cases.py (read it
 # for the source, the benchmark's protocol and the engine's settings). Each case is the finite benchmark the row
 # measured ([serving] concurrency, benchmark_requests, length_min_fraction) on the engine's settings of the day.
 schema_version = 1
 suite = "inference"
 """)
-for r in rows():
+for r in csv_rows("inferencex_dsr1_b200_trt_fp4.csv"):
     isl, osl, conc = int(r["isl"]), int(r["osl"]), int(r["conc"])
     image = r["image"] or "image not recorded in the row; nvidia-master.yaml then named release:1.1.0rc2.post2"
     tokens = max_num_tokens(conc, isl, r["date"])

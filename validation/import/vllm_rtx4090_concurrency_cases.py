@@ -18,9 +18,7 @@ and what each case assumes:
   - Mistral 7B v0.3 is v0.1's architecture with a 32,768-token vocabulary (config.json vocab_size).
 Uncalibrated. Tolerance 20 %, the issue's bound for serving under load.
 """
-import csv
-
-from case_toml import emit
+from case_toml import csv_rows, emit
 
 SOURCE = ("mushfiqrahman.dev, 'Benchmarking Mistral-7B on RTX 4090: vLLM Concurrency, Latency, and Capacity Planning', "
           "Part 1 'Full Concurrency Sweep' results table (Mistral-7B-Instruct-v0.3, one RTX 4090, vLLM, 256 input -> 128 "
@@ -30,18 +28,13 @@ MEAN_OUTPUT = 100
 OUTPUT_CV2 = 0.043
 
 
-def rows():
-    with open("vllm_rtx4090_mistral_concurrency.csv") as f:
-        yield from csv.DictReader(line for line in f if not line.startswith("#"))
-
-
 print("""# A published vLLM concurrency sweep as serving cases, written by validation/import/vllm_rtx4090_concurrency_cases.py
 # (read it for the source, what the page states and what each case assumes). Each case is the finite benchmark the
 # row measured ([serving] concurrency, benchmark_requests) on vLLM's default limits.
 schema_version = 1
 suite = "inference"
 """)
-for r in rows():
+for r in csv_rows("vllm_rtx4090_mistral_concurrency.csv"):
     conc = int(r["conc"])
     scenario = {
         "model": {"preset": "mistral-7b", "vocab": 32768},
