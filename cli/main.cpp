@@ -7,6 +7,7 @@
 
 #include "cli/capacity_command.hpp"
 #include "cli/compare_command.hpp"
+#include "cli/plan_command.hpp"
 #include "cli/collective_command.hpp"
 #include "cli/comm_command.hpp"
 #include "cli/hw_command.hpp"
@@ -36,6 +37,7 @@ int main(int argc, char** argv) {
   perfcast::cli::add_scaling_command(app, options, action);
   perfcast::cli::add_capacity_command(app, options, action);
   perfcast::cli::add_compare_command(app, options, action);
+  perfcast::cli::add_plan_command(app, options, action);
   perfcast::cli::add_sweep_command(app, options, action);
   perfcast::cli::add_sweep_merge_command(app, options, action);
   perfcast::cli::add_roofline_command(app, options, action);

@@ -400,6 +400,38 @@ TEST_CASE("compare: table, JSON and CSV, bad variants and deadlines are one-line
   CHECK(dotted.err.find("unknown key 'paralelism' (did you mean 'parallelism'?)") != std::string::npos);
 }
 
+TEST_CASE("plan: table, JSON and CSV of the best rows and the front; bad options are one-line errors") {
+  const std::string scenario = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-15t-pretrain.toml";
+  const std::string narrow = " --accelerators h100-sxm,h200 --nodes 128:512";
+  Run t = run("plan " + scenario + narrow + " --deadline 60d --top 3");
+  CHECK(t.code == 0);
+  CHECK(t.out.find("Best 3 by cost") != std::string::npos);
+  CHECK(t.out.find("Pareto front of time, cost, co2") != std::string::npos);
+  CHECK(t.out.find("misses the deadline") != std::string::npos);
+  Run j = run("plan " + scenario + narrow + " --objective time --pareto time,cost --format json");
+  REQUIRE(j.code == 0);
+  const nlohmann::json plan = nlohmann::json::parse(j.out)["plan"];
+  REQUIRE(plan["best"].size() >= 2);
+  CHECK(plan["best"][0]["wall_s"].get<double>() <= plan["best"][1]["wall_s"].get<double>());
+  CHECK(plan["objective"] == "time");
+  Run c = run("plan " + scenario + narrow + " --payment cloud --regions us-virginia --format csv");
+  CHECK(c.code == 0);
+  CHECK(c.out.rfind("set,system,", 0) == 0);
+  CHECK(c.out.find("purchase") == std::string::npos);
+  Run none = run("plan " + scenario + narrow + " --deadline 1d");
+  CHECK(none.code == 0);
+  CHECK(none.out.find("No candidate is left: the last were removed by 'misses the deadline'") != std::string::npos);
+  for (const char* bad : {" --objective speed", " --deadline 60GB", " --budget 5M", " --payment lease", " --accelerators h100-sxmm",
+                          " --regions atlantis", " --nodes 0:8", " --shard 3/2", " --pareto cost", " --accelerators h100-sxm,,b200"}) {
+    Run b = run("plan " + scenario + bad);
+    CHECK_MESSAGE(b.code == 2, bad);
+    CHECK_MESSAGE(std::count(b.err.begin(), b.err.end(), '\n') == 1, bad);
+  }
+  Run serving = run("plan " + std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-h100-serving.toml");
+  CHECK(serving.code == 2);
+  CHECK(serving.err.find("training") != std::string::npos);
+}
+
 TEST_CASE("compare counts energy alike or does not rank it: DGX H100 and DGX H200 both count their hosts") {
   const std::string serving = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-h100-serving.toml";
   // Both DGX systems have a node power (10.2 kW): energy is ranked, and the ranking is not H200's

@@ -347,7 +347,8 @@ Scenario parse_scenario(std::string_view content, const std::string& label, cons
   return read_scenario(root, label, workloads, db);
 }
 
-Scenario read_scenario(TomlSection& root, const std::string& label, const std::filesystem::path& workloads, const HardwareDb& db) {
+Scenario read_scenario(TomlSection& root, const std::string& label, const std::filesystem::path& workloads, const HardwareDb& db,
+                       bool layout_searched) {
   Scenario s;
   s.file = label;
   KeyReader top(root, "");
@@ -390,7 +391,7 @@ Scenario read_scenario(TomlSection& root, const std::string& label, const std::f
   root.finish();
   if (par) {  // without [parallelism] every device is a data-parallel replica
     if (auto problem = layout_problem(s.workload, s.parallelism, s.hardware.count, s.training)) par->fail(problem->key, problem->message);
-  } else if (s.training) {
+  } else if (s.training && !layout_searched) {
     if (auto problem = layout_problem(s.workload, s.parallelism, s.hardware.count, s.training)) root.fail("training", problem->message);
   }
   if (s.training && s.training->optimizer.empty()) s.training->optimizer = default_recipe(*s.training);

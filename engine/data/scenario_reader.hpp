@@ -21,8 +21,10 @@ std::optional<models::Offload> read_offload(TomlSection& t, std::string_view key
 Scenario load_scenario(const std::filesystem::path& file, const std::filesystem::path& workloads, const HardwareDb& db);
 Scenario parse_scenario(std::string_view content, const std::string& label, const std::filesystem::path& workloads,
                         const HardwareDb& db);
-// The same from an already parsed table (a validation case's [case.scenario]).
-Scenario read_scenario(TomlSection& root, const std::string& label, const std::filesystem::path& workloads, const HardwareDb& db);
+// The same from an already parsed table (a validation case's [case.scenario]). `layout_searched`:
+// a search (perfcast plan) supplies the layout, so the default one is not held to the layout rules.
+Scenario read_scenario(TomlSection& root, const std::string& label, const std::filesystem::path& workloads, const HardwareDb& db,
+                       bool layout_searched = false);
 // [hardware]: a system (and nodes) or an accelerator (and count), resolved names checked, the
 // device count derived. InputError naming the key otherwise.
 HardwareChoice read_hardware(TomlSection& t, const HardwareDb& db);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <cstring>
 #include <fmt/format.h>
 #include <map>
@@ -110,8 +111,8 @@ bool repeat(const SweepLayout& l) {
 // written into, and caches keyed by what each model input depends on.
 class Evaluator {
  public:
-  Evaluator(const Scenario& s, const TrainingOptions& o, bool economics)
-      : s_(s), a_(s_.hw.device), o_(o), economics_(economics) {
+  Evaluator(const Scenario& s, const TrainingOptions& o, bool economics, bool keep_use = false)
+      : s_(s), a_(s_.hw.device), o_(o), economics_(economics), keep_use_(keep_use) {
     ceilings_ = ceilings_for(a_, s.hw.host_link);
     topology_ = topology_of(s);
     order_ = o.order.empty() ? *parse_order(default_order()) : o.order;
@@ -177,6 +178,8 @@ class Evaluator {
       }
     }
   }
+
+  const Consumption& last_use() const { return use_; }
 
   // One layout, no rules or memory enforced.
   SweepFigures single(const SweepLayout& l) {
@@ -252,10 +255,12 @@ class Evaluator {
     f.memory_B = peak.total;
     const JobFigures job = job_figures(s_.file, s_.reliability, devices, peak.checkpoint_bytes(), f.tokens_per_s, tr.tokens);
     if (job.expected_wall_s) f.time_to_train_s = *job.expected_wall_s;
-    if (economics_) {
+    if (economics_ || keep_use_) {
       const Consumption use{.devices = devices, .activity = step_activity(totals, steps_, mb), .tokens_per_span = tr.global_batch * tr.seq_len,
                             .job_s = job.expected_wall_s, .checkpoint_interval_s = job.checkpoint_interval_s, .restart_s = job.restart_s};
-      if (const std::optional<Economics> e = economics_if_known(s_, use)) add_economics(f, *e, tr.tokens);
+      if (economics_)
+        if (const std::optional<Economics> e = economics_if_known(s_, use)) add_economics(f, *e, tr.tokens);
+      use_ = use;
     }
     return f;
   }
@@ -263,7 +268,8 @@ class Evaluator {
   Scenario s_;
   const AcceleratorSpec& a_;
   TrainingOptions o_;
-  bool economics_;
+  bool economics_, keep_use_;
+  Consumption use_;  // the last layout's, when keep_use_
   models::Ceilings ceilings_;
   Topology topology_;
   std::vector<ParallelDim> order_;
@@ -412,11 +418,17 @@ SweepResult sweep(const Scenario& s, const SweepRequest& r, const TrainingOption
   out.job = s.training->tokens.has_value();
 
   // The scenario's own layout, predicted in full (this also surfaces [cost] errors up front).
-  const TrainingPrediction own = predict_training(s, o);
-  out.baseline = {0, layout_of(s), figures_of(own, s.training->tokens)};
-  out.baseline_fits = own.memory.fits;
-  out.capacity_B = own.memory.capacity_B;  // what every layout's memory is held against
-  const double baseline_key = rank_key(out.baseline, out.objective);
+  double baseline_key = std::numeric_limits<double>::infinity();
+  if (r.predict_own_layout) {
+    const TrainingPrediction own = predict_training(s, o);
+    out.baseline = {0, layout_of(s), figures_of(own, s.training->tokens)};
+    out.baseline_fits = own.memory.fits;
+    out.capacity_B = own.memory.capacity_B;  // what every layout's memory is held against
+    baseline_key = rank_key(out.baseline, out.objective);
+  } else {
+    out.baseline = {0, layout_of(s), {}};
+    out.capacity_B = s.hw.device.memory_capacity_B().value_or(s.hw.device.sram_B.value_or(0));
+  }
 
   const std::uint64_t units = out.space.units();
   const std::uint64_t mine = units > std::uint64_t(r.shard) ? (units - std::uint64_t(r.shard) + std::uint64_t(r.shards) - 1) / std::uint64_t(r.shards) : 0;
@@ -448,6 +460,14 @@ SweepResult sweep(const Scenario& s, const SweepRequest& r, const TrainingOption
 SweepFigures sweep_figures(const Scenario& s, const SweepLayout& l, bool economics, const TrainingOptions& o) {
   Evaluator ev(s, o, economics);
   return ev.single(l);
+}
+
+LayoutUse layout_use(const Scenario& s, const SweepLayout& l, const TrainingOptions& o) {
+  Evaluator ev(s, o, false, true);
+  LayoutUse out;
+  out.figures = ev.single(l);
+  out.use = ev.last_use();
+  return out;
 }
 
 std::vector<TrainingPrediction> predict_rows(const Scenario& s, const std::vector<SweepRow>& rows,

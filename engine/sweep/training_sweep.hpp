@@ -16,6 +16,7 @@
 #include "engine/sweep/ranking.hpp"
 #include "engine/spec/scenario.hpp"
 #include "engine/sweep/sweep_space.hpp"
+#include "engine/predict/economics.hpp"
 #include "engine/predict/training.hpp"
 #include "engine/core/units.hpp"
 
@@ -144,6 +145,7 @@ struct SweepRequest {
   int top = 20;
   int shard = 0, shards = 1;
   int threads = 0;                     // 0: every core
+  bool predict_own_layout = true;      // false: no baseline (`perfcast plan` sweeps layouts, not the scenario's own)
   // Called about ten times a second from the calling thread: units done, units in all.
   std::function<void(std::uint64_t, std::uint64_t)> progress;
 };
@@ -173,6 +175,14 @@ SweepResult sweep(const Scenario& s, const SweepRequest& r, const TrainingOption
 // One layout through the sweep's evaluator (memory and layout rules not enforced): what the
 // sweep would rank it by. The tests hold it equal to predict_training.
 SweepFigures sweep_figures(const Scenario& s, const SweepLayout& l, bool economics, const TrainingOptions& o = {});
+
+// One layout's figures without cost, and what it consumes (engine/predict/economics): what pricing
+// the same layout under many offers and regions needs, timed once.
+struct LayoutUse {
+  SweepFigures figures;
+  Consumption use;
+};
+LayoutUse layout_use(const Scenario& s, const SweepLayout& l, const TrainingOptions& o = {});
 
 // `predict(scenario)` on `s` with each row's layout applied (apply_layout), in the rows' order.
 template <class Row, class Predict>

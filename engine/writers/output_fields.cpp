@@ -406,6 +406,38 @@ std::vector<CommandFields> build() {
     all.push_back({"compare", "The same workload across hardware, payment and regions", j.out, c.out});
   }
   {
+    Builder j, c;
+    const std::string p = "plan.";
+    j.add(p + "scenario_file", "", "The scenario planned").add(p + "scenario", "", "Its name").add(p + "workload", "", "The workload");
+    j.add(p + "stack", "", "The training stack whose layout rules applied").add(p + "objective", "", "cost, time or co2");
+    j.add(p + "pareto[]", "", "Metrics of the Pareto front").add(p + "deadline_s", "s", "--deadline (null: none)");
+    j.add(p + "budget_usd", "USD", "--budget (null: none)").add(p + "max_devices", "devices", "--max-devices (null: none)");
+    j.add(p + "nodes[]", "nodes", "Node counts searched").add(p + "systems[]", "", "Systems searched (the scenario rules accepted)");
+    j.add(p + "units", "", "System x node-count units swept").add(p + "layouts", "", "Distinct layouts judged");
+    j.add(p + "timed", "", "Layouts timed (passed the stack's rules and fit)").add(p + "priced", "", "Rows priced (unit x payment)");
+    j.add(p + "shard", "", "This shard (0-based)").add(p + "shards", "", "Shards of the plan").add(p + "seconds", "s", "Time the plan took");
+    j.add(p + "dropped[].reason", "", "Why candidates were dropped").add(p + "dropped[].count", "", "How many (system x node count x payment)");
+    j.add(p + "last_removed_by", "", "No row left: the reason furthest along the search that removed candidates");
+    const Block row = {
+        {"system", "", "System (node) type"}, {"accelerator", "", "Device"}, {"nodes", "nodes", "Nodes"}, {"devices", "devices", "Devices"},
+        {"layout", "", "The layout in words"}, {"tp", "", "Tensor parallel"}, {"pp", "", "Pipeline parallel"},
+        {"vp", "", "Virtual pipeline chunks"}, {"cp", "", "Context parallel"}, {"ep", "", "Expert parallel"}, {"zero", "", "ZeRO stage"},
+        {"micro_batch", "sequences", "Micro-batch"}, {"sequence_parallel", "", "Sequence parallelism"},
+        {"recompute", "", "Activation recomputation"}, {"schedule", "", "Pipeline schedule"},
+        {"payment", "", "cloud (on-demand), spot or purchase"}, {"paid_as", "", "The offer and how it is paid, or purchase"},
+        {"offer", "", "Cloud offer (empty for a purchase)"}, {"region", "", "Region: the offer's, or where the purchase runs"},
+        {"wall_s", "s", "Expected wall time after failures, as billed"},
+        {"usd", "USD", "The job's cost: rented device-hours, or a purchase's share of the TCO"},
+        {"capex_usd", "USD", "Purchase: the systems' price, up front (0 when rented)"},
+        {"co2e_kg", "kg CO2e", "Operational (location-based) plus embodied emissions of the job"},
+        {"energy_J", "J", "Facility energy of the job"}, {"tokens_per_s", "tokens/s", "Training throughput"},
+        {"mfu", "fraction", "Model FLOPs utilisation"}, {"memory_bytes", "B", "Memory of the busiest device"},
+        {"binds", "", "The bound nearest to binding (deadline, budget, memory, device cap) and its share"}};
+    j.add(p + "best[].", row).add(p + "front[].", row);
+    c.add("set", "", "best (ranked by the objective) or front (Pareto front)").add("", row);
+    all.push_back({"plan", "What to rent or buy for a training job", j.out, c.out});
+  }
+  {
     Builder c;
     c.csv_rows(training_layout_columns(), training_figure_columns());
     c.csv_rows(serving_layout_columns(), serving_figure_columns());

@@ -1,0 +1,211 @@
+#include "engine/sweep/plan.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "engine/core/errors.hpp"
+#include "engine/predict/economics.hpp"
+#include "engine/sweep/training_sweep.hpp"
+#include "models/energy.hpp"
+
+namespace perfcast {
+namespace {
+
+// The funnel a candidate passes, in order: the reason named when nothing is left is the one
+// furthest along that removed any.
+enum Stage { kCandidate, kDeviceCap, kLayout, kOffer, kPrice, kDeadline, kBudget };
+
+void drop(PlanReport& r, int& furthest, Stage stage, const std::string& reason, long n = 1) {
+  if (n <= 0) return;
+  if (stage >= furthest) furthest = stage, r.last_removed_by = reason;
+  for (auto& [why, count] : r.dropped)
+    if (why == reason) {
+      count += n;
+      return;
+    }
+  r.dropped.emplace_back(reason, n);
+}
+
+// The candidate's scenario paid for as `p`, at the count and layout of `l`.
+Scenario priced(const Scenario& base, const PlanPayment& p, const SweepLayout& l) {
+  Scenario x = base;
+  apply_layout(x, l);
+  x.cost = p.cost;
+  x.region = p.region;
+  x.hw.offer = p.offer;
+  x.hw.region = p.region_spec;
+  x.hw.cheapest_offer = p.cheapest_offer;
+  return x;
+}
+
+// The bound nearest to binding, as a share of it.
+std::string binding(const PlanRow& row, const PlanRequest& r) {
+  std::pair<double, std::string> worst{row.capacity_B > 0 ? row.memory_B / row.capacity_B : 0, "memory"};
+  if (r.deadline_s) worst = std::max(worst, {row.wall_s / *r.deadline_s, "deadline"});
+  if (r.budget_usd) worst = std::max(worst, {row.usd / *r.budget_usd, "budget"});
+  if (r.max_devices) worst = std::max(worst, {double(row.devices) / *r.max_devices, "device cap"});
+  return fmt::format("{} {:.0f}%", worst.second, 100 * worst.first);
+}
+
+// Whether `a` is at least as good as `b` on every metric and better on one.
+bool dominates(const PlanRow& a, const PlanRow& b, const std::vector<PlanMetric>& metrics) {
+  bool better = false;
+  for (PlanMetric m : metrics) {
+    if (a.value(m) > b.value(m)) return false;
+    if (a.value(m) < b.value(m)) better = true;
+  }
+  return better;
+}
+
+// Lower is better on every metric; ties break on the order of the search (system, count, payment).
+bool before(const PlanRow& a, const PlanRow& b, PlanMetric m) { return a.value(m) < b.value(m); }
+
+}  // namespace
+
+std::string_view name_of(PlanMetric m) {
+  switch (m) {
+    case PlanMetric::time: return "time";
+    case PlanMetric::cost: return "cost";
+    case PlanMetric::co2: return "co2";
+  }
+  return "?";
+}
+
+PlanMetric plan_metric(std::string_view word, std::string_view option) {
+  for (PlanMetric m : {PlanMetric::time, PlanMetric::cost, PlanMetric::co2})
+    if (word == name_of(m)) return m;
+  throw InputError({}, fmt::format("{} '{}': give time, cost or co2", option, word));
+}
+
+double PlanRow::value(PlanMetric m) const {
+  switch (m) {
+    case PlanMetric::time: return wall_s;
+    case PlanMetric::cost: return usd;
+    case PlanMetric::co2: return co2e_kg;
+  }
+  return 0;
+}
+
+PlanReport plan(const PlanCandidates& candidates, const std::string& scenario_file, const std::vector<int>& nodes, const PlanRequest& r,
+                const TrainingOptions& o) {
+  const auto start = std::chrono::steady_clock::now();
+  if (r.shards < 1 || r.shard < 0 || r.shard >= r.shards) throw InputError({}, fmt::format("--shard {}/{}: give i/N with 0 <= i < N", r.shard, r.shards));
+  if (r.top < 0) throw InputError({}, "--top: must not be negative");
+  if (r.pareto.size() == 1) throw InputError({}, "--pareto: give two or more of time, cost, co2");
+  PlanReport out{.scenario_file = scenario_file, .request = r, .nodes = nodes, .dropped = candidates.dropped};
+  for (const auto& [why, n] : candidates.dropped) out.last_removed_by = why;
+  int furthest = kCandidate;
+
+  std::vector<PlanRow> rows;
+  std::uint64_t unit = 0;
+  for (const PlanHardware& h : candidates.hardware) {
+    if (!h.scenario) {
+      drop(out, furthest, kCandidate, fmt::format("{}: {}", h.system, h.error));
+      continue;
+    }
+    const Scenario& s = *h.scenario;
+    if (out.scenario.empty()) {
+      out.scenario = s.name, out.workload = s.workload.label();
+      out.stack = std::string(models::name_of(s.training->stack));
+    }
+    if (!s.training->tokens) throw InputError({scenario_file, 0, 0}, "plan needs [training] tokens: the job whose time, cost and CO2e it ranks");
+    out.systems.push_back(h.system);
+    if (h.payments.empty()) continue;
+    for (std::size_t k = 0; k < nodes.size(); ++k) {
+      if (unit++ % std::uint64_t(r.shards) != std::uint64_t(r.shard)) continue;
+      const int devices = nodes[k] * h.devices_per_node;
+      if (r.max_devices && devices > *r.max_devices) {
+        drop(out, furthest, kDeviceCap, "more devices than --max-devices", long(h.payments.size()));
+        continue;
+      }
+      if (nodes[k] > 1 && !s.hw.scale_out) {
+        drop(out, furthest, kDeviceCap, "more than one node of a system with no scale-out network in the database", long(h.payments.size()));
+        continue;
+      }
+      ++out.units;
+      SweepRequest q{.devices = {devices}, .objective = "time", .top = 1, .threads = r.threads, .predict_own_layout = false};
+      SweepResult swept;
+      try {
+        swept = sweep(s, q, o);
+      } catch (const InputError& e) {
+        drop(out, furthest, kLayout, fmt::format("{}: {}", h.system, e.message()), long(h.payments.size()));
+        continue;
+      }
+      out.layouts += swept.counts.combinations - swept.counts.repeats;
+      out.timed += swept.counts.timed;
+      if (swept.best.empty()) {
+        drop(out, furthest, kLayout, swept.counts.memory > 0 ? "no layout the stack runs fits in device memory" : "no layout the stack runs divides the job",
+             long(h.payments.size()));
+        continue;
+      }
+      const SweepLayout& layout = swept.best.front().layout;
+      const LayoutUse use = layout_use(priced(s, h.payments.front(), layout), layout, o);
+      for (const PlanPayment& p : h.payments) {
+        if (!p.misfit[k].empty()) {
+          drop(out, furthest, kOffer, "the offer cannot hold the devices (" + p.misfit[k] + ")");
+          continue;
+        }
+        std::optional<Economics> e;
+        try {
+          e = economics_if_known(priced(s, p, layout), use.use);
+        } catch (const InputError& err) {
+          drop(out, furthest, kPrice, fmt::format("{} {}: {}", h.system, p.label, err.message()));
+          continue;
+        }
+        ++out.priced;
+        if (!e || !e->usd) {
+          drop(out, furthest, kPrice, fmt::format("{} {}: no cost known", h.system, p.label));
+          continue;
+        }
+        PlanRow row{.system = h.system, .accelerator = h.accelerator, .payment = p.label, .offer = p.cost.offer, .region = p.region.name,
+                    .kind = p.kind, .nodes = nodes[k], .devices = devices, .layout = layout};
+        row.wall_s = e->job_wall_s.value_or(use.figures.time_to_train_s);
+        row.usd = *e->usd;
+        if (p.kind == Payment::purchase) row.capex_usd = e->capex_usd.value_or(0);
+        row.co2e_kg = e->co2e_kg.value_or(0) + e->embodied_kg.value_or(0);
+        row.energy_J = e->job_kwh.value_or(e->job_it_kwh.value_or(0)) * models::kJoulesPerKwh;
+        row.tokens_per_s = use.figures.tokens_per_s;
+        row.mfu = use.figures.mfu;
+        row.memory_B = use.figures.memory_B;
+        row.capacity_B = swept.capacity_B;
+        if (r.deadline_s && row.wall_s > *r.deadline_s) {
+          drop(out, furthest, kDeadline, "misses the deadline");
+          continue;
+        }
+        if (r.budget_usd && row.usd > *r.budget_usd) {
+          drop(out, furthest, kBudget, "over the budget");
+          continue;
+        }
+        row.binds = binding(row, r);
+        rows.push_back(std::move(row));
+      }
+    }
+  }
+
+  std::vector<PlanRow> ranked = rows;
+  std::stable_sort(ranked.begin(), ranked.end(), [&](const PlanRow& a, const PlanRow& b) { return before(a, b, r.objective); });
+  if (ranked.size() > std::size_t(r.top)) ranked.resize(std::size_t(r.top));
+  out.best = std::move(ranked);
+  if (!r.pareto.empty()) {
+    for (const PlanRow& row : rows)
+      if (std::none_of(rows.begin(), rows.end(), [&](const PlanRow& other) { return dominates(other, row, r.pareto); })) out.front.push_back(row);
+    std::stable_sort(out.front.begin(), out.front.end(), [&](const PlanRow& a, const PlanRow& b) { return before(a, b, r.pareto.front()); });
+  }
+  if (!rows.empty()) out.last_removed_by.clear();
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+Scenario row_scenario(const PlanCandidates& candidates, const PlanRow& row) {
+  for (const PlanHardware& h : candidates.hardware) {
+    if (h.system != row.system || !h.scenario) continue;
+    for (const PlanPayment& p : h.payments)
+      if (p.label == row.payment && p.region.name == row.region) return priced(*h.scenario, p, row.layout);
+  }
+  throw InputError({}, fmt::format("plan: no candidate {} paid as {} in {}", row.system, row.payment, row.region));
+}
+
+}  // namespace perfcast

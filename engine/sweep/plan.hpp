@@ -1,0 +1,70 @@
+#pragma once
+// `perfcast plan`: the purchase question in one search. For each system of the database that can
+// run the scenario's training job, each node count, and each way of paying for it (a cloud offer on
+// demand or spot, or a purchase in a region), the layout the job's stack runs fastest at that count
+// (the training sweep), its wall time after failures, cost and CO2e; ranked by an objective under a
+// deadline, a budget and a device cap, with the Pareto front of time, cost and CO2e.
+//
+// One sweep per system and node count serves every payment: at a fixed count a layout's cost grows
+// with its time for every offer and purchase (device-hours at one price), so the fastest layout is
+// also the cheapest; its energy, and so its CO2e, is taken at that layout.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/data/plan_candidates.hpp"
+#include "engine/predict/training.hpp"
+#include "engine/sweep/sweep_space.hpp"
+
+namespace perfcast {
+
+enum class PlanMetric { time, cost, co2 };
+std::string_view name_of(PlanMetric m);
+// "time", "cost", "co2"; InputError naming `option` otherwise.
+PlanMetric plan_metric(std::string_view word, std::string_view option);
+
+struct PlanRequest {
+  std::optional<double> deadline_s, budget_usd;
+  std::optional<int> max_devices;
+  PlanMetric objective = PlanMetric::cost;
+  std::vector<PlanMetric> pareto = {PlanMetric::time, PlanMetric::cost, PlanMetric::co2};
+  int top = 20;
+  int shard = 0, shards = 1;  // units (system × node count) whose index mod shards is shard
+  int threads = 0;            // per layout sweep (0: every core)
+};
+
+struct PlanRow {
+  std::string system, accelerator, payment, offer, region;
+  Payment kind = Payment::cloud;
+  int nodes = 0, devices = 0;
+  SweepLayout layout;
+  double wall_s = 0;       // expected wall time after failures, as billed (spot preemptions stretch it)
+  double usd = 0;          // the job's cost: rented device-hours, or (purchase) its share of the TCO
+  double capex_usd = 0;    // purchase: the systems' price, paid up front
+  double co2e_kg = 0, energy_J = 0, tokens_per_s = 0, mfu = 0, memory_B = 0, capacity_B = 0;
+  std::string binds;       // the bound nearest to binding: "deadline 97%", "budget 40%", "memory 88%"
+  double value(PlanMetric m) const;
+};
+
+struct PlanReport {
+  std::string scenario_file, scenario, workload, stack;
+  PlanRequest request;
+  std::vector<int> nodes;
+  std::vector<std::string> systems;          // searched
+  std::uint64_t units = 0, layouts = 0, timed = 0, priced = 0;  // system × count units swept, layouts judged and timed, rows priced
+  std::vector<std::pair<std::string, long>> dropped;  // by reason, in the order met
+  std::string last_removed_by;               // no row left: the reason that removed the last ones
+  std::vector<PlanRow> best;                 // by the objective
+  std::vector<PlanRow> front;                // Pareto front of request.pareto, by its first metric
+  double seconds = 0;
+};
+
+PlanReport plan(const PlanCandidates& candidates, const std::string& scenario_file, const std::vector<int>& nodes, const PlanRequest& r,
+                const TrainingOptions& o = {});
+
+// The row's scenario: the candidate's scenario with the row's count, layout, payment and region, as
+// `predict` reads it (the tests hold its prediction equal to the row).
+Scenario row_scenario(const PlanCandidates& candidates, const PlanRow& row);
+
+}  // namespace perfcast

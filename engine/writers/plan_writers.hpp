@@ -1,0 +1,14 @@
+#pragma once
+// `perfcast plan` as a table (the best rows, the Pareto front, what was dropped and why), JSON and CSV.
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "engine/sweep/plan.hpp"
+
+namespace perfcast {
+
+std::string plan_to_table(const PlanReport& r);
+nlohmann::json plan_to_json(const PlanReport& r);
+std::string plan_to_csv(const PlanReport& r);
+
+}  // namespace perfcast
