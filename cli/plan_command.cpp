@@ -100,7 +100,7 @@ void add_plan_command(CLI::App& app, const GlobalOptions& options, std::function
   cmd->add_option("--payment", o->payment, "Ways of paying: cloud (on-demand offers), spot, purchase (on-prem TCO)")->capture_default_str();
   cmd->add_option("--regions", o->regions, "all, or regions: purchases are built there, offers outside them are left out")->capture_default_str();
   cmd->add_option("--deadline", o->deadline, "Rows whose expected wall time exceeds this are dropped, e.g. 60d");
-  cmd->add_option("--budget", o->budget, "Rows costing more are dropped, e.g. '$5M'");
+  cmd->add_option("--budget", o->budget, "Rows paying out more are dropped (the rent, or a purchase's capex), e.g. '$5M'");
   cmd->add_option("--max-devices", o->max_devices, "At most this many devices")->check(CLI::Range(1, 100000000));
   cmd->add_option("--objective", o->objective, "Rank by cost, time or co2")->capture_default_str();
   cmd->add_option("--pareto", o->pareto, "Metrics of the Pareto front (two or three of time, cost, co2), or none")->capture_default_str();

@@ -57,6 +57,12 @@ TEST_CASE("compute rates, power, time, money, energy and carbon") {
   CHECK(rate.dimension == dim::usd_per_second);
   CHECK(rate.value == doctest::Approx(2.5 / 3600).epsilon(1e-12));
   CHECK(si("$33750") == 33750.0);
+  CHECK(si("$5M") == 5e6);
+  CHECK(si("$1.2B") == doctest::Approx(1.2e9));
+  CHECK(si("$800k") == 800e3);
+  CHECK(parse_quantity("$1k/h").value == doctest::Approx(1000.0 / 3600));
+  CHECK_THROWS_AS(parse_quantity("$5Mx"), perfcast::UnitError);
+  CHECK_THROWS_AS(parse_quantity("$5G"), perfcast::UnitError);
   CHECK(parse_quantity("$0.08/kWh").value == doctest::Approx(0.08 / 3.6e6).epsilon(1e-12));
   Quantity carbon = parse_quantity("0.39 kg/kWh");
   CHECK(carbon.dimension == dim::kg_per_joule);

@@ -200,6 +200,14 @@ Quantity parse_quantity(std::string_view text) {
   Quantity q;
   q.direction = take_direction(rest);
   if (dollars) {
+    // Money's own multipliers: "$800k", "$5M", "$1.2B", "$2T".
+    if (!rest.empty() && (rest.size() == 1 || rest[1] == '/')) {
+      const std::string_view scales = "kMBT";
+      if (const std::size_t k = scales.find(rest.front()); k != std::string_view::npos) {
+        number *= std::pow(1e3, double(k + 1));
+        rest.remove_prefix(1);
+      }
+    }
     if (!rest.empty() && rest.front() != '/')
       throw UnitError(fmt::format("'{}': after '$<number>' only '/<unit>' may follow", text));
   } else if (rest.empty()) {

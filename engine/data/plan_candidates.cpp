@@ -49,15 +49,6 @@ PlanHardware hardware_on(const toml::table& base, const std::string& file, const
 
 }  // namespace
 
-std::string_view name_of(Payment p) {
-  switch (p) {
-    case Payment::cloud: return "cloud";
-    case Payment::spot: return "spot";
-    case Payment::purchase: return "purchase";
-  }
-  return "?";
-}
-
 PlanCandidates plan_candidates(const std::string& scenario_file, const PlanSpace& space, const HardwareDb& db) {
   if (space.nodes.empty()) throw InputError({}, "--nodes: no node count to search");
   const std::string content = read_input_file(scenario_file, "scenario file");

@@ -45,7 +45,7 @@ Scenario priced(const Scenario& base, const PlanPayment& p, const SweepLayout& l
 std::string binding(const PlanRow& row, const PlanRequest& r) {
   std::pair<double, std::string> worst{row.capacity_B > 0 ? row.memory_B / row.capacity_B : 0, "memory"};
   if (r.deadline_s) worst = std::max(worst, {row.wall_s / *r.deadline_s, "deadline"});
-  if (r.budget_usd) worst = std::max(worst, {row.usd / *r.budget_usd, "budget"});
+  if (r.budget_usd) worst = std::max(worst, {row.outlay_usd() / *r.budget_usd, "budget"});
   if (r.max_devices) worst = std::max(worst, {double(row.devices) / *r.max_devices, "device cap"});
   return fmt::format("{} {:.0f}%", worst.second, 100 * worst.first);
 }
@@ -175,7 +175,7 @@ PlanReport plan(const PlanCandidates& candidates, const std::string& scenario_fi
           drop(out, furthest, kDeadline, "misses the deadline");
           continue;
         }
-        if (r.budget_usd && row.usd > *r.budget_usd) {
+        if (r.budget_usd && row.outlay_usd() > *r.budget_usd) {
           drop(out, furthest, kBudget, "over the budget");
           continue;
         }

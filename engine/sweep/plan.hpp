@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/data/plan_candidates.hpp"
+#include "engine/spec/plan_space.hpp"
 #include "engine/predict/training.hpp"
 #include "engine/sweep/sweep_space.hpp"
 
@@ -45,6 +45,8 @@ struct PlanRow {
   double co2e_kg = 0, energy_J = 0, tokens_per_s = 0, mfu = 0, memory_B = 0, capacity_B = 0;
   std::string binds;       // the bound nearest to binding: "deadline 97%", "budget 40%", "memory 88%"
   double value(PlanMetric m) const;
+  // The money paid out, which --budget bounds: the rent, or a purchase's capex.
+  double outlay_usd() const { return capex_usd > 0 ? capex_usd : usd; }
 };
 
 struct PlanReport {

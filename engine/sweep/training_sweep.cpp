@@ -117,8 +117,9 @@ class Evaluator {
     topology_ = topology_of(s);
     order_ = o.order.empty() ? *parse_order(default_order()) : o.order;
     recipe_ = models::find_recipe(s.training->optimizer);
-    peak_ = s_.hw.rated_peak(training_context(s, a_).math).value_or(0);
-    if (peak_ <= 0) throw InputError({s.file, 0, 0}, fmt::format("{} has no dense peak to train in", a_.name));
+    const Precision math = training_context(s, a_).math;
+    peak_ = s_.hw.rated_peak(math).value_or(0);
+    if (peak_ <= 0) throw InputError({s.file, 0, 0}, fmt::format("{} has no dense {} peak to train in", a_.name, name_of(math)));
     capacity_ = a_.memory_capacity_B().value_or(a_.sram_B.value_or(0));
   }
 
