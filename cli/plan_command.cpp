@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fmt/format.h>
 #include <memory>
+#include <tuple>
 
 #include "engine/core/errors.hpp"
 #include "engine/core/units.hpp"
@@ -60,7 +61,7 @@ int run(const GlobalOptions& global, const PlanOptions& o) {
     else if (p == "purchase") space.payments.push_back(Payment::purchase);
     else throw InputError({}, fmt::format("--payment '{}': give cloud, spot or purchase, comma-separated", p));
   }
-  space.nodes = parse_device_counts(o.nodes);
+  space.nodes = parse_device_counts(o.nodes, "--nodes");
   PlanRequest r;
   if (!o.deadline.empty()) r.deadline_s = positive(o.deadline, units::dim::seconds, "--deadline", "60d or 1440h");
   if (!o.budget.empty()) r.budget_usd = positive(o.budget, units::dim::usd, "--budget", "'$5M'");
@@ -71,13 +72,7 @@ int run(const GlobalOptions& global, const PlanOptions& o) {
     for (const std::string& m : words(o.pareto, "--pareto")) r.pareto.push_back(plan_metric(m, "--pareto"));
   r.top = o.top;
   r.threads = o.threads;
-  if (!o.shard.empty()) {
-    int i = -1, n = 0;
-    char slash = 0, extra = 0;
-    if (std::sscanf(o.shard.c_str(), "%d %c %d %c", &i, &slash, &n, &extra) != 3 || slash != '/' || n < 1 || i < 0 || i >= n)
-      throw InputError({}, fmt::format("--shard '{}': give i/N with 0 <= i < N, e.g. 3/16", o.shard));
-    r.shard = i, r.shards = n;
-  }
+  if (!o.shard.empty()) std::tie(r.shard, r.shards) = parse_shard(o.shard);
   HardwareDb db = HardwareDb::load(global.hardware_db);
   const PlanCandidates candidates = plan_candidates(o.scenario, space, db);
   const TrainingOptions options = with_params(TrainingOptions{}, profile_params(o.calibration));

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fmt/format.h>
 #include <memory>
+#include <tuple>
 #include <unistd.h>
 
 #include "engine/data/calibration_profile.hpp"
@@ -37,14 +38,6 @@ std::vector<std::string> split_words(const std::string& text) {
     }
   }
   return out;
-}
-
-void parse_shard(const std::string& text, SweepRequest& r) {
-  int i = -1, n = 0;
-  char slash = 0, extra = 0;
-  if (std::sscanf(text.c_str(), "%d %c %d %c", &i, &slash, &n, &extra) != 3 || slash != '/' || n < 1 || i < 0 || i >= n)
-    throw InputError({}, fmt::format("--shard '{}': give i/N with 0 <= i < N, e.g. 3/16", text));
-  r.shard = i, r.shards = n;
 }
 
 // A bar on a terminal for sweeps that last over a second; nothing when stderr is not a terminal.
@@ -108,7 +101,7 @@ int run(const GlobalOptions& global, const SweepOptions& o) {
   r.pareto = split_words(o.pareto);
   r.top = o.top;
   r.threads = o.threads;
-  if (!o.shard.empty()) parse_shard(o.shard, r);
+  if (!o.shard.empty()) std::tie(r.shard, r.shards) = parse_shard(o.shard);
   if (o.progress) r.progress = progress_bar();
   const TrainingOptions options = with_params(TrainingOptions{}, profile_params(o.calibration));
   const SweepResult result = sweep(s, r, options);

@@ -1,5 +1,7 @@
 #include "engine/sweep/scaling.hpp"
 
+#include <cstdio>
+
 #include <cmath>
 #include <fmt/format.h>
 #include <sstream>
@@ -19,10 +21,10 @@ std::vector<int> device_counts(int first, int last, double factor) {
   return out;
 }
 
-std::vector<int> parse_device_counts(const std::string& text) {
+std::vector<int> parse_device_counts(const std::string& text, std::string_view option) {
   const auto bad = [&] {
-    return InputError({}, fmt::format("--devices '{}': give N, FIRST:LAST[:FACTOR] with 1 <= FIRST <= LAST and FACTOR > 1 "
-                                      "(e.g. 8:16384:2), or a list such as 64,128,192", text));
+    return InputError({}, fmt::format("{} '{}': give N, FIRST:LAST[:FACTOR] with 1 <= FIRST <= LAST and FACTOR > 1 "
+                                      "(e.g. 8:16384:2), or a list such as 64,128,192", option, text));
   };
   std::vector<int> out;
   std::istringstream in(text);
@@ -43,6 +45,14 @@ std::vector<int> parse_device_counts(const std::string& text) {
   }
   if (out.empty()) throw bad();
   return out;
+}
+
+std::pair<int, int> parse_shard(const std::string& text) {
+  int i = -1, n = 0;
+  char slash = 0, extra = 0;
+  if (std::sscanf(text.c_str(), "%d %c %d %c", &i, &slash, &n, &extra) != 3 || slash != '/' || n < 1 || i < 0 || i >= n)
+    throw InputError({}, fmt::format("--shard '{}': give i/N with 0 <= i < N, e.g. 3/16", text));
+  return {i, n};
 }
 
 ScalingReport scaling_for_scenario(const Scenario& s, const std::vector<int>& counts) {

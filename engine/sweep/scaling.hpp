@@ -4,6 +4,8 @@
 // per replica kept), their efficiencies against the smallest valid count, and the Amdahl and
 // Gustafson fits of the predicted curves.
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "engine/spec/scenario.hpp"
@@ -27,9 +29,11 @@ struct ScalingReport {
 
 // Device counts from `first` to `last`, multiplying by `factor` (≥ 2 in practice; 8:16384:2).
 std::vector<int> device_counts(int first, int last, double factor);
-// --devices (scaling, sweep): "512", "FIRST:LAST[:FACTOR]" (FACTOR 2 unless given), or a list
-// "64,128,192". InputError naming the option on anything else.
-std::vector<int> parse_device_counts(const std::string& text);
+// --devices (scaling, sweep), --nodes (plan): "512", "FIRST:LAST[:FACTOR]" (FACTOR 2 unless given),
+// or a list "64,128,192". InputError naming the option on anything else.
+std::vector<int> parse_device_counts(const std::string& text, std::string_view option = "--devices");
+// --shard (sweep, plan): "i/N" with 0 <= i < N, as {i, N}. InputError otherwise.
+std::pair<int, int> parse_shard(const std::string& text);
 ScalingReport scaling_for_scenario(const Scenario& s, const std::vector<int>& counts);
 
 }  // namespace perfcast
