@@ -4,7 +4,6 @@
 #include <memory>
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 #include <toml++/toml.h>
 
 #include "engine/core/errors.hpp"
@@ -22,15 +21,6 @@ bool asked(const std::vector<std::string>& list, std::string_view name) {
 }
 
 bool wants(const PlanSpace& space, Payment p) { return std::find(space.payments.begin(), space.payments.end(), p) != space.payments.end(); }
-
-void drop(PlanCandidates& out, const std::string& reason, long n = 1) {
-  for (auto& [why, count] : out.dropped)
-    if (why == reason) {
-      count += n;
-      return;
-    }
-  out.dropped.emplace_back(reason, n);
-}
 
 // The scenario on `system` at `nodes`, without the layout, payment and region the plan searches.
 PlanHardware hardware_on(const toml::table& base, const std::string& file, const SystemSpec& system, int nodes, const HardwareDb& db) {
@@ -86,13 +76,13 @@ PlanCandidates plan_candidates(const std::string& scenario_file, const PlanSpace
       const OfferSpec& o = db.offer(ro->name);
       if (o.system != system.name) continue;
       if (!asked(space.regions, o.region)) {
-        drop(out, "an offer outside the regions asked");
+        count_reason(out.dropped, "an offer outside the regions asked");
         continue;
       }
       for (Payment kind : {Payment::cloud, Payment::spot}) {
         if (!wants(space, kind)) continue;
         if (kind == Payment::spot && !o.spot_usd_per_device_s) {
-          drop(out, "spot: the offer has no spot price in the database");
+          count_reason(out.dropped, "spot: the offer has no spot price in the database");
           continue;
         }
         PlanPayment p{.kind = kind, .label = fmt::format("{} {}", o.name, kind == Payment::spot ? "spot" : "on-demand"),
@@ -104,13 +94,13 @@ PlanCandidates plan_candidates(const std::string& scenario_file, const PlanSpace
       }
     }
     if (wants(space, Payment::purchase)) {
-      if (!system.price_usd) drop(out, "purchase: the system has no price in the database");
+      if (!system.price_usd) count_reason(out.dropped, "purchase: the system has no price in the database");
       else
         for (const Record* rr : db.records_of(schema::Kind::region)) {
           const RegionSpec& region = db.region(rr->name);
           if (!asked(space.regions, region.name)) continue;
           if (!region.electricity_usd_per_J) {
-            drop(out, "purchase: the region has no electricity price in the database");
+            count_reason(out.dropped, "purchase: the region has no electricity price in the database");
             continue;
           }
           PlanPayment p{.kind = Payment::purchase, .label = "purchase", .cost = {.purchase = true}, .region = {.name = region.name}};
@@ -121,7 +111,7 @@ PlanCandidates plan_candidates(const std::string& scenario_file, const PlanSpace
           h.payments.push_back(std::move(p));
         }
     }
-    if (h.payments.empty()) drop(out, "a system with no way of paying for it among those asked");
+    if (h.payments.empty()) count_reason(out.dropped, "a system with no way of paying for it among those asked");
     out.hardware.push_back(std::move(h));
   }
   return out;

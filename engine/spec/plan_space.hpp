@@ -50,10 +50,21 @@ struct PlanSpace {
   std::vector<std::string> regions;        // empty: every region (purchases) and every offer's region
 };
 
+// Candidates dropped, counted by reason in the order the reasons were first met.
+using ReasonCounts = std::vector<std::pair<std::string, long>>;
+inline void count_reason(ReasonCounts& counts, const std::string& reason, long n = 1) {
+  for (auto& [why, count] : counts)
+    if (why == reason) {
+      count += n;
+      return;
+    }
+  counts.emplace_back(reason, n);
+}
+
 struct PlanCandidates {
   std::vector<PlanHardware> hardware;
   // What no candidate could be made of, by reason: "no electricity price (purchase)", "region not asked", ...
-  std::vector<std::pair<std::string, long>> dropped;
+  ReasonCounts dropped;
 };
 
 }  // namespace perfcast

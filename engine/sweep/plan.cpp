@@ -2,14 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
-#include <limits>
 
 #include <fmt/format.h>
 
 #include "engine/core/errors.hpp"
 #include "engine/predict/economics.hpp"
 #include "engine/sweep/training_sweep.hpp"
-#include "models/energy.hpp"
 
 namespace perfcast {
 namespace {
@@ -21,12 +19,7 @@ enum Stage { kCandidate, kDeviceCap, kLayout, kOffer, kPrice, kDeadline, kBudget
 void drop(PlanReport& r, int& furthest, Stage stage, const std::string& reason, long n = 1) {
   if (n <= 0) return;
   if (stage >= furthest) furthest = stage, r.last_removed_by = reason;
-  for (auto& [why, count] : r.dropped)
-    if (why == reason) {
-      count += n;
-      return;
-    }
-  r.dropped.emplace_back(reason, n);
+  count_reason(r.dropped, reason, n);
 }
 
 // The candidate's scenario paid for as `p`, at the count and layout of `l`.
@@ -96,7 +89,7 @@ PlanReport plan(const PlanCandidates& candidates, const std::string& scenario_fi
   if (r.top < 0) throw InputError({}, "--top: must not be negative");
   if (r.pareto.size() == 1) throw InputError({}, "--pareto: give two or more of time, cost, co2");
   PlanReport out{.scenario_file = scenario_file, .request = r, .nodes = nodes, .dropped = candidates.dropped};
-  for (const auto& [why, n] : candidates.dropped) out.last_removed_by = why;
+  if (!candidates.dropped.empty()) out.last_removed_by = candidates.dropped.back().first;
   int furthest = kCandidate;
 
   std::vector<PlanRow> rows;
@@ -142,7 +135,7 @@ PlanReport plan(const PlanCandidates& candidates, const std::string& scenario_fi
         continue;
       }
       const SweepLayout& layout = swept.best.front().layout;
-      const LayoutUse use = layout_use(priced(s, h.payments.front(), layout), layout, o);
+      const LayoutUse use = layout_use(s, layout, o);
       for (const PlanPayment& p : h.payments) {
         if (!p.misfit[k].empty()) {
           drop(out, furthest, kOffer, "the offer cannot hold the devices (" + p.misfit[k] + ")");
@@ -162,14 +155,16 @@ PlanReport plan(const PlanCandidates& candidates, const std::string& scenario_fi
         }
         PlanRow row{.system = h.system, .accelerator = h.accelerator, .payment = p.label, .offer = p.cost.offer, .region = p.region.name,
                     .kind = p.kind, .nodes = nodes[k], .devices = devices, .layout = layout};
-        row.wall_s = e->job_wall_s.value_or(use.figures.time_to_train_s);
-        row.usd = *e->usd;
+        SweepFigures f = use.figures;
+        add_economics(f, *e, s.training->tokens);
+        row.wall_s = e->job_wall_s.value_or(f.time_to_train_s);
+        row.usd = f.usd;
         if (p.kind == Payment::purchase) row.capex_usd = e->capex_usd.value_or(0);
-        row.co2e_kg = e->co2e_kg.value_or(0) + e->embodied_kg.value_or(0);
-        row.energy_J = e->job_kwh.value_or(e->job_it_kwh.value_or(0)) * models::kJoulesPerKwh;
-        row.tokens_per_s = use.figures.tokens_per_s;
-        row.mfu = use.figures.mfu;
-        row.memory_B = use.figures.memory_B;
+        row.co2e_kg = f.co2e_kg;
+        row.energy_J = f.energy_J;
+        row.tokens_per_s = f.tokens_per_s;
+        row.mfu = f.mfu;
+        row.memory_B = f.memory_B;
         row.capacity_B = swept.capacity_B;
         if (r.deadline_s && row.wall_s > *r.deadline_s) {
           drop(out, furthest, kDeadline, "misses the deadline");

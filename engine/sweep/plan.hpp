@@ -55,7 +55,7 @@ struct PlanReport {
   std::vector<int> nodes;
   std::vector<std::string> systems;          // searched
   std::uint64_t units = 0, layouts = 0, timed = 0, priced = 0;  // system × count units swept, layouts judged and timed, rows priced
-  std::vector<std::pair<std::string, long>> dropped;  // by reason, in the order met
+  ReasonCounts dropped;                      // by reason, in the order met
   std::string last_removed_by;               // no row left: the reason that removed the last ones
   std::vector<PlanRow> best;                 // by the objective
   std::vector<PlanRow> front;                // Pareto front of request.pareto, by its first metric

@@ -107,6 +107,9 @@ bool repeat(const SweepLayout& l) {
          (!zero_stages_distinct(l) && l.zero > 0);
 }
 
+// The memory a layout's peak is held against: the device's, or its on-chip SRAM when it has no DRAM.
+double usable_capacity(const AcceleratorSpec& a) { return a.memory_capacity_B().value_or(a.sram_B.value_or(0)); }
+
 // The sweep's evaluator: one per thread, with its own copy of the scenario that each layout is
 // written into, and caches keyed by what each model input depends on.
 class Evaluator {
@@ -120,7 +123,7 @@ class Evaluator {
     const Precision math = training_context(s, a_).math;
     peak_ = s_.hw.rated_peak(math).value_or(0);
     if (peak_ <= 0) throw InputError({s.file, 0, 0}, fmt::format("{} has no dense {} peak to train in", a_.name, name_of(math)));
-    capacity_ = a_.memory_capacity_B().value_or(a_.sram_B.value_or(0));
+    capacity_ = usable_capacity(a_);
   }
 
   // Every layout of unit `u`: counts what is dropped and why, hands the rest to `sink`. The
@@ -285,14 +288,6 @@ class Evaluator {
   std::vector<RankStep> steps_;
   std::vector<models::TrafficItem> traffic_, items_;
   std::vector<double> times_;
-
- public:
-  static void add_economics(SweepFigures& f, const Economics& e, std::optional<double> tokens) {
-    f.usd = e.usd.value_or(0);
-    f.co2e_kg = e.co2e_kg.value_or(0) + e.embodied_kg.value_or(0);
-    f.energy_J = e.job_kwh.value_or(e.job_it_kwh.value_or(0)) * models::kJoulesPerKwh;
-    f.tokens_per_usd = f.usd > 0 && tokens ? *tokens / f.usd : 0;
-  }
 };
 
 SweepFigures figures_of(const TrainingPrediction& p, std::optional<double> tokens) {
@@ -302,7 +297,7 @@ SweepFigures figures_of(const TrainingPrediction& p, std::optional<double> token
   f.mfu = p.mfu;
   f.memory_B = p.memory.per_device_B;
   f.time_to_train_s = p.expected_wall_s.value_or(0);
-  if (p.economics) Evaluator::add_economics(f, *p.economics, tokens);
+  if (p.economics) add_economics(f, *p.economics, tokens);
   return f;
 }
 
@@ -428,7 +423,7 @@ SweepResult sweep(const Scenario& s, const SweepRequest& r, const TrainingOption
     baseline_key = rank_key(out.baseline, out.objective);
   } else {
     out.baseline = {0, layout_of(s), {}};
-    out.capacity_B = s.hw.device.memory_capacity_B().value_or(s.hw.device.sram_B.value_or(0));
+    out.capacity_B = usable_capacity(s.hw.device);
   }
 
   const std::uint64_t units = out.space.units();
@@ -461,6 +456,13 @@ SweepResult sweep(const Scenario& s, const SweepRequest& r, const TrainingOption
 SweepFigures sweep_figures(const Scenario& s, const SweepLayout& l, bool economics, const TrainingOptions& o) {
   Evaluator ev(s, o, economics);
   return ev.single(l);
+}
+
+void add_economics(SweepFigures& f, const Economics& e, std::optional<double> tokens) {
+  f.usd = e.usd.value_or(0);
+  f.co2e_kg = e.co2e_kg.value_or(0) + e.embodied_kg.value_or(0);
+  f.energy_J = e.job_kwh.value_or(e.job_it_kwh.value_or(0)) * models::kJoulesPerKwh;
+  f.tokens_per_usd = f.usd > 0 && tokens ? *tokens / f.usd : 0;
 }
 
 LayoutUse layout_use(const Scenario& s, const SweepLayout& l, const TrainingOptions& o) {

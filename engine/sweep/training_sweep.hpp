@@ -176,6 +176,10 @@ SweepResult sweep(const Scenario& s, const SweepRequest& r, const TrainingOption
 // sweep would rank it by. The tests hold it equal to predict_training.
 SweepFigures sweep_figures(const Scenario& s, const SweepLayout& l, bool economics, const TrainingOptions& o = {});
 
+// Writes a priced layout's cost, emissions (operational + embodied), facility energy and tokens per
+// dollar into `f`, as the sweep ranks them; `tokens`: the job's ([training] tokens).
+void add_economics(SweepFigures& f, const Economics& e, std::optional<double> tokens);
+
 // One layout's figures without cost, and what it consumes (engine/predict/economics): what pricing
 // the same layout under many offers and regions needs, timed once.
 struct LayoutUse {

@@ -38,7 +38,9 @@ std::string bounds_text(const PlanRequest& q) {
   return b.empty() ? "no bound" : fmt::format("{}", fmt::join(b, ", "));
 }
 
-nlohmann::ordered_json row_json(const PlanRow& x) {
+// One row's fields: into the JSON (nlohmann::json) and, in declaration order, the CSV (ordered_json).
+template <class Json>
+Json row_json(const PlanRow& x) {
   const SweepLayout& l = x.layout;
   return {{"system", x.system},
           {"accelerator", x.accelerator},
@@ -111,9 +113,9 @@ nlohmann::json plan_to_json(const PlanReport& r) {
   for (const auto& [why, n] : r.dropped) j["dropped"].push_back({{"reason", why}, {"count", n}});
   j["last_removed_by"] = r.last_removed_by;
   j["best"] = nlohmann::json::array();
-  for (const PlanRow& x : r.best) j["best"].push_back(nlohmann::json::parse(row_json(x).dump()));
+  for (const PlanRow& x : r.best) j["best"].push_back(row_json<nlohmann::json>(x));
   j["front"] = nlohmann::json::array();
-  for (const PlanRow& x : r.front) j["front"].push_back(nlohmann::json::parse(row_json(x).dump()));
+  for (const PlanRow& x : r.front) j["front"].push_back(row_json<nlohmann::json>(x));
   return {{"plan", j}};
 }
 
@@ -121,7 +123,7 @@ std::string plan_to_csv(const PlanReport& r) {
   std::string out;
   std::vector<std::string> keys;
   auto add = [&](std::string_view set, const PlanRow& x) {
-    const nlohmann::ordered_json j = row_json(x);
+    const auto j = row_json<nlohmann::ordered_json>(x);
     if (keys.empty()) {
       for (auto it = j.begin(); it != j.end(); ++it) keys.push_back(it.key());
       out += "set";
