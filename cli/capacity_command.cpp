@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "engine/predict/capacity.hpp"
+#include "cli/option_checks.hpp"
 #include "engine/core/errors.hpp"
 #include "engine/data/hardware_db.hpp"
 #include "engine/data/scenario_reader.hpp"
@@ -59,18 +60,7 @@ void add_capacity_command(CLI::App& app, const GlobalOptions& options, std::func
   auto o = std::make_shared<CapacityOptions>();
   CLI::App* cmd = app.add_subcommand("capacity", "Serving capacity: the load one replica takes within TTFT/TPOT SLOs, and the replicas a rate needs");
   cmd->add_option("scenario", o->scenario, "Inference scenario file")->required();
-  const CLI::Validator positive_rate(
-      [](std::string& text) {
-        try {
-          std::size_t used = 0;
-          const double v = std::stod(text, &used);
-          if (used == text.size() && v > 0 && std::isfinite(v)) return std::string();
-        } catch (const std::exception&) {
-        }
-        return "'" + text + "': give a positive number of requests/s, e.g. 200";
-      },
-      "RATE");
-  cmd->add_option("--rate", o->rate, "Target requests/s in total (default: [serving] arrival_rate)")->check(positive_rate);
+  cmd->add_option("--rate", o->rate, "Target requests/s in total (default: [serving] arrival_rate)")->check(positive_rate());
   cmd->add_option("--concurrency", o->concurrency,
                   "Closed loop of N clients (each sends its next request when the last finishes): the engine's steady state")
       ->check(CLI::Range(1, 100000))

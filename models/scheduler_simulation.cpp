@@ -113,7 +113,7 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
 
   double t = 0;
   long measured_done = 0;
-  double window_start = finite > 0 ? 0 : -1, window_decode_time = 0, window_prompt_tokens = 0, window_prompt_time = 0;
+  double window_start = finite > 0 ? 0 : -1, window_decode_time = 0, window_prompt_tokens = 0, window_prompt_time = 0, window_busy = 0;
   long window_steps = 0;
   std::vector<double> finishes;  // every completion, for the window's throughput
   while (measured_done < measured) {
@@ -158,6 +158,7 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
     if (window_start >= 0) {
       window_decode_time += static_cast<double>(decodes) * dt;
       window_prompt_tokens += static_cast<double>(prompt_tokens);
+      window_busy += dt;
       window_prompt_time += dt * static_cast<double>(prompt_tokens) / static_cast<double>(decodes * per_decode + prompt_tokens);
       ++window_steps;
     }
@@ -220,7 +221,7 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
   s.admission_wait_probability = static_cast<double>(waited) / static_cast<double>(measured);
   s.admission_wait_mean_s = mean(admission);
   s.prompt_mean_s = mean(prompt_time);
-  if (window > 0) s.prompt_time_share = window_prompt_time / window;
+  if (window > 0) s.prompt_time_share = window_prompt_time / window, s.busy_share = std::min(1.0, window_busy / window);
   return s;
 }
 

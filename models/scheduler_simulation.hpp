@@ -90,6 +90,7 @@ struct SimulatedServing {
   double admission_wait_mean_s = 0;       // arrival to the start of the request's first step
   double prompt_mean_s = 0;               // that start to the first token (the prompt's steps)
   double prompt_time_share = 0;           // share of step time in prompt tokens (by tokens within each step)
+  double busy_share = 0;                  // share of the window the engine runs steps (the rest it waits for arrivals)
   int requests = 0;                 // measured
   int warmup = 0;                   // left out before them
   long steps = 0;                   // simulated in all

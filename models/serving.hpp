@@ -36,6 +36,7 @@ struct ServingPoint {
   double occupancy = 0;             // mean sequences decoding, B
   double slot_utilisation = 0;      // B / B_max
   double prefill_share = 0;         // share of engine time in prompt tokens
+  double busy_share = 0;            // share of time the engine runs steps (the rest it waits for arrivals)
   double step_s = 0;                // mean engine step
   double output_tokens_per_s = 0;   // of the replica
   double admission_wait_probability = 0, admission_wait_s = 0;  // not admitted in the first step after arrival; mean wait to the first step

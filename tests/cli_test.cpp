@@ -427,9 +427,41 @@ TEST_CASE("plan: table, JSON and CSV of the best rows and the front; bad options
     CHECK_MESSAGE(b.code == 2, bad);
     CHECK_MESSAGE(std::count(b.err.begin(), b.err.end(), '\n') == 1, bad);
   }
-  Run serving = run("plan " + std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-h100-serving.toml");
-  CHECK(serving.code == 2);
-  CHECK(serving.err.find("training") != std::string::npos);
+  Run rate = run("plan " + scenario + " --rate 10");
+  CHECK(rate.code == 2);
+  CHECK(rate.err == "perfcast: error: --rate: plans a serving fleet; the scenario is a training job\n");
+}
+
+TEST_CASE("plan on a serving scenario: the cheapest fleet meeting the SLOs, JSON, CSV, and the training-only options refused") {
+  const std::string serving = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-h100-serving.toml --accelerators h100-sxm,b200";
+  Run t = run("plan " + serving + " --rate 50 --top 3");
+  REQUIRE(t.code == 0);
+  CHECK(t.out.find("Serving plan for Llama 3 70B") != std::string::npos);
+  CHECK(t.out.find("p99 TTFT ≤ 1.000 s, p99 TPOT ≤ 50.000 ms") != std::string::npos);
+  CHECK(t.out.find("Best 3 by cost") != std::string::npos);
+  Run j = run("plan " + serving + " --rate 50 --top 2 --dtypes bf16 --format json");
+  REQUIRE(j.code == 0);
+  const nlohmann::json doc = nlohmann::json::parse(j.out);
+  CHECK(doc["plan"]["kind"] == "serving");
+  CHECK(doc["plan"]["best"].size() == 2);
+  CHECK(doc["plan"]["best"][0]["weight_dtype"] == "bf16");
+  CHECK(doc["plan"]["best"][0]["ttft_p_s"].get<double>() <= 1.0);
+  Run c = run("plan " + serving + " --rate 50 --top 2 --pareto none --format csv");
+  REQUIRE(c.code == 0);
+  CHECK(c.out.rfind("set,system,accelerator,replica_devices,", 0) == 0);
+  CHECK(std::count(c.out.begin(), c.out.end(), '\n') == 3);
+  for (const char* bad : {" --rate 50 --deadline 60d", " --rate 50 --nodes 1:8", " --rate 50 --budget '$5M'", " --budget '$100/h'",
+                          " --rate 50 --dtypes fp32", " --rate 50 --dtypes fp8,,fp4", " --rate 50 --ttft-slo 5GB"}) {
+    Run b = run("plan " + serving + bad);
+    CHECK_MESSAGE(b.code == 2, bad);
+    CHECK_MESSAGE(std::count(b.err.begin(), b.err.end(), '\n') == 1, bad);
+  }
+  Run negative = run("plan " + serving + " --rate -3");
+  CHECK(negative.code == 1);  // CLI11's usage error, as capacity's
+  CHECK(negative.err.find("'-3': give a positive number of requests/s") != std::string::npos);
+  Run none = run("plan " + serving + " --rate 50 --budget '$1/h'");
+  CHECK(none.code == 0);
+  CHECK(none.out.find("No fleet is left: the last were removed by 'over the budget per hour'") != std::string::npos);
 }
 
 TEST_CASE("compare counts energy alike or does not rank it: DGX H100 and DGX H200 both count their hosts") {

@@ -87,6 +87,7 @@ TEST_CASE("perfcast fields: every JSON key and CSV column of every command over 
     check_declared("sweep", file + " --top 3 --pareto time,memory --threads 2 --devices 8");
   }
   check_declared("plan", std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-15t-pretrain.toml --accelerators h100-sxm,b200 --nodes 64:256 --top 5");
+  check_declared("plan", std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-h100-serving.toml --rate 50 --accelerators h100-sxm,b200 --top 5");
   check_declared("collective", "--op all_reduce --system dgx-h100 --gpus 16 --sizes 1M:16M:4");
   check_declared("validate", "--kind gemm");
   check_declared("roofline", "--hw h100-sxm --op gemm:M=8192,N=8192,K=8192,dtype=bf16");

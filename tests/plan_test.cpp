@@ -1,7 +1,8 @@
 // `perfcast plan`: every row it ranks equals predict on that row's scenario (count, layout, payment
 // and region applied), the best rows are ordered by the objective, the front holds no dominated
 // row, bounds remove what breaks them and say which removed the last candidates, shards cover the
-// units once, and bad input is refused in one line.
+// units once, and bad input is refused in one line. A serving plan's fleets are what `capacity`
+// sizes on each row's scenario, priced by hand, and meet the SLOs.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -11,7 +12,9 @@
 #include "engine/core/errors.hpp"
 #include "engine/data/plan_candidates.hpp"
 #include "engine/predict/training.hpp"
+#include "engine/predict/capacity.hpp"
 #include "engine/sweep/plan.hpp"
+#include "engine/sweep/serving_plan.hpp"
 #include "tests/shipped_db.hpp"
 
 using namespace perfcast;
@@ -19,6 +22,7 @@ using namespace perfcast;
 namespace {
 
 const std::string kPretrain = (std::filesystem::path(PERFCAST_SOURCE_DIR) / "scenarios" / "llama3-70b-15t-pretrain.toml").string();
+const std::string kServing = (std::filesystem::path(PERFCAST_SOURCE_DIR) / "scenarios" / "llama3-70b-h100-serving.toml").string();
 
 PlanSpace small_space() {
   PlanSpace space;
@@ -125,11 +129,118 @@ TEST_CASE("plan: bad input is refused in one line") {
   space = small_space();
   space.regions = {"atlantis"};
   CHECK_THROWS_AS(plan_candidates(kPretrain, space, shipped_db()), InputError);
-  const std::string serving = (std::filesystem::path(PERFCAST_SOURCE_DIR) / "scenarios" / "llama3-70b-h100-serving.toml").string();
-  CHECK_THROWS_WITH_AS(plan_candidates(serving, small_space(), shipped_db()), doctest::Contains("training"), InputError);
+  const std::string vision = (std::filesystem::path(PERFCAST_SOURCE_DIR) / "scenarios" / "resnet-50-orin-nx-15w.toml").string();
+  CHECK_THROWS_WITH_AS(serving_plan(plan_candidates(vision, small_space(), shipped_db()), vision, {.rate = 10, .ttft_slo_s = 1.0}),
+                       doctest::Contains("needs an LLM"), InputError);
   const PlanCandidates c = plan_candidates(kPretrain, small_space(), shipped_db());
   PlanRequest r;
   r.pareto = {PlanMetric::cost};
   CHECK_THROWS_AS(plan(c, kPretrain, small_space().nodes, r), InputError);
   CHECK_THROWS_AS(plan_metric("speed", "--objective"), InputError);
+}
+
+namespace {
+
+// H100 and B200 systems at 50 requests/s under the scenario's SLOs (p99 TTFT 1 s, TPOT 50 ms).
+ServingPlanReport small_serving_plan(const PlanCandidates& c, ServingPlanRequest r = {}) {
+  if (!r.rate) r.rate = 50;
+  r.top = 1000;
+  return serving_plan(c, kServing, r);
+}
+
+PlanSpace serving_space() {
+  PlanSpace space = small_space();
+  space.nodes = {1};
+  return space;
+}
+
+}  // namespace
+
+TEST_CASE("serving plan: each fleet is what capacity sizes on the row's scenario, priced by hand, within the SLOs") {
+  const PlanCandidates c = plan_candidates(kServing, serving_space(), shipped_db());
+  REQUIRE(c.serving);
+  const ServingPlanReport report = small_serving_plan(c);
+  REQUIRE(report.best.size() >= 6);
+  CHECK(report.slo.ttft_s == doctest::Approx(1.0));  // the scenario's [serving] SLOs
+  CHECK(report.slo.tpot_s == doctest::Approx(0.05));
+  std::set<Payment> kinds;
+  std::set<Precision> weights;
+  for (const ServingPlanRow& row : report.best) {
+    CAPTURE(row.system);
+    CAPTURE(row.payment);
+    kinds.insert(row.kind);
+    weights.insert(row.replica.weights);
+    const Scenario x = serving_row_scenario(c, report, row);
+    const CapacityReport cap = capacity_for_scenario(x, {});
+    REQUIRE(cap.replicas);
+    CHECK(*cap.replicas == row.replicas);
+    CHECK(cap.devices_per_replica == row.replica.devices);
+    REQUIRE(cap.at_target);
+    CHECK(close(cap.at_target->ttft_p_s, row.point.ttft_p_s));
+    CHECK(close(cap.at_target->tpot_p_s, row.point.tpot_p_s));
+    CHECK(row.point.ttft_p_s <= 1.0);
+    CHECK(row.point.tpot_p_s <= 0.05);
+    // Whole instances or nodes hold the replicas, and no fewer would.
+    CHECK(row.devices >= row.replicas * row.replica.devices);
+    CHECK(row.devices % row.units == 0);
+    const int per_unit = row.devices / row.units;
+    if (row.replica.devices <= per_unit) CHECK((row.units - 1) * (per_unit / row.replica.devices) < row.replicas);
+    if (row.kind == Payment::cloud) {
+      REQUIRE(x.hw.offer);
+      CHECK(per_unit == x.hw.offer->devices);
+      CHECK(close(row.usd_per_hour, row.devices * x.hw.offer->on_demand_usd_per_device_s * 3600));
+      CHECK(row.capex_usd == 0);
+    } else {
+      REQUIRE(x.hw.node_system);
+      CHECK(close(row.capex_usd, row.units * x.hw.node_system->price_usd.value_or(0)));
+      CHECK(row.usd_per_hour > 0);
+    }
+    CHECK(close(row.usd_per_million_tokens, row.usd_per_hour / (50 * 256 * 3600.0) * 1e6));
+  }
+  CHECK(kinds.size() == 2);   // on-demand and purchase; spot is not offered for serving
+  CHECK(weights.size() >= 2); // the scenario's BF16 and the lower precisions the devices compute in
+  for (std::size_t i = 1; i < report.best.size(); ++i) CHECK(report.best[i - 1].usd_per_hour <= report.best[i].usd_per_hour);
+  for (const ServingPlanRow& a : report.front)
+    for (const ServingPlanRow& b : report.best) {
+      const bool no_worse = b.value(PlanMetric::time) <= a.value(PlanMetric::time) && b.value(PlanMetric::cost) <= a.value(PlanMetric::cost) &&
+                            b.value(PlanMetric::co2) <= a.value(PlanMetric::co2);
+      const bool better = b.value(PlanMetric::time) < a.value(PlanMetric::time) || b.value(PlanMetric::cost) < a.value(PlanMetric::cost) ||
+                          b.value(PlanMetric::co2) < a.value(PlanMetric::co2);
+      CHECK_FALSE((no_worse && better));
+    }
+}
+
+TEST_CASE("serving plan: dtypes, bounds and shards") {
+  const PlanCandidates c = plan_candidates(kServing, serving_space(), shipped_db());
+  const ServingPlanReport bf16 = small_serving_plan(c, {.weight_dtypes = {Precision::bf16}});
+  REQUIRE(!bf16.best.empty());
+  for (const ServingPlanRow& row : bf16.best) CHECK(row.replica.weights == Precision::bf16);
+  const ServingPlanReport all = small_serving_plan(c);
+  CHECK(all.best.front().usd_per_hour <= bf16.best.front().usd_per_hour);
+
+  // A budget below the cheapest fleet leaves none, and says so.
+  const ServingPlanReport poor = small_serving_plan(c, {.budget_usd_per_hour = all.best.front().usd_per_hour * 0.99});
+  CHECK(poor.best.empty());
+  CHECK(poor.last_removed_by == "over the budget per hour");
+  // A TTFT no prompt of 2048 tokens meets.
+  const ServingPlanReport hasty = small_serving_plan(c, {.ttft_slo_s = 0.001});
+  CHECK(hasty.best.empty());
+  CHECK(hasty.last_removed_by.find("no load meets the SLOs") != std::string::npos);
+  // A device cap below the smallest fleet.
+  const ServingPlanReport capped = small_serving_plan(c, {.max_devices = 1});
+  CHECK(capped.best.empty());
+
+  // Shards judge each replica layout once and together price every fleet.
+  std::uint64_t layouts = 0, priced = 0;
+  for (int k = 0; k < 3; ++k) {
+    const ServingPlanReport part = small_serving_plan(c, {.shard = k, .shards = 3});
+    layouts += part.layouts, priced += part.priced;
+  }
+  CHECK(layouts == all.layouts);
+  CHECK(priced == all.priced);
+
+  // A rate and an SLO are needed.
+  CHECK_THROWS_WITH_AS(serving_plan(c, kServing, {.ttft_slo_s = 1.0}), doctest::Contains("needs a rate"), InputError);
+  const PlanCandidates training = plan_candidates(kPretrain, small_space(), shipped_db());
+  CHECK_FALSE(training.serving);
 }

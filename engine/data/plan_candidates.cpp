@@ -45,8 +45,9 @@ PlanCandidates plan_candidates(const std::string& scenario_file, const PlanSpace
   std::shared_ptr<toml::table> storage;
   TomlSection parsed = TomlSection::parse(content, scenario_file, storage);
   require_schema_version(parsed);
-  if (!storage->contains("training"))
-    throw InputError({scenario_file, 0, 0}, "plan searches training jobs: the scenario has no [training] table");
+  const bool serving = storage->contains("inference");
+  if (!storage->contains("training") && !serving)
+    throw InputError({scenario_file, 0, 0}, "plan searches a training job ([training]) or a served model ([inference]): the scenario has neither");
 
   std::vector<std::string> known;
   for (const Record* r : db.records_of(schema::Kind::system)) known.push_back(db.system(r->name).accelerator);
@@ -57,7 +58,7 @@ PlanCandidates plan_candidates(const std::string& scenario_file, const PlanSpace
   }
   for (const std::string& r : space.regions) db.region(r);
 
-  PlanCandidates out;
+  PlanCandidates out{.serving = serving};
   const int largest = space.nodes.back();
   for (const Record* r : db.records_of(schema::Kind::system)) {
     const SystemSpec& system = db.system(r->name);
@@ -81,6 +82,10 @@ PlanCandidates plan_candidates(const std::string& scenario_file, const PlanSpace
       }
       for (Payment kind : {Payment::cloud, Payment::spot}) {
         if (!wants(space, kind)) continue;
+        if (kind == Payment::spot && serving) {
+          count_reason(out.dropped, "spot: not offered for serving (a preempted replica drops its requests)");
+          continue;
+        }
         if (kind == Payment::spot && !o.spot_usd_per_device_s) {
           count_reason(out.dropped, "spot: the offer has no spot price in the database");
           continue;

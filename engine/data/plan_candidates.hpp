@@ -9,7 +9,7 @@
 
 namespace perfcast {
 
-// Throws InputError for an unreadable scenario, one that is not a training job, an unknown
+// Throws InputError for an unreadable scenario, one that is neither a training job nor served, an unknown
 // accelerator or region, or an accelerator no system in the database is built from.
 PlanCandidates plan_candidates(const std::string& scenario_file, const PlanSpace& space, const HardwareDb& db);
 

@@ -180,6 +180,7 @@ models::ServingPoint serve_at(const RateModel& m, double rate) {
   p.occupancy = r.decoding_mean;
   p.slot_utilisation = r.decoding_mean / m.limits.limits.max_sequences;
   p.prefill_share = r.prompt_time_share;
+  p.busy_share = r.busy_share;
   p.step_s = r.step_mean_s;
   // Below saturation the replica completes what arrives: λ·n_out, not the sample's window.
   p.output_tokens_per_s = rate < m.saturation_rate ? rate * m.shape.output_len : r.output_tokens_per_s;

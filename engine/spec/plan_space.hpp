@@ -34,6 +34,16 @@ struct PlanPayment {
   std::vector<std::string> misfit;   // per node count of the request: why the offer cannot hold it ("" when it can)
 };
 
+// `x` paid for as `p`: its cost, region, offer and the cheapest offer a purchase is set against.
+inline Scenario paid_as(Scenario x, const PlanPayment& p) {
+  x.cost = p.cost;
+  x.region = p.region;
+  x.hw.offer = p.offer;
+  x.hw.region = p.region_spec;
+  x.hw.cheapest_offer = p.cheapest_offer;
+  return x;
+}
+
 // The workload on one system: the scenario (read at the first node count) and its payments.
 struct PlanHardware {
   std::string system, accelerator;
@@ -62,6 +72,7 @@ inline void count_reason(ReasonCounts& counts, const std::string& reason, long n
 }
 
 struct PlanCandidates {
+  bool serving = false;  // an [inference] scenario: fleets for a rate, not a training job
   std::vector<PlanHardware> hardware;
   // What no candidate could be made of, by reason: "no electricity price (purchase)", "region not asked", ...
   ReasonCounts dropped;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -16,22 +17,10 @@ namespace {
 // furthest along that removed any.
 enum Stage { kCandidate, kDeviceCap, kLayout, kOffer, kPrice, kDeadline, kBudget };
 
-void drop(PlanReport& r, int& furthest, Stage stage, const std::string& reason, long n = 1) {
-  if (n <= 0) return;
-  if (stage >= furthest) furthest = stage, r.last_removed_by = reason;
-  count_reason(r.dropped, reason, n);
-}
-
 // The candidate's scenario paid for as `p`, at the count and layout of `l`.
-Scenario priced(const Scenario& base, const PlanPayment& p, const SweepLayout& l) {
-  Scenario x = base;
+Scenario priced(Scenario x, const PlanPayment& p, const SweepLayout& l) {
   apply_layout(x, l);
-  x.cost = p.cost;
-  x.region = p.region;
-  x.hw.offer = p.offer;
-  x.hw.region = p.region_spec;
-  x.hw.cheapest_offer = p.cheapest_offer;
-  return x;
+  return paid_as(std::move(x), p);
 }
 
 // The bound nearest to binding, as a share of it.
@@ -42,19 +31,6 @@ std::string binding(const PlanRow& row, const PlanRequest& r) {
   if (r.max_devices) worst = std::max(worst, {double(row.devices) / *r.max_devices, "device cap"});
   return fmt::format("{} {:.0f}%", worst.second, 100 * worst.first);
 }
-
-// Whether `a` is at least as good as `b` on every metric and better on one.
-bool dominates(const PlanRow& a, const PlanRow& b, const std::vector<PlanMetric>& metrics) {
-  bool better = false;
-  for (PlanMetric m : metrics) {
-    if (a.value(m) > b.value(m)) return false;
-    if (a.value(m) < b.value(m)) better = true;
-  }
-  return better;
-}
-
-// Lower is better on every metric; ties break on the order of the search (system, count, payment).
-bool before(const PlanRow& a, const PlanRow& b, PlanMetric m) { return a.value(m) < b.value(m); }
 
 }  // namespace
 
@@ -77,7 +53,7 @@ double PlanRow::value(PlanMetric m) const {
   switch (m) {
     case PlanMetric::time: return wall_s;
     case PlanMetric::cost: return usd;
-    case PlanMetric::co2: return co2e_kg;
+    case PlanMetric::co2: return co2_known ? co2e_kg : std::numeric_limits<double>::infinity();
   }
   return 0;
 }
@@ -88,15 +64,15 @@ PlanReport plan(const PlanCandidates& candidates, const std::string& scenario_fi
   if (r.shards < 1 || r.shard < 0 || r.shard >= r.shards) throw InputError({}, fmt::format("--shard {}/{}: give i/N with 0 <= i < N", r.shard, r.shards));
   if (r.top < 0) throw InputError({}, "--top: must not be negative");
   if (r.pareto.size() == 1) throw InputError({}, "--pareto: give two or more of time, cost, co2");
-  PlanReport out{.scenario_file = scenario_file, .request = r, .nodes = nodes, .dropped = candidates.dropped};
-  if (!candidates.dropped.empty()) out.last_removed_by = candidates.dropped.back().first;
-  int furthest = kCandidate;
+  PlanReport out{.scenario_file = scenario_file, .request = r, .nodes = nodes};
+  PlanFunnel funnel{.dropped = candidates.dropped};
+  if (!candidates.dropped.empty()) funnel.last_removed_by = candidates.dropped.back().first;
 
   std::vector<PlanRow> rows;
   std::uint64_t unit = 0;
   for (const PlanHardware& h : candidates.hardware) {
     if (!h.scenario) {
-      drop(out, furthest, kCandidate, fmt::format("{}: {}", h.system, h.error));
+      funnel.drop(kCandidate, fmt::format("{}: {}", h.system, h.error));
       continue;
     }
     const Scenario& s = *h.scenario;
@@ -111,11 +87,11 @@ PlanReport plan(const PlanCandidates& candidates, const std::string& scenario_fi
       if (unit++ % std::uint64_t(r.shards) != std::uint64_t(r.shard)) continue;
       const int devices = nodes[k] * h.devices_per_node;
       if (r.max_devices && devices > *r.max_devices) {
-        drop(out, furthest, kDeviceCap, "more devices than --max-devices", long(h.payments.size()));
+        funnel.drop(kDeviceCap, "more devices than --max-devices", long(h.payments.size()));
         continue;
       }
       if (nodes[k] > 1 && !s.hw.scale_out) {
-        drop(out, furthest, kDeviceCap, "more than one node of a system with no scale-out network in the database", long(h.payments.size()));
+        funnel.drop(kDeviceCap, "more than one node of a system with no scale-out network in the database", long(h.payments.size()));
         continue;
       }
       ++out.units;
@@ -124,13 +100,13 @@ PlanReport plan(const PlanCandidates& candidates, const std::string& scenario_fi
       try {
         swept = sweep(s, q, o);
       } catch (const InputError& e) {
-        drop(out, furthest, kLayout, fmt::format("{}: {}", h.system, e.message()), long(h.payments.size()));
+        funnel.drop(kLayout, fmt::format("{}: {}", h.system, e.message()), long(h.payments.size()));
         continue;
       }
       out.layouts += swept.counts.combinations - swept.counts.repeats;
       out.timed += swept.counts.timed;
       if (swept.best.empty()) {
-        drop(out, furthest, kLayout, swept.counts.memory > 0 ? "no layout the stack runs fits in device memory" : "no layout the stack runs divides the job",
+        funnel.drop(kLayout, swept.counts.memory > 0 ? "no layout the stack runs fits in device memory" : "no layout the stack runs divides the job",
              long(h.payments.size()));
         continue;
       }
@@ -138,19 +114,19 @@ PlanReport plan(const PlanCandidates& candidates, const std::string& scenario_fi
       const LayoutUse use = layout_use(s, layout, o);
       for (const PlanPayment& p : h.payments) {
         if (!p.misfit[k].empty()) {
-          drop(out, furthest, kOffer, "the offer cannot hold the devices (" + p.misfit[k] + ")");
+          funnel.drop(kOffer, "the offer cannot hold the devices (" + p.misfit[k] + ")");
           continue;
         }
         std::optional<Economics> e;
         try {
           e = economics_if_known(priced(s, p, layout), use.use);
         } catch (const InputError& err) {
-          drop(out, furthest, kPrice, fmt::format("{} {}: {}", h.system, p.label, err.message()));
+          funnel.drop(kPrice, fmt::format("{} {}: {}", h.system, p.label, err.message()));
           continue;
         }
         ++out.priced;
         if (!e || !e->usd) {
-          drop(out, furthest, kPrice, fmt::format("{} {}: no cost known", h.system, p.label));
+          funnel.drop(kPrice, fmt::format("{} {}: no cost known", h.system, p.label));
           continue;
         }
         PlanRow row{.system = h.system, .accelerator = h.accelerator, .payment = p.label, .offer = p.cost.offer, .region = p.region.name,
@@ -161,17 +137,18 @@ PlanReport plan(const PlanCandidates& candidates, const std::string& scenario_fi
         row.usd = f.usd;
         if (p.kind == Payment::purchase) row.capex_usd = e->capex_usd.value_or(0);
         row.co2e_kg = f.co2e_kg;
+        row.co2_known = e->co2e_kg.has_value();
         row.energy_J = f.energy_J;
         row.tokens_per_s = f.tokens_per_s;
         row.mfu = f.mfu;
         row.memory_B = f.memory_B;
         row.capacity_B = swept.capacity_B;
         if (r.deadline_s && row.wall_s > *r.deadline_s) {
-          drop(out, furthest, kDeadline, "misses the deadline");
+          funnel.drop(kDeadline, "misses the deadline");
           continue;
         }
         if (r.budget_usd && row.outlay_usd() > *r.budget_usd) {
-          drop(out, furthest, kBudget, "over the budget");
+          funnel.drop(kBudget, "over the budget");
           continue;
         }
         row.binds = binding(row, r);
@@ -180,16 +157,10 @@ PlanReport plan(const PlanCandidates& candidates, const std::string& scenario_fi
     }
   }
 
-  std::vector<PlanRow> ranked = rows;
-  std::stable_sort(ranked.begin(), ranked.end(), [&](const PlanRow& a, const PlanRow& b) { return before(a, b, r.objective); });
-  if (ranked.size() > std::size_t(r.top)) ranked.resize(std::size_t(r.top));
-  out.best = std::move(ranked);
-  if (!r.pareto.empty()) {
-    for (const PlanRow& row : rows)
-      if (std::none_of(rows.begin(), rows.end(), [&](const PlanRow& other) { return dominates(other, row, r.pareto); })) out.front.push_back(row);
-    std::stable_sort(out.front.begin(), out.front.end(), [&](const PlanRow& a, const PlanRow& b) { return before(a, b, r.pareto.front()); });
-  }
-  if (!rows.empty()) out.last_removed_by.clear();
+  out.best = best_rows(rows, r.objective, r.top);
+  out.front = pareto_rows(rows, r.pareto);
+  out.dropped = std::move(funnel.dropped);
+  if (rows.empty()) out.last_removed_by = std::move(funnel.last_removed_by);
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
 }

@@ -14,15 +14,11 @@
 #include <vector>
 
 #include "engine/spec/plan_space.hpp"
+#include "engine/sweep/plan_ranking.hpp"
 #include "engine/predict/training.hpp"
 #include "engine/sweep/sweep_space.hpp"
 
 namespace perfcast {
-
-enum class PlanMetric { time, cost, co2 };
-std::string_view name_of(PlanMetric m);
-// "time", "cost", "co2"; InputError naming `option` otherwise.
-PlanMetric plan_metric(std::string_view word, std::string_view option);
 
 struct PlanRequest {
   std::optional<double> deadline_s, budget_usd;
@@ -43,6 +39,7 @@ struct PlanRow {
   double usd = 0;          // the job's cost: rented device-hours, or (purchase) its share of the TCO
   double capex_usd = 0;    // purchase: the systems' price, paid up front
   double co2e_kg = 0, energy_J = 0, tokens_per_s = 0, mfu = 0, memory_B = 0, capacity_B = 0;
+  bool co2_known = true;   // false: no region, so no grid intensity (co2 then ranks last)
   std::string binds;       // the bound nearest to binding: "deadline 97%", "budget 40%", "memory 88%"
   double value(PlanMetric m) const;
   // The money paid out, which --budget bounds: the rent, or a purchase's capex.

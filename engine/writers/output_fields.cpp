@@ -408,8 +408,15 @@ std::vector<CommandFields> build() {
   {
     Builder j, c;
     const std::string p = "plan.";
+    j.add(p + "kind", "", "training (a job to finish) or serving (a fleet for a rate)");
     j.add(p + "scenario_file", "", "The scenario planned").add(p + "scenario", "", "Its name").add(p + "workload", "", "The workload");
-    j.add(p + "stack", "", "The training stack whose layout rules applied").add(p + "objective", "", "cost, time or co2");
+    j.add(p + "stack", "", "Training: the stack whose layout rules applied").add(p + "objective", "", "cost, time or co2");
+    j.add(p + "engine", "", "Serving: the engine whose scheduler was simulated").add(p + "rate", "requests/s", "Serving: the rate over the fleet");
+    j.add(p + "input_len", "tokens", "Serving: prompt length").add(p + "output_len", "tokens", "Serving: output length (mean)");
+    j.add(p + "slo.ttft_s", "s", "Serving: TTFT bound (null: none)").add(p + "slo.tpot_s", "s", "Serving: TPOT bound (null: none)");
+    j.add(p + "slo.percentile", "%", "Serving: the percentile the SLOs bound");
+    j.add(p + "budget_usd_per_hour", "USD/h", "Serving: --budget (null: none)").add(p + "simulated", "", "Serving: replica layouts simulated");
+    j.add(p + "assumptions[]", "", "Serving: what the plan assumed");
     j.add(p + "pareto[]", "", "Metrics of the Pareto front").add(p + "deadline_s", "s", "--deadline (null: none)");
     j.add(p + "budget_usd", "USD", "--budget (null: none)").add(p + "max_devices", "devices", "--max-devices (null: none)");
     j.add(p + "nodes[]", "nodes", "Node counts searched").add(p + "systems[]", "", "Systems searched (the scenario rules accepted)");
@@ -429,13 +436,30 @@ std::vector<CommandFields> build() {
         {"wall_s", "s", "Expected wall time after failures, as billed"},
         {"usd", "USD", "The job's cost: rented device-hours, or a purchase's share of the TCO"},
         {"capex_usd", "USD", "Purchase: the systems' price, up front (0 when rented)"},
-        {"co2e_kg", "kg CO2e", "Operational (location-based) plus embodied emissions of the job"},
+        {"co2e_kg", "kg CO2e", "Operational (location-based) plus embodied emissions of the job (null: no region)"},
         {"energy_J", "J", "Facility energy of the job"}, {"tokens_per_s", "tokens/s", "Training throughput"},
         {"mfu", "fraction", "Model FLOPs utilisation"}, {"memory_bytes", "B", "Memory of the busiest device"},
         {"binds", "", "The bound nearest to binding (deadline, budget, memory, device cap) and its share"}};
-    j.add(p + "best[].", row).add(p + "front[].", row);
-    c.add("set", "", "best (ranked by the objective) or front (Pareto front)").add("", row);
-    all.push_back({"plan", "What to rent or buy for a training job", j.out, c.out});
+    const Block fleet = {
+        {"system", "", "System (node) type"}, {"accelerator", "", "Device"}, {"replica_devices", "devices", "Devices of one replica"},
+        {"tp", "", "Tensor parallel"}, {"pp", "", "Pipeline parallel"}, {"ep", "", "Expert parallel"},
+        {"weight_dtype", "", "Weights precision"}, {"kv_dtype", "", "KV-cache precision"}, {"compute_dtype", "", "GEMM precision"},
+        {"replicas", "", "The fewest replicas meeting the SLOs at the rate"}, {"units", "", "Instances rented or nodes bought"},
+        {"devices", "devices", "Devices paid for"}, {"payment", "", "cloud (on-demand) or purchase"},
+        {"paid_as", "", "The offer and how it is paid, or purchase"}, {"offer", "", "Cloud offer (empty for a purchase)"},
+        {"region", "", "Region: the offer's, or where the purchase runs"}, {"rate_per_replica", "requests/s", "Each replica's share"},
+        {"load", "fraction", "That share over the replica's saturation rate"}, {"ttft_p50_s", "s", "Median TTFT"},
+        {"ttft_p_s", "s", "TTFT at the SLO percentile"}, {"tpot_p50_s", "s", "Median TPOT"}, {"tpot_p_s", "s", "TPOT at the SLO percentile"},
+        {"e2e_mean_s", "s", "Mean end-to-end latency"}, {"e2e_p_s", "s", "End-to-end latency at the SLO percentile"},
+        {"usd_per_hour", "USD/h", "The fleet's cost per hour: rent, or a purchase's share of the TCO"},
+        {"usd_per_million_tokens", "USD/Mtoken", "Per million output tokens"},
+        {"capex_usd", "USD", "Purchase: the systems' price, up front (0 when rented)"},
+        {"co2e_kg_per_hour", "kg CO2e/h", "Operational (location-based) plus embodied, per hour (null: no region)"},
+        {"facility_power_W", "W", "The fleet's facility power at the load"},
+        {"binds", "", "The bound nearest to binding (ttft, tpot, budget, device cap) and its share"}};
+    j.add(p + "best[].", row).add(p + "front[].", row).add(p + "best[].", fleet).add(p + "front[].", fleet);
+    c.add("set", "", "best (ranked by the objective) or front (Pareto front)").add("", row).add("", fleet);
+    all.push_back({"plan", "What to rent or buy for a training job or a serving fleet", j.out, c.out});
   }
   {
     Builder c;

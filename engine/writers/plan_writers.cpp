@@ -19,7 +19,7 @@ std::string rows_table(const std::vector<PlanRow>& rows) {
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const PlanRow& x = rows[i];
     t.add_row({std::to_string(i + 1), devices_text(x), layout_label(x.layout), x.payment, x.region, duration_text(x.wall_s), usd_text(x.usd),
-               x.capex_usd > 0 ? usd_text(x.capex_usd) : "-", mass_text(x.co2e_kg), percent_text(x.mfu), x.binds});
+               x.capex_usd > 0 ? usd_text(x.capex_usd) : "-", x.co2_known ? mass_text(x.co2e_kg) : "-", percent_text(x.mfu), x.binds});
   }
   return t.render();
 }
@@ -64,12 +64,126 @@ Json row_json(const PlanRow& x) {
           {"wall_s", x.wall_s},
           {"usd", x.usd},
           {"capex_usd", x.capex_usd},
-          {"co2e_kg", x.co2e_kg},
+          {"co2e_kg", x.co2_known ? Json(x.co2e_kg) : Json(nullptr)},
           {"energy_J", x.energy_J},
           {"tokens_per_s", x.tokens_per_s},
           {"mfu", x.mfu},
           {"memory_bytes", x.memory_B},
           {"binds", x.binds}};
+}
+
+
+std::string bounds_text(const ServingPlanRequest& q) {
+  std::vector<std::string> b;
+  if (q.budget_usd_per_hour) b.push_back("budget " + usd_text(*q.budget_usd_per_hour) + "/h");
+  if (q.max_devices) b.push_back(fmt::format("at most {} devices", *q.max_devices));
+  return b.empty() ? "no bound" : fmt::format("{}", fmt::join(b, ", "));
+}
+
+std::string slo_text(const models::Slo& slo) {
+  std::vector<std::string> b;
+  if (slo.ttft_s) b.push_back(fmt::format("p{:g} TTFT ≤ {}", slo.percentile * 100, duration_text(*slo.ttft_s)));
+  if (slo.tpot_s) b.push_back(fmt::format("p{:g} TPOT ≤ {}", slo.percentile * 100, duration_text(*slo.tpot_s)));
+  return fmt::format("{}", fmt::join(b, ", "));
+}
+
+std::string dropped_text(const ReasonCounts& dropped, std::string_view what) {
+  if (dropped.empty()) return "";
+  std::string out = fmt::format("Dropped (candidates: {}):\n", what);
+  for (const auto& [why, n] : dropped) out += fmt::format("  {:>9}  {}\n", n, why);
+  return out;
+}
+
+std::string fleet_table(const std::vector<ServingPlanRow>& rows, const models::Slo& slo) {
+  const std::string p = fmt::format("p{:g}", slo.percentile * 100);
+  TextTable t({"#", "fleet", "replica", "paid as", "region", "$/h", "$/Mtok", "capex", "CO2e/h", "TTFT " + p, "TPOT " + p, "E2E " + p,
+               "binds"});
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const ServingPlanRow& x = rows[i];
+    const ServeLayout& l = x.replica;
+    std::string replica = fmt::format("tp {} · pp {}{} · {}/{}", l.tp, l.pp, l.ep > 1 ? fmt::format(" · ep {}", l.ep) : "", name_of(l.weights),
+                                      name_of(l.kv));
+    t.add_row({std::to_string(i + 1),
+               fmt::format("{} × {} ({} replicas, {} {})", x.units, x.kind == Payment::purchase ? x.system : x.offer, x.replicas, x.devices,
+                           x.accelerator),
+               replica, x.payment, x.region, usd_text(x.usd_per_hour), usd_text(x.usd_per_million_tokens),
+               x.capex_usd > 0 ? usd_text(x.capex_usd) : "-", x.co2_known ? mass_text(x.co2e_kg_per_hour) : "-", duration_text(x.point.ttft_p_s),
+               duration_text(x.point.tpot_p_s), duration_text(x.point.e2e_p_s), x.binds});
+  }
+  return t.render();
+}
+
+template <class Json>
+Json row_json(const ServingPlanRow& x) {
+  const ServeLayout& l = x.replica;
+  const models::ServingPoint& p = x.point;
+  return {{"system", x.system},
+          {"accelerator", x.accelerator},
+          {"replica_devices", l.devices},
+          {"tp", l.tp},
+          {"pp", l.pp},
+          {"ep", l.ep},
+          {"weight_dtype", name_of(l.weights)},
+          {"kv_dtype", name_of(l.kv)},
+          {"compute_dtype", name_of(x.compute)},
+          {"replicas", x.replicas},
+          {"units", x.units},
+          {"devices", x.devices},
+          {"payment", name_of(x.kind)},
+          {"paid_as", x.payment},
+          {"offer", x.offer},
+          {"region", x.region},
+          {"rate_per_replica", x.rate_per_replica},
+          {"load", p.load},
+          {"ttft_p50_s", p.ttft_p50_s},
+          {"ttft_p_s", p.ttft_p_s},
+          {"tpot_p50_s", p.tpot_p50_s},
+          {"tpot_p_s", p.tpot_p_s},
+          {"e2e_mean_s", p.e2e_mean_s},
+          {"e2e_p_s", p.e2e_p_s},
+          {"usd_per_hour", x.usd_per_hour},
+          {"usd_per_million_tokens", x.usd_per_million_tokens},
+          {"capex_usd", x.capex_usd},
+          {"co2e_kg_per_hour", x.co2_known ? Json(x.co2e_kg_per_hour) : Json(nullptr)},
+          {"facility_power_W", x.power_W},
+          {"binds", x.binds}};
+}
+
+template <class Row>
+void add_outcome(nlohmann::json& j, const ReasonCounts& dropped, const std::string& last_removed_by, const std::vector<Row>& best,
+                 const std::vector<Row>& front) {
+  j["dropped"] = nlohmann::json::array();
+  for (const auto& [why, n] : dropped) j["dropped"].push_back({{"reason", why}, {"count", n}});
+  j["last_removed_by"] = last_removed_by;
+  j["best"] = nlohmann::json::array();
+  for (const Row& x : best) j["best"].push_back(row_json<nlohmann::json>(x));
+  j["front"] = nlohmann::json::array();
+  for (const Row& x : front) j["front"].push_back(row_json<nlohmann::json>(x));
+}
+
+// The best rows and the front, one CSV line each, the columns in declaration order.
+template <class Row>
+std::string rows_csv(const std::vector<Row>& best, const std::vector<Row>& front) {
+  std::string out;
+  std::vector<std::string> keys;
+  auto add = [&](std::string_view set, const Row& x) {
+    const auto j = row_json<nlohmann::ordered_json>(x);
+    if (keys.empty()) {
+      for (auto it = j.begin(); it != j.end(); ++it) keys.push_back(it.key());
+      out += "set";
+      for (const std::string& k : keys) out += "," + k;
+      out += "\n";
+    }
+    out += std::string(set);
+    for (const std::string& k : keys) {
+      const nlohmann::ordered_json& v = j[k];
+      out += "," + csv_field(v.is_string() ? v.get<std::string>() : v.dump());
+    }
+    out += "\n";
+  };
+  for (const Row& x : best) add("best", x);
+  for (const Row& x : front) add("front", x);
+  return out;
 }
 
 }  // namespace
@@ -80,10 +194,7 @@ std::string plan_to_table(const PlanReport& r) {
   out += fmt::format("Searched {} system(s) ({}) at {} node count(s) ({}–{} nodes){}: {} units swept, {} layouts judged, {} timed, {} priced\n",
                      r.systems.size(), fmt::join(r.systems, ", "), r.nodes.size(), r.nodes.front(), r.nodes.back(),
                      q.shards > 1 ? fmt::format(", shard {}/{}", q.shard, q.shards) : "", r.units, r.layouts, r.timed, r.priced);
-  if (!r.dropped.empty()) {
-    out += "Dropped (candidates: system x node count x payment):\n";
-    for (const auto& [why, n] : r.dropped) out += fmt::format("  {:>9}  {}\n", n, why);
-  }
+  out += dropped_text(r.dropped, "system x node count x payment");
   if (r.best.empty()) {
     out += fmt::format("\nNo candidate is left{}.\n", r.last_removed_by.empty() ? "" : fmt::format(": the last were removed by '{}'", r.last_removed_by));
   } else {
@@ -100,7 +211,7 @@ std::string plan_to_table(const PlanReport& r) {
 
 nlohmann::json plan_to_json(const PlanReport& r) {
   const PlanRequest& q = r.request;
-  nlohmann::json j{{"scenario_file", r.scenario_file}, {"scenario", r.scenario}, {"workload", r.workload}, {"stack", r.stack},
+  nlohmann::json j{{"kind", "training"}, {"scenario_file", r.scenario_file}, {"scenario", r.scenario}, {"workload", r.workload}, {"stack", r.stack},
                    {"objective", name_of(q.objective)}, {"nodes", r.nodes}, {"systems", r.systems}, {"units", r.units},
                    {"layouts", r.layouts}, {"timed", r.timed}, {"priced", r.priced}, {"shard", q.shard}, {"shards", q.shards},
                    {"seconds", r.seconds}};
@@ -109,37 +220,49 @@ nlohmann::json plan_to_json(const PlanReport& r) {
   j["deadline_s"] = q.deadline_s ? nlohmann::json(*q.deadline_s) : nlohmann::json(nullptr);
   j["budget_usd"] = q.budget_usd ? nlohmann::json(*q.budget_usd) : nlohmann::json(nullptr);
   j["max_devices"] = q.max_devices ? nlohmann::json(*q.max_devices) : nlohmann::json(nullptr);
-  j["dropped"] = nlohmann::json::array();
-  for (const auto& [why, n] : r.dropped) j["dropped"].push_back({{"reason", why}, {"count", n}});
-  j["last_removed_by"] = r.last_removed_by;
-  j["best"] = nlohmann::json::array();
-  for (const PlanRow& x : r.best) j["best"].push_back(row_json<nlohmann::json>(x));
-  j["front"] = nlohmann::json::array();
-  for (const PlanRow& x : r.front) j["front"].push_back(row_json<nlohmann::json>(x));
+  add_outcome(j, r.dropped, r.last_removed_by, r.best, r.front);
   return {{"plan", j}};
 }
 
-std::string plan_to_csv(const PlanReport& r) {
-  std::string out;
-  std::vector<std::string> keys;
-  auto add = [&](std::string_view set, const PlanRow& x) {
-    const auto j = row_json<nlohmann::ordered_json>(x);
-    if (keys.empty()) {
-      for (auto it = j.begin(); it != j.end(); ++it) keys.push_back(it.key());
-      out += "set";
-      for (const std::string& k : keys) out += "," + k;
-      out += "\n";
-    }
-    out += std::string(set);
-    for (const std::string& k : keys) {
-      const nlohmann::ordered_json& v = j[k];
-      out += "," + csv_field(v.is_string() ? v.get<std::string>() : v.dump());
-    }
-    out += "\n";
-  };
-  for (const PlanRow& x : r.best) add("best", x);
-  for (const PlanRow& x : r.front) add("front", x);
+std::string plan_to_csv(const PlanReport& r) { return rows_csv(r.best, r.front); }
+
+std::string plan_to_table(const ServingPlanReport& r) {
+  const ServingPlanRequest& q = r.request;
+  std::string out = fmt::format("Serving plan for {} ({}): {:g} requests/s of {:g} + {:g} tokens, {}; objective {}, {}\n", r.workload,
+                                r.scenario, r.rate, r.input_len, r.output_len, slo_text(r.slo), name_of(q.objective), bounds_text(q));
+  out += fmt::format("Searched {} system(s) ({}){}: {} replica layouts judged, {} simulated, {} fleets priced\n", r.systems.size(),
+                     fmt::join(r.systems, ", "), q.shards > 1 ? fmt::format(", shard {}/{}", q.shard, q.shards) : "", r.layouts, r.simulated,
+                     r.priced);
+  out += dropped_text(r.dropped, "replica layout x payment");
+  if (r.best.empty()) {
+    out += fmt::format("\nNo fleet is left{}.\n", r.last_removed_by.empty() ? "" : fmt::format(": the last were removed by '{}'", r.last_removed_by));
+  } else {
+    out += fmt::format("\nBest {} by {}:\n", r.best.size(), name_of(q.objective)) + fleet_table(r.best, r.slo);
+    if (!r.front.empty()) out += fmt::format("\nPareto front of {} ({} rows):\n", metric_list(q.pareto), r.front.size()) + fleet_table(r.front, r.slo);
+  }
+  out += "\nAssumptions:\n";
+  for (const std::string& a : r.assumptions) out += "  - " + a + "\n";
+  out += fmt::format("Plan took {:.3g} s.\n", r.seconds);
   return out;
 }
+
+nlohmann::json plan_to_json(const ServingPlanReport& r) {
+  const ServingPlanRequest& q = r.request;
+  nlohmann::json j{{"kind", "serving"}, {"scenario_file", r.scenario_file}, {"scenario", r.scenario}, {"workload", r.workload},
+                   {"engine", r.engine}, {"rate", r.rate}, {"input_len", r.input_len}, {"output_len", r.output_len},
+                   {"objective", name_of(q.objective)}, {"systems", r.systems}, {"layouts", r.layouts}, {"simulated", r.simulated},
+                   {"priced", r.priced}, {"shard", q.shard}, {"shards", q.shards}, {"seconds", r.seconds}, {"assumptions", r.assumptions}};
+  j["slo"] = {{"ttft_s", r.slo.ttft_s ? nlohmann::json(*r.slo.ttft_s) : nlohmann::json(nullptr)},
+              {"tpot_s", r.slo.tpot_s ? nlohmann::json(*r.slo.tpot_s) : nlohmann::json(nullptr)},
+              {"percentile", r.slo.percentile * 100}};
+  j["pareto"] = nlohmann::json::array();
+  for (PlanMetric m : q.pareto) j["pareto"].push_back(name_of(m));
+  j["budget_usd_per_hour"] = q.budget_usd_per_hour ? nlohmann::json(*q.budget_usd_per_hour) : nlohmann::json(nullptr);
+  j["max_devices"] = q.max_devices ? nlohmann::json(*q.max_devices) : nlohmann::json(nullptr);
+  add_outcome(j, r.dropped, r.last_removed_by, r.best, r.front);
+  return {{"plan", j}};
+}
+
+std::string plan_to_csv(const ServingPlanReport& r) { return rows_csv(r.best, r.front); }
 
 }  // namespace perfcast

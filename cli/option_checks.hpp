@@ -1,0 +1,26 @@
+#pragma once
+// Checks of option values shared by commands, as CLI11 validators.
+#include <cmath>
+#include <exception>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace perfcast::cli {
+
+// A request rate: a positive, finite number of requests/s.
+inline CLI::Validator positive_rate() {
+  return CLI::Validator(
+      [](std::string& text) {
+        try {
+          std::size_t used = 0;
+          const double v = std::stod(text, &used);
+          if (used == text.size() && v > 0 && std::isfinite(v)) return std::string();
+        } catch (const std::exception&) {
+        }
+        return "'" + text + "': give a positive number of requests/s, e.g. 200";
+      },
+      "RATE");
+}
+
+}  // namespace perfcast::cli
