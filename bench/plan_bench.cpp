@@ -5,6 +5,11 @@
 //   layouts/s   distinct layouts judged (rules, memory, time) per wall second;
 //   timed/s     layouts timed in full;
 //   rows/s      candidates priced (unit x payment).
+// And the serving question: Llama-3-70B at 200 requests/s under p99 TTFT 1 s and TPOT 50 ms, every
+// system, replica layout, precision, offer and purchase region. Reports
+//   layouts/s   replica layouts judged (rules, memory);
+//   simulated/s replica layouts sized by the engine simulation (capacity's SLO search);
+//   rows/s      fleets priced (replica layout x payment).
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
@@ -14,6 +19,7 @@
 #include "engine/data/plan_candidates.hpp"
 #include "engine/sweep/plan.hpp"
 #include "engine/sweep/scaling.hpp"
+#include "engine/sweep/serving_plan.hpp"
 
 namespace {
 
@@ -47,6 +53,27 @@ void llama3_70b_15t_all_hardware(benchmark::State& state) {
   state.counters["threads"] = double(state.range(0));
 }
 
+void llama3_70b_200_rps_all_hardware(benchmark::State& state) {
+  const std::string file = (std::filesystem::path(PERFCAST_SOURCE_DIR) / "scenarios" / "llama3-70b-h100-serving.toml").string();
+  PlanSpace space;
+  space.nodes = {1};
+  ServingPlanRequest r;
+  r.rate = 200;
+  r.threads = int(state.range(0));
+  std::uint64_t layouts = 0, simulated = 0, priced = 0;
+  for (auto _ : state) {
+    const PlanCandidates c = plan_candidates(file, space, db());
+    const ServingPlanReport report = serving_plan(c, file, r);
+    benchmark::DoNotOptimize(report.best.data());
+    layouts += report.layouts, simulated += report.simulated, priced += report.priced;
+  }
+  using benchmark::Counter;
+  state.counters["layouts/s"] = Counter(double(layouts), Counter::kIsRate);
+  state.counters["simulated/s"] = Counter(double(simulated), Counter::kIsRate);
+  state.counters["rows/s"] = Counter(double(priced), Counter::kIsRate);
+  state.counters["threads"] = double(state.range(0));
+}
+
 void threads(benchmark::internal::Benchmark* b) {
   b->Arg(1);
   if (std::thread::hardware_concurrency() > 1) b->Arg(int(std::thread::hardware_concurrency()));
@@ -56,3 +83,4 @@ void threads(benchmark::internal::Benchmark* b) {
 }  // namespace
 
 BENCHMARK(llama3_70b_15t_all_hardware)->Apply(threads);
+BENCHMARK(llama3_70b_200_rps_all_hardware)->Apply(threads);
