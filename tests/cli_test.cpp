@@ -459,6 +459,12 @@ TEST_CASE("plan on a serving scenario: the cheapest fleet meeting the SLOs, JSON
   Run negative = run("plan " + serving + " --rate -3");
   CHECK(negative.code == 1);  // CLI11's usage error, as capacity's
   CHECK(negative.err.find("'-3': give a positive number of requests/s") != std::string::npos);
+  Run absurd = run("capacity " + std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-h100-serving.toml --rate 1e12");
+  CHECK(absurd.code == 2);
+  CHECK(absurd.err.find("needs more than 1000000 replicas") != std::string::npos);
+  Run huge = run("plan " + serving + " --rate 1e12");
+  CHECK(huge.code == 0);
+  CHECK(huge.out.find("the last were removed by 'more than 1000000 replicas'") != std::string::npos);
   Run none = run("plan " + serving + " --rate 50 --budget '$1/h'");
   CHECK(none.code == 0);
   CHECK(none.out.find("No fleet is left: the last were removed by 'over the budget per hour'") != std::string::npos);

@@ -88,7 +88,7 @@ DisaggregatedPlan disaggregated_plan(const Scenario& s, const RateModel& m, cons
                                     : fmt::format("no decode replica meets TPOT ≤ {}", duration_text(*c.slo.tpot_s));
     return d;
   }
-  auto replicas = [&](double per_replica) { return static_cast<int>(std::ceil(*c.target_rate / per_replica * (1 - 1e-12))); };
+  auto replicas = [&](double per_replica) { return replicas_for(*c.target_rate, per_replica); };
   d.prefill_replicas = replicas(*d.prefill_slo_rate);
   d.decode_replicas = replicas(*d.decode_slo_rate);
   d.devices = (*d.prefill_replicas + *d.decode_replicas) * c.devices_per_replica;
@@ -121,8 +121,11 @@ CapacityReport capacity_for_scenario(const Scenario& s, const CapacityRequest& r
   c.slo_rate = slo_rate_of(m, c.slo);
   if (!c.slo_rate) c.slo_verdict = infeasible_verdict(m, c.slo, c.input_len);
   if (c.target_rate && c.slo_rate) {
-    const double ratio = *c.target_rate / *c.slo_rate;
-    c.replicas = static_cast<int>(std::ceil(ratio * (1 - 1e-12)));
+    try {
+      c.replicas = replicas_for(*c.target_rate, *c.slo_rate);
+    } catch (const InputError& e) {
+      throw InputError({s.file, 0, 0}, "the rate (--rate or [serving] arrival_rate): " + e.message());
+    }
     c.devices = *c.replicas * c.devices_per_replica;
     c.at_target = serve_at(m, *c.target_rate / *c.replicas);
   }

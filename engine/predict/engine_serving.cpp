@@ -212,4 +212,11 @@ EngineSteadyState max_throughput(const Scenario& s, const InferenceOptions& o) {
   return r;
 }
 
+int replicas_for(double rate, double per_replica) {
+  const double ratio = rate / per_replica;
+  if (!(ratio <= kMaxReplicas))
+    throw InputError({}, fmt::format("{:g} requests/s at {:.4g} per replica needs more than {} replicas", rate, per_replica, kMaxReplicas));
+  return static_cast<int>(std::ceil(ratio * (1 - 1e-12)));
+}
+
 }  // namespace perfcast

@@ -52,4 +52,9 @@ models::ServingPoint serve_at(const RateModel& m, double rate);
 // nullopt when a vanishing load already misses it.
 std::optional<double> slo_rate_of(const RateModel& m, const models::Slo& slo);
 
+// Replicas of `per_replica` requests/s each that `rate` needs: ⌈rate / per_replica⌉. Throws
+// InputError past kMaxReplicas (a rate no fleet of this layout serves; an int would overflow).
+inline constexpr int kMaxReplicas = 1'000'000;
+int replicas_for(double rate, double per_replica);
+
 }  // namespace perfcast

@@ -166,7 +166,7 @@ Sized size_fleet(const PlanCandidates& candidates, const Unit& u, const Target& 
   RateModel m;
   try {
     m = rate_model(x, o);
-  } catch (const InputError& e) {
+  } catch (const InputError&) {
     out.stage = kMemory, out.reason = "one sequence and the weights do not fit in device memory";
     return out;
   }
@@ -176,7 +176,12 @@ Sized size_fleet(const PlanCandidates& candidates, const Unit& u, const Target& 
     out.stage = kSlo, out.reason = "no load meets the SLOs (a lone request already misses them)";
     return out;
   }
-  out.replicas = static_cast<int>(std::ceil(t.rate / *slo_rate * (1 - 1e-12)));
+  try {
+    out.replicas = replicas_for(t.rate, *slo_rate);
+  } catch (const InputError&) {
+    out.stage = kDeviceCap, out.reason = fmt::format("more than {} replicas", kMaxReplicas);
+    return out;
+  }
   out.rate_per_replica = t.rate / out.replicas;
   out.point = serve_at(m, out.rate_per_replica);
   return out;
