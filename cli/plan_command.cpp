@@ -69,6 +69,17 @@ void print(const Report& report, const std::string& format) {
   else fmt::print("{}", plan_to_table(report));
 }
 
+// The options a training and a serving plan share: the device cap, ranking, threads and shard.
+template <class Request>
+void set_ranking(Request& r, const PlanOptions& o) {
+  if (o.max_devices > 0) r.max_devices = o.max_devices;
+  r.objective = plan_metric(o.objective, "--objective");
+  r.pareto = pareto_metrics(o.pareto);
+  r.top = o.top;
+  r.threads = o.threads;
+  if (!o.shard.empty()) std::tie(r.shard, r.shards) = parse_shard(o.shard);
+}
+
 // --budget: money for a training job (the rent or capex), money per hour for a serving fleet.
 std::optional<double> budget(const std::string& text, bool serving) {
   if (text.empty()) return std::nullopt;
@@ -92,12 +103,7 @@ int run_serving(const PlanOptions& o, const PlanCandidates& candidates) {
       r.weight_dtypes.push_back(*p);
     }
   r.budget_usd_per_hour = budget(o.budget, true);
-  if (o.max_devices > 0) r.max_devices = o.max_devices;
-  r.objective = plan_metric(o.objective, "--objective");
-  r.pareto = pareto_metrics(o.pareto);
-  r.top = o.top;
-  r.threads = o.threads;
-  if (!o.shard.empty()) std::tie(r.shard, r.shards) = parse_shard(o.shard);
+  set_ranking(r, o);
   const InferenceOptions options = with_params(InferenceOptions{}, profile_params(o.calibration));
   print(serving_plan(candidates, o.scenario, r, options), o.format);
   return 0;
@@ -110,12 +116,7 @@ int run_training(const PlanOptions& o, const PlanCandidates& candidates, const s
   PlanRequest r;
   if (!o.deadline.empty()) r.deadline_s = positive(o.deadline, units::dim::seconds, "--deadline", "60d or 1440h");
   r.budget_usd = budget(o.budget, false);
-  if (o.max_devices > 0) r.max_devices = o.max_devices;
-  r.objective = plan_metric(o.objective, "--objective");
-  r.pareto = pareto_metrics(o.pareto);
-  r.top = o.top;
-  r.threads = o.threads;
-  if (!o.shard.empty()) std::tie(r.shard, r.shards) = parse_shard(o.shard);
+  set_ranking(r, o);
   const TrainingOptions options = with_params(TrainingOptions{}, profile_params(o.calibration));
   print(plan(candidates, o.scenario, nodes, r, options), o.format);
   return 0;
