@@ -99,12 +99,18 @@ DisaggregatedPlan disaggregated_plan(const Scenario& s, const RateModel& m, cons
 
 }  // namespace
 
+models::Slo slo_for(const Scenario& s, const CapacityRequest& request) {
+  models::Slo slo;
+  slo.ttft_s = request.ttft_slo_s ? request.ttft_slo_s : s.serving.ttft_slo_s;
+  slo.tpot_s = request.tpot_slo_s ? request.tpot_slo_s : s.serving.tpot_slo_s;
+  slo.percentile = request.percentile.value_or(s.serving.slo_percentile) / 100;
+  return slo;
+}
+
 CapacityReport capacity_for_scenario(const Scenario& s, const CapacityRequest& request) {
   if (!s.inference) throw InputError({s.file, 0, 0}, "capacity: needs an [inference] scenario");
   CapacityReport c;
-  c.slo.ttft_s = request.ttft_slo_s ? request.ttft_slo_s : s.serving.ttft_slo_s;
-  c.slo.tpot_s = request.tpot_slo_s ? request.tpot_slo_s : s.serving.tpot_slo_s;
-  c.slo.percentile = request.percentile.value_or(s.serving.slo_percentile) / 100;
+  c.slo = slo_for(s, request);
   if (request.concurrency) return closed_loop_capacity(s, *request.concurrency, c);
   if (s.serving.benchmark_requests)
     throw InputError({s.file, 0, 0}, "serving.benchmark_requests: a finite benchmark is a closed loop; give capacity --concurrency, or "
@@ -118,17 +124,17 @@ CapacityReport capacity_for_scenario(const Scenario& s, const CapacityRequest& r
   const RateModel m = rate_model(at_slo_percentile(s, c.slo));
   c.saturation_rate = m.saturation_rate;
 
-  c.slo_rate = slo_rate_of(m, c.slo);
-  if (!c.slo_rate) c.slo_verdict = infeasible_verdict(m, c.slo, c.input_len);
-  if (c.target_rate && c.slo_rate) {
-    try {
-      c.replicas = replicas_for(*c.target_rate, *c.slo_rate);
-    } catch (const InputError& e) {
-      throw InputError({s.file, 0, 0}, "the rate (--rate or [serving] arrival_rate): " + e.message());
-    }
-    c.devices = *c.replicas * c.devices_per_replica;
-    c.at_target = serve_at(m, *c.target_rate / *c.replicas);
+  RateSizing sized;
+  try {
+    sized = size_for_rate(m, c.slo, c.target_rate);
+  } catch (const InputError& e) {
+    throw InputError({s.file, 0, 0}, "the rate (--rate or [serving] arrival_rate): " + e.message());
   }
+  c.slo_rate = sized.slo_rate;
+  if (!c.slo_rate) c.slo_verdict = infeasible_verdict(m, c.slo, c.input_len);
+  c.replicas = sized.replicas;
+  c.at_target = sized.at_share;
+  if (c.replicas) c.devices = *c.replicas * c.devices_per_replica;
   for (double load : {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95}) {
     const models::ServingPoint p = serve_at(m, load * c.saturation_rate);
     c.curve.push_back({p, models::meets(p, c.slo)});

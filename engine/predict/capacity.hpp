@@ -57,6 +57,9 @@ struct CapacityReport {
   std::vector<std::string> assumptions;
 };
 
+// The SLO asked, or the scenario's [serving] one, at the percentile as a fraction.
+models::Slo slo_for(const Scenario& s, const CapacityRequest& request);
+
 // Throws InputError without an SLO (unless a concurrency is given), for a vision scenario, or when
 // no sequence fits.
 CapacityReport capacity_for_scenario(const Scenario& s, const CapacityRequest& request);

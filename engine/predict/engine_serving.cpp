@@ -219,4 +219,13 @@ int replicas_for(double rate, double per_replica) {
   return static_cast<int>(std::ceil(ratio * (1 - 1e-12)));
 }
 
+RateSizing size_for_rate(const RateModel& m, const models::Slo& slo, std::optional<double> rate) {
+  RateSizing z;
+  z.slo_rate = slo_rate_of(m, slo);
+  if (!rate || !z.slo_rate) return z;
+  z.replicas = replicas_for(*rate, *z.slo_rate);
+  z.at_share = serve_at(m, *rate / *z.replicas);
+  return z;
+}
+
 }  // namespace perfcast

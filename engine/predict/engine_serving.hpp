@@ -3,6 +3,7 @@
 // the replica's step costs from the roofline, and the step-by-step scheduler simulation
 // (models/scheduler_simulation) under a closed loop of clients, the longest queue (maximum
 // throughput) or Poisson arrivals.
+#include <optional>
 #include <string>
 
 #include "engine/predict/inference.hpp"
@@ -56,5 +57,15 @@ std::optional<double> slo_rate_of(const RateModel& m, const models::Slo& slo);
 // InputError past kMaxReplicas (a rate no fleet of this layout serves; an int would overflow).
 inline constexpr int kMaxReplicas = 1'000'000;
 int replicas_for(double rate, double per_replica);
+
+// One replica layout sized for a rate (what `capacity` reports and `plan` ranks): the largest rate
+// per replica meeting the SLO, the fewest replicas `rate` needs at it (⌈rate / that rate⌉), and one
+// replica's steady state at its share. Throws InputError past kMaxReplicas.
+struct RateSizing {
+  std::optional<double> slo_rate;                // none: a lone request already misses the SLO
+  std::optional<int> replicas;                   // with a rate and an slo_rate
+  std::optional<models::ServingPoint> at_share;  // one replica at rate / replicas
+};
+RateSizing size_for_rate(const RateModel& m, const models::Slo& slo, std::optional<double> rate);
 
 }  // namespace perfcast

@@ -68,7 +68,7 @@ PlanReport plan(const PlanCandidates& candidates, const std::string& scenario_fi
   PlanFunnel funnel{.dropped = candidates.dropped};
   if (!candidates.dropped.empty()) funnel.last_removed_by = candidates.dropped.back().first;
 
-  std::vector<PlanRow> rows;
+  PlanRanking<PlanRow> kept(r.objective, r.top, r.pareto);
   std::uint64_t unit = 0;
   for (const PlanHardware& h : candidates.hardware) {
     if (!h.scenario) {
@@ -152,15 +152,15 @@ PlanReport plan(const PlanCandidates& candidates, const std::string& scenario_fi
           continue;
         }
         row.binds = binding(row, r);
-        rows.push_back(std::move(row));
+        kept.offer(std::move(row));
       }
     }
   }
 
-  out.best = best_rows(rows, r.objective, r.top);
-  out.front = pareto_rows(rows, r.pareto);
+  out.best = kept.best.sorted();
+  out.front = kept.front.sorted();
   out.dropped = std::move(funnel.dropped);
-  if (rows.empty()) out.last_removed_by = std::move(funnel.last_removed_by);
+  if (kept.offered == 0) out.last_removed_by = std::move(funnel.last_removed_by);
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
 }

@@ -31,6 +31,7 @@ struct PlanRequest {
 };
 
 struct PlanRow {
+  std::uint64_t id = 0;      // its place in the search (ties rank by it)
   std::string system, accelerator, payment, offer, region;
   Payment kind = Payment::cloud;
   int nodes = 0, devices = 0;
@@ -45,6 +46,7 @@ struct PlanRow {
   // The money paid out, which --budget bounds: the rent, or a purchase's capex.
   double outlay_usd() const { return capex_usd > 0 ? capex_usd : usd; }
 };
+inline double rank_key(const PlanRow& r, PlanMetric m) { return r.value(m); }
 
 struct PlanReport {
   std::string scenario_file, scenario, workload, stack;

@@ -10,6 +10,7 @@
 #include "engine/core/parallel.hpp"
 #include "engine/core/quantity_text.hpp"
 #include "engine/layout/rules.hpp"
+#include "engine/predict/capacity.hpp"
 #include "engine/predict/economics.hpp"
 #include "engine/predict/engine_serving.hpp"
 #include "engine/predict/memory.hpp"
@@ -34,6 +35,7 @@ struct Unit {
   std::size_t hardware = 0;
   ServeLayout layout;
   Precision compute = Precision::bf16;
+  Scenario replica;  // one replica of the layout at the plan's rate and SLOs
 };
 
 struct Sized {
@@ -56,9 +58,7 @@ Target target_of(const Scenario& s, const ServingPlanRequest& r) {
   const std::optional<double> rate = r.rate ? r.rate : s.serving.arrival_rate;
   if (!rate) throw InputError({s.file, 0, 0}, "plan: a serving plan needs a rate: give --rate or [serving] arrival_rate");
   t.rate = *rate;
-  t.slo.ttft_s = r.ttft_slo_s ? r.ttft_slo_s : s.serving.ttft_slo_s;
-  t.slo.tpot_s = r.tpot_slo_s ? r.tpot_slo_s : s.serving.tpot_slo_s;
-  t.slo.percentile = r.percentile.value_or(s.serving.slo_percentile) / 100;
+  t.slo = slo_for(s, {.ttft_slo_s = r.ttft_slo_s, .tpot_slo_s = r.tpot_slo_s, .percentile = r.percentile});
   if (!t.slo.ttft_s && !t.slo.tpot_s)
     throw InputError({s.file, 0, 0}, "plan: a serving plan needs an SLO: give --ttft-slo and/or --tpot-slo, or [serving] ttft_slo_s / tpot_slo_s");
   if (s.serving.concurrency || s.serving.benchmark_requests)
@@ -141,7 +141,7 @@ std::vector<Unit> units_of(const PlanCandidates& candidates, const Target& t, co
           // ones) and counts and keeps its own.
           const bool mine = index++ % std::uint64_t(r.shards) == std::uint64_t(r.shard);
           out.layouts += mine;
-          const Scenario x = replica_scenario(s, l, recipe.compute, t);
+          Scenario x = replica_scenario(s, l, recipe.compute, t);
           if (broken_layout_rule(x.workload, x.parallelism, l.devices, std::nullopt)) {
             if (mine) funnel.drop(kRule, "the layout rules refuse the replica layout");
             continue;
@@ -151,7 +151,7 @@ std::vector<Unit> units_of(const PlanCandidates& candidates, const Target& t, co
             continue;
           }
           node_holds = true;
-          if (mine) units.push_back({k, l, recipe.compute});
+          if (mine) units.push_back({k, l, recipe.compute, std::move(x)});
         }
       }
     }
@@ -160,30 +160,30 @@ std::vector<Unit> units_of(const PlanCandidates& candidates, const Target& t, co
 }
 
 // The fewest replicas of the unit's layout meeting the SLOs at the rate, as `capacity` sizes them.
-Sized size_fleet(const PlanCandidates& candidates, const Unit& u, const Target& t, const InferenceOptions& o) {
-  const Scenario x = replica_scenario(*candidates.hardware[u.hardware].scenario, u.layout, u.compute, t);
+Sized size_fleet(const Unit& u, const Target& t, const InferenceOptions& o) {
   Sized out;
   RateModel m;
   try {
-    m = rate_model(x, o);
+    m = rate_model(u.replica, o);
   } catch (const InputError&) {
     out.stage = kMemory, out.reason = "one sequence and the weights do not fit in device memory";
     return out;
   }
   out.engine = m.engine;
-  const std::optional<double> slo_rate = slo_rate_of(m, t.slo);
-  if (!slo_rate) {
-    out.stage = kSlo, out.reason = "no load meets the SLOs (a lone request already misses them)";
-    return out;
-  }
+  RateSizing z;
   try {
-    out.replicas = replicas_for(t.rate, *slo_rate);
+    z = size_for_rate(m, t.slo, t.rate);
   } catch (const InputError&) {
     out.stage = kDeviceCap, out.reason = fmt::format("more than {} replicas", kMaxReplicas);
     return out;
   }
+  if (!z.slo_rate) {
+    out.stage = kSlo, out.reason = "no load meets the SLOs (a lone request already misses them)";
+    return out;
+  }
+  out.replicas = *z.replicas;
   out.rate_per_replica = t.rate / out.replicas;
-  out.point = serve_at(m, out.rate_per_replica);
+  out.point = *z.at_share;
   return out;
 }
 
@@ -203,6 +203,8 @@ int units_holding(int replicas, int devices, int per_unit, bool joined) {
 models::Activity device_activity(const ServingPlanRow& row) {
   const double used = double(row.replicas * row.replica.devices) / row.devices;
   const models::ServingPoint& p = row.point;
+  // Both shares are over the measured window while steps run on past its end: the busy share is
+  // capped at 1 and the prompt share can then exceed it.
   const double busy = std::max(p.busy_share, p.prefill_share);
   return {.compute_s = used * p.prefill_share, .memory_s = used * (busy - p.prefill_share), .idle_s = 1 - used * busy};
 }
@@ -255,9 +257,9 @@ ServingPlanReport serving_plan(const PlanCandidates& candidates, const std::stri
   const std::vector<Unit> units = units_of(candidates, t, r, out, funnel);
   std::vector<Sized> sized(units.size());
   for_each_item(thread_count(r.threads, units.size()), units.size(), nullptr,
-                [&](int, std::uint64_t k) { sized[k] = size_fleet(candidates, units[k], t, o); });
+                [&](int, std::uint64_t k) { sized[k] = size_fleet(units[k], t, o); });
 
-  std::vector<ServingPlanRow> rows;
+  PlanRanking<ServingPlanRow> kept(r.objective, r.top, r.pareto);
   for (std::size_t k = 0; k < units.size(); ++k) {
     const Unit& u = units[k];
     const Sized& z = sized[k];
@@ -285,7 +287,7 @@ ServingPlanReport serving_plan(const PlanCandidates& candidates, const std::stri
         funnel.drop(kDeviceCap, "more devices than --max-devices");
         continue;
       }
-      Scenario x = paid_as(replica_scenario(*h.scenario, u.layout, u.compute, t), p);
+      Scenario x = paid_as(u.replica, p);
       x.hardware.count = row.devices;
       const Consumption use{.devices = row.devices, .activity = device_activity(row), .tokens_per_span = t.rate * out.output_len,
                             .job_s = 3600.0};
@@ -312,13 +314,13 @@ ServingPlanReport serving_plan(const PlanCandidates& candidates, const std::stri
         continue;
       }
       row.binds = binding(row, t, r);
-      rows.push_back(std::move(row));
+      kept.offer(std::move(row));
     }
   }
-  out.best = best_rows(rows, r.objective, r.top);
-  out.front = pareto_rows(rows, r.pareto);
+  out.best = kept.best.sorted();
+  out.front = kept.front.sorted();
   out.dropped = std::move(funnel.dropped);
-  if (rows.empty()) out.last_removed_by = std::move(funnel.last_removed_by);
+  if (kept.offered == 0) out.last_removed_by = std::move(funnel.last_removed_by);
   out.assumptions = {
       fmt::format("each replica sized as perfcast capacity sizes it: the engine ({}) simulated step by step at Poisson arrivals (F-SRV-2), the "
                   "fewest replicas whose share of {:g} requests/s meets the SLOs at p{:g}; replicas share the load evenly",

@@ -36,6 +36,7 @@ struct ServingPlanRequest {
 };
 
 struct ServingPlanRow {
+  std::uint64_t id = 0;      // its place in the search (ties rank by it)
   std::string system, accelerator, payment, offer, region;
   Payment kind = Payment::cloud;
   ServeLayout replica;         // one replica: devices = tp × pp, its dtypes (batch unused)
@@ -54,6 +55,7 @@ struct ServingPlanRow {
   // time: the E2E latency at the SLO percentile; cost: USD per hour; co2: kg CO2e per hour.
   double value(PlanMetric m) const;
 };
+inline double rank_key(const ServingPlanRow& r, PlanMetric m) { return r.value(m); }
 
 struct ServingPlanReport {
   std::string scenario_file, scenario, workload, engine;
