@@ -1,6 +1,9 @@
 #include "engine/writers/sweep_columns.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <initializer_list>
 #include <fmt/format.h>
 #include <stdexcept>
 
@@ -82,16 +85,25 @@ constexpr FigureColumn<ServeFigures> kServingFigures[] = {
      &ServeFigures::co2_per_mtok, Known::economics, "kg CO2e/M tokens", number_text},
 };
 
+Precision precision_named(const json& v) {
+  const std::string name = v.get<std::string>();
+  if (const auto p = precision_from(name)) return *p;
+  throw std::out_of_range(fmt::format("'{}' is unknown", name));
+}
+
 const LayoutColumn<ServeLayout> kServingLayout[] = {
     {"label", "layout", "", "The layout in words", [](const ServeLayout& l) { return json(layout_label(l)); }},
-    {"devices", "", "devices", "Devices in all", [](const ServeLayout& l) { return json(l.devices); }},
-    {"tp", "", "devices", "Tensor parallel", [](const ServeLayout& l) { return json(l.tp); }},
-    {"pp", "", "stages", "Pipeline parallel", [](const ServeLayout& l) { return json(l.pp); }},
-    {"ep", "", "devices", "Expert parallel", [](const ServeLayout& l) { return json(l.ep); }},
+    {"devices", "", "devices", "Devices in all", PERFCAST_INT_COLUMN(ServeLayout, devices)},
+    {"tp", "", "devices", "Tensor parallel", PERFCAST_INT_COLUMN(ServeLayout, tp)},
+    {"pp", "", "stages", "Pipeline parallel", PERFCAST_INT_COLUMN(ServeLayout, pp)},
+    {"ep", "", "devices", "Expert parallel", PERFCAST_INT_COLUMN(ServeLayout, ep)},
     {"replicas", "", "replicas", "Model replicas: devices / (tp·pp)", [](const ServeLayout& l) { return json(l.devices / (l.tp * l.pp)); }},
-    {"batch", "", "sequences", "Concurrent sequences per replica", [](const ServeLayout& l) { return json(l.batch); }},
-    {"weight_dtype", "", "", "Weight storage format", [](const ServeLayout& l) { return json(name_of(l.weights)); }},
-    {"kv_dtype", "", "", "KV cache element format", [](const ServeLayout& l) { return json(name_of(l.kv)); }},
+    {"batch", "", "sequences", "Concurrent sequences per replica", [](const ServeLayout& l) { return json(l.batch); },
+     [](ServeLayout& l, const json& v) { l.batch = v.get<double>(); }},
+    {"weight_dtype", "", "", "Weight storage format", [](const ServeLayout& l) { return json(name_of(l.weights)); },
+     [](ServeLayout& l, const json& v) { l.weights = precision_named(v); }},
+    {"kv_dtype", "", "", "KV cache element format", [](const ServeLayout& l) { return json(name_of(l.kv)); },
+     [](ServeLayout& l, const json& v) { l.kv = precision_named(v); }},
 };
 
 #undef PERFCAST_INT_COLUMN
@@ -102,6 +114,37 @@ std::span<const FigureColumn<SweepFigures>> training_figure_columns() { return k
 std::span<const LayoutColumn<SweepLayout>> training_layout_columns() { return kTrainingLayout; }
 std::span<const FigureColumn<ServeFigures>> serving_figure_columns() { return kServingFigures; }
 std::span<const LayoutColumn<ServeLayout>> serving_layout_columns() { return kServingLayout; }
+
+namespace {
+
+constexpr int kMostDevices = 1 << 30;
+
+std::string degrees_fault(int devices, std::initializer_list<std::pair<const char*, int>> degrees) {
+  if (devices < 1 || devices > kMostDevices) return fmt::format("devices = {} is outside 1..{}", devices, kMostDevices);
+  for (const auto& [key, v] : degrees)
+    if (v < 1 || v > devices) return fmt::format("{} = {} is outside 1..devices ({})", key, v, devices);
+  return "";
+}
+
+}  // namespace
+
+std::string layout_fault(const SweepLayout& l) {
+  std::string fault = degrees_fault(l.devices, {{"tp", l.tp}, {"cp", l.cp}, {"pp", l.pp}, {"ep", l.ep}});
+  if (!fault.empty()) return fault;
+  if (l.vp < 1 || l.vp > 1024) return fmt::format("vp = {} is outside 1..1024", l.vp);
+  if (l.devices % (std::int64_t(l.tp) * l.cp * l.pp) != 0) return fmt::format("tp·cp·pp = {}·{}·{} does not divide {} devices", l.tp, l.cp, l.pp, l.devices);
+  if (l.zero < 0 || l.zero > 3) return fmt::format("zero = {} is not a ZeRO stage (0–3)", l.zero);
+  if (!std::isfinite(l.micro_batch) || l.micro_batch < 0) return fmt::format("micro_batch = {} is not a batch", l.micro_batch);
+  return "";
+}
+
+std::string layout_fault(const ServeLayout& l) {
+  std::string fault = degrees_fault(l.devices, {{"tp", l.tp}, {"pp", l.pp}, {"ep", l.ep}});
+  if (!fault.empty()) return fault;
+  if (l.devices % (std::int64_t(l.tp) * l.pp) != 0) return fmt::format("tp·pp = {}·{} does not divide {} devices", l.tp, l.pp, l.devices);
+  if (!std::isfinite(l.batch) || l.batch < 0) return fmt::format("batch = {} is not a batch", l.batch);
+  return "";
+}
 
 std::string csv_cell(const nlohmann::json& v) {
   if (v.is_string()) return csv_field(v.get<std::string>());

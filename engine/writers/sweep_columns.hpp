@@ -47,6 +47,12 @@ inline bool known(Known k, bool job, bool economics) {
   return k == Known::always || (k == Known::job && job) || (k == Known::economics && economics);
 }
 
+// What makes a layout read back from a file one no search writes ("" when none): a parallel
+// degree below 1 or above the devices, tp·cp·pp not dividing the devices, a ZeRO stage outside
+// 0–3, a negative or non-finite micro-batch. The writers divide by these degrees.
+std::string layout_fault(const SweepLayout& l);
+std::string layout_fault(const ServeLayout& l);
+
 // A JSON scalar as a CSV cell: strings quoted where needed, numbers as the shortest exact text.
 std::string csv_cell(const nlohmann::json& v);
 

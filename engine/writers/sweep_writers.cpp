@@ -4,6 +4,7 @@
 
 #include "engine/core/errors.hpp"
 #include "engine/core/units.hpp"
+#include "engine/writers/json_reader.hpp"
 #include "engine/writers/sweep_columns.hpp"
 #include "engine/writers/text_table.hpp"
 #include "engine/writers/inference_writers.hpp"
@@ -109,34 +110,7 @@ json list(const std::vector<T>& v) {
 
 // ---- Reading a shard back ----------------------------------------------------------------------
 
-struct Reader {
-  const std::string& file;
-  [[noreturn]] void fail(const std::string& what) const { throw InputError({file, 0, 0}, "not a perfcast sweep shard: " + what); }
-  const json& at(const json& j, const char* key) const {
-    if (!j.is_object() || !j.contains(key)) fail(fmt::format("missing '{}'", key));
-    return j.at(key);
-  }
-  template <class T>
-  T get(const json& j, const char* key) const {
-    try {
-      return at(j, key).get<T>();
-    } catch (const json::exception&) {
-      fail(fmt::format("'{}' has the wrong type", key));
-    }
-  }
-  double number(const json& j, const char* key) const {
-    const json& v = at(j, key);
-    if (v.is_null()) return 0;
-    if (!v.is_number()) fail(fmt::format("'{}' is not a number", key));
-    return v.get<double>();
-  }
-  template <std::size_t N>
-  int index(const json& j, const char* key, const std::array<std::string_view, N>& names) const {
-    const std::string v = get<std::string>(j, key);
-    for (std::size_t i = 0; i < N; ++i)
-      if (names[i] == v) return int(i);
-    fail(fmt::format("'{}' = '{}' is unknown", key, v));
-  }
+struct Reader : JsonReader {
   SweepMetric metric(const std::string& name) const {
     for (int m = 0; m < kSweepMetrics; ++m)
       if (name_of(SweepMetric(m)) == name) return SweepMetric(m);
@@ -144,16 +118,9 @@ struct Reader {
   }
   SweepLayout layout(const json& j) const {
     SweepLayout l;
-    for (const auto& c : training_layout_columns()) {
-      if (!c.set) continue;
-      try {
-        c.set(l, at(j, std::string(c.key).c_str()));
-      } catch (const json::exception&) {
-        fail(fmt::format("'{}' has the wrong type", c.key));
-      } catch (const std::out_of_range& e) {
-        fail(fmt::format("'{}' = {}", c.key, e.what()));
-      }
-    }
+    for (const auto& c : training_layout_columns())
+      if (c.set) set(c.set, l, j, std::string(c.key));
+    if (const std::string fault = layout_fault(l); !fault.empty()) fail("layout: " + fault);
     return l;
   }
   SweepRow row(const json& j) const {
@@ -389,7 +356,7 @@ std::string sweep_to_csv(const SweepResult& r) {
 }
 
 SweepResult sweep_from_json(const json& doc, const std::string& file) {
-  const Reader in{file};
+  const Reader in{{file, "not a perfcast sweep shard"}};
   const json& j = in.at(doc, "sweep");
   SweepResult r;
   r.scenario_file = in.get<std::string>(j, "scenario_file");
