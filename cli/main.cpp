@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
   perfcast::cli::add_capacity_command(app, options, action);
   perfcast::cli::add_compare_command(app, options, action);
   perfcast::cli::add_plan_command(app, options, action);
+  perfcast::cli::add_plan_merge_command(app, action);
   perfcast::cli::add_sweep_command(app, options, action);
   perfcast::cli::add_sweep_merge_command(app, options, action);
   perfcast::cli::add_roofline_command(app, options, action);

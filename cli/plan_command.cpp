@@ -5,15 +5,20 @@
 #include <fmt/format.h>
 #include <memory>
 #include <tuple>
+#include <type_traits>
+#include <variant>
 
 #include "cli/option_checks.hpp"
 #include "engine/core/errors.hpp"
 #include "engine/core/units.hpp"
 #include "engine/data/calibration_profile.hpp"
 #include "engine/data/plan_candidates.hpp"
+#include "engine/core/input_file.hpp"
 #include "engine/sweep/plan.hpp"
+#include "engine/sweep/plan_merge.hpp"
 #include "engine/sweep/serving_plan.hpp"
 #include "engine/sweep/scaling.hpp"
+#include "engine/writers/plan_reader.hpp"
 #include "engine/writers/plan_writers.hpp"
 
 namespace perfcast::cli {
@@ -77,6 +82,7 @@ void set_ranking(Request& r, const PlanOptions& o) {
   r.pareto = pareto_metrics(o.pareto);
   r.top = o.top;
   r.threads = o.threads;
+  r.calibration = o.calibration;
   if (!o.shard.empty()) std::tie(r.shard, r.shards) = parse_shard(o.shard);
 }
 
@@ -139,7 +145,49 @@ int run(const GlobalOptions& global, const PlanOptions& o) {
   return candidates.serving ? run_serving(o, candidates) : run_training(o, candidates, space.nodes);
 }
 
+struct MergeOptions {
+  std::vector<std::string> files;
+  std::string format = "table";
+};
+
+template <class Report>
+std::vector<Report> shards_of_kind(const std::vector<PlanShard>& shards, const std::vector<std::string>& files) {
+  std::vector<Report> out;
+  for (std::size_t i = 0; i < shards.size(); ++i) {
+    if (!std::holds_alternative<Report>(shards[i]))
+      throw InputError({files[i], 0, 0}, fmt::format("a {} plan, but {} is a {} plan", std::is_same_v<Report, PlanReport> ? "serving" : "training",
+                                                      files[0], std::is_same_v<Report, PlanReport> ? "training" : "serving"));
+    out.push_back(std::get<Report>(shards[i]));
+  }
+  return out;
+}
+
+int run_merge(const MergeOptions& o) {
+  std::vector<PlanShard> shards;
+  for (const std::string& f : o.files) {
+    const std::string text = read_input_file(f, "plan shard");
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::exception&) {
+      throw InputError({f, 0, 0}, "not JSON: write shards with perfcast plan --format json --shard i/N");
+    }
+    shards.push_back(plan_from_json(j, f));
+  }
+  if (std::holds_alternative<PlanReport>(shards.front())) print(merge_plans(shards_of_kind<PlanReport>(shards, o.files), o.files), o.format);
+  else print(merge_plans(shards_of_kind<ServingPlanReport>(shards, o.files), o.files), o.format);
+  return 0;
+}
+
 }  // namespace
+
+void add_plan_merge_command(CLI::App& app, std::function<int()>& action) {
+  auto o = std::make_shared<MergeOptions>();
+  CLI::App* cmd = app.add_subcommand("plan-merge", "Combine the JSON outputs of plan --shard i/N runs into what one run of the plan gives");
+  cmd->add_option("files", o->files, "Shard JSON files")->required();
+  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "json", "csv"}))->capture_default_str();
+  cmd->callback([&action, o] { action = [o] { return run_merge(*o); }; });
+}
 
 void add_plan_command(CLI::App& app, const GlobalOptions& options, std::function<int()>& action) {
   auto o = std::make_shared<PlanOptions>();
@@ -166,7 +214,7 @@ void add_plan_command(CLI::App& app, const GlobalOptions& options, std::function
                                          "the device computes in)");
   cmd->add_option("--pareto", o->pareto, "Metrics of the Pareto front (two or three of time, cost, co2), or none")->capture_default_str();
   cmd->add_option("--top", o->top, "Best rows to show")->capture_default_str()->check(CLI::Range(0, 100000));
-  cmd->add_option("--shard", o->shard, "Search shard i of N (i/N) of the system x node-count units (serving: replica layouts)");
+  cmd->add_option("--shard", o->shard, "Search shard i of N (i/N) of the system x node-count units (serving: replica layouts); merge the JSON outputs with plan-merge");
   cmd->add_option("--threads", o->threads, "Worker threads per layout sweep (0: every core)")->capture_default_str()->check(CLI::Range(0, 4096));
   cmd->add_option("--calibration", o->calibration, "A calibration profile (perfcast calibrate -o) to predict every layout with");
   cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "json", "csv"}))->capture_default_str();

@@ -416,7 +416,7 @@ TEST_CASE("plan: table, JSON and CSV of the best rows and the front; bad options
   CHECK(plan["objective"] == "time");
   Run c = run("plan " + scenario + narrow + " --payment cloud --regions us-virginia --format csv");
   CHECK(c.code == 0);
-  CHECK(c.out.rfind("set,system,", 0) == 0);
+  CHECK(c.out.rfind("set,id,system,", 0) == 0);
   CHECK(c.out.find("purchase") == std::string::npos);
   Run none = run("plan " + scenario + narrow + " --deadline 1d");
   CHECK(none.code == 0);
@@ -448,7 +448,7 @@ TEST_CASE("plan on a serving scenario: the cheapest fleet meeting the SLOs, JSON
   CHECK(doc["plan"]["best"][0]["ttft_p_s"].get<double>() <= 1.0);
   Run c = run("plan " + serving + " --rate 50 --top 2 --pareto none --format csv");
   REQUIRE(c.code == 0);
-  CHECK(c.out.rfind("set,system,accelerator,replica_devices,", 0) == 0);
+  CHECK(c.out.rfind("set,id,system,accelerator,replica_devices,", 0) == 0);
   CHECK(std::count(c.out.begin(), c.out.end(), '\n') == 3);
   for (const char* bad : {" --rate 50 --deadline 60d", " --rate 50 --nodes 1:8", " --rate 50 --budget '$5M'", " --budget '$100/h'",
                           " --rate 50 --dtypes fp32", " --rate 50 --dtypes fp8,,fp4", " --rate 50 --ttft-slo 5GB"}) {
@@ -574,6 +574,50 @@ TEST_CASE("sweep: table, JSON and CSV, nothing on stderr when piped, and sweep-m
   Run missing = run("sweep-merge " + (dir / "shard0.json").string());
   CHECK(missing.code == 2);
   CHECK(missing.err == "perfcast: error: sweep-merge: shard 1/2 is missing\n");
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("plan-merge: plan shard files merge to one run's JSON; mixed kinds, missing shards and non-JSON refused in one line") {
+  const std::string pretrain = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-15t-pretrain.toml --accelerators h100-sxm,b200 --nodes 16:256";
+  const std::string serving = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-h100-serving.toml --rate 50 --accelerators b200";
+  const auto dir = std::filesystem::temp_directory_path() / ("perfcast-plan-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  auto shard_files = [&](const std::string& plan, const std::string& name) {
+    std::string files;
+    for (int i = 0; i < 2; ++i) {
+      const std::string file = (dir / (name + std::to_string(i) + ".json")).string();
+      Run part = run("plan " + plan + " --top 3 --format json --shard " + std::to_string(i) + "/2");
+      REQUIRE(part.code == 0);
+      std::ofstream(file) << part.out;
+      files += " " + file;
+    }
+    return files;
+  };
+  for (const auto& [plan, name] : {std::pair{pretrain, "training"}, {serving, "serving"}}) {
+    CAPTURE(name);
+    Run one = run("plan " + plan + " --top 3 --format json");
+    REQUIRE(one.code == 0);
+    Run merged = run("plan-merge" + shard_files(plan, name) + " --format json");
+    REQUIRE(merged.code == 0);
+    nlohmann::json m = nlohmann::json::parse(merged.out)["plan"], o = nlohmann::json::parse(one.out)["plan"];
+    for (nlohmann::json* j : {&m, &o}) j->erase("seconds"), j->erase("dropped");
+    CHECK(m == o);
+    Run table = run("plan-merge" + shard_files(plan, name));
+    CHECK(table.code == 0);
+    CHECK(table.out.find("Best 3 by cost") != std::string::npos);
+  }
+  const std::string training0 = (dir / "training0.json").string(), serving1 = (dir / "serving1.json").string();
+  Run mixed = run("plan-merge " + training0 + " " + serving1);
+  CHECK(mixed.code == 2);
+  CHECK(mixed.err == "perfcast: error: " + serving1 + ": a serving plan, but " + training0 + " is a training plan\n");
+  Run missing = run("plan-merge " + training0);
+  CHECK(missing.code == 2);
+  CHECK(missing.err == "perfcast: error: plan-merge: shard 1/2 is missing\n");
+  const std::string text = (dir / "text.json").string();
+  std::ofstream(text) << "Plan for ...";
+  Run not_json = run("plan-merge " + text);
+  CHECK(not_json.code == 2);
+  CHECK(not_json.err == "perfcast: error: " + text + ": not JSON: write shards with perfcast plan --format json --shard i/N\n");
   std::filesystem::remove_all(dir);
 }
 

@@ -58,7 +58,11 @@ PlanCandidates plan_candidates(const std::string& scenario_file, const PlanSpace
   }
   for (const std::string& r : space.regions) db.region(r);
 
-  PlanCandidates out{.serving = serving};
+  PlanCandidates out{.space = space, .serving = serving};
+  // A plan rents or buys whole nodes: an accelerator no system is built from cannot be placed.
+  if (space.accelerators.empty())
+    for (const Record* r : db.records_of(schema::Kind::accelerator))
+      if (std::find(known.begin(), known.end(), r->name) == known.end()) out.without_system.push_back(r->name);
   const int largest = space.nodes.back();
   for (const Record* r : db.records_of(schema::Kind::system)) {
     const SystemSpec& system = db.system(r->name);

@@ -72,7 +72,9 @@ inline void count_reason(ReasonCounts& counts, const std::string& reason, long n
 }
 
 struct PlanCandidates {
-  bool serving = false;  // an [inference] scenario: fleets for a rate, not a training job
+  PlanSpace space;       // what was asked
+  bool serving = false;
+  std::vector<std::string> without_system;  // accelerators asked (all: of the database) that no system is built from  // an [inference] scenario: fleets for a rate, not a training job
   std::vector<PlanHardware> hardware;
   // What no candidate could be made of, by reason: "no electricity price (purchase)", "region not asked", ...
   ReasonCounts dropped;

@@ -64,15 +64,19 @@ PlanReport plan(const PlanCandidates& candidates, const std::string& scenario_fi
   if (r.shards < 1 || r.shard < 0 || r.shard >= r.shards) throw InputError({}, fmt::format("--shard {}/{}: give i/N with 0 <= i < N", r.shard, r.shards));
   if (r.top < 0) throw InputError({}, "--top: must not be negative");
   if (r.pareto.size() == 1) throw InputError({}, "--pareto: give two or more of time, cost, co2");
-  PlanReport out{.scenario_file = scenario_file, .request = r, .nodes = nodes};
-  PlanFunnel funnel{.dropped = candidates.dropped};
-  if (!candidates.dropped.empty()) funnel.last_removed_by = candidates.dropped.back().first;
+  PlanReport out{.scenario_file = scenario_file, .request = r, .space = candidates.space,
+                 .without_system = candidates.without_system, .nodes = nodes};
+  // What no candidate could be made of is counted once, in shard 0, so merged shards count it once.
+  const bool counts_candidates = r.shard == 0;
+  PlanFunnel funnel;
+  if (counts_candidates) funnel.dropped = candidates.dropped;
+  if (!funnel.dropped.empty()) funnel.last_removed_by = funnel.dropped.back().first;
 
   PlanRanking<PlanRow> kept(r.objective, r.top, r.pareto);
   std::uint64_t unit = 0;
   for (const PlanHardware& h : candidates.hardware) {
     if (!h.scenario) {
-      funnel.drop(kCandidate, fmt::format("{}: {}", h.system, h.error));
+      if (counts_candidates) funnel.drop(kCandidate, fmt::format("{}: {}", h.system, h.error));
       continue;
     }
     const Scenario& s = *h.scenario;
@@ -84,7 +88,8 @@ PlanReport plan(const PlanCandidates& candidates, const std::string& scenario_fi
     out.systems.push_back(h.system);
     if (h.payments.empty()) continue;
     for (std::size_t k = 0; k < nodes.size(); ++k) {
-      if (unit++ % std::uint64_t(r.shards) != std::uint64_t(r.shard)) continue;
+      const std::uint64_t this_unit = unit++;
+      if (this_unit % std::uint64_t(r.shards) != std::uint64_t(r.shard)) continue;
       const int devices = nodes[k] * h.devices_per_node;
       if (r.max_devices && devices > *r.max_devices) {
         funnel.drop(kDeviceCap, "more devices than --max-devices", long(h.payments.size()));
@@ -112,7 +117,8 @@ PlanReport plan(const PlanCandidates& candidates, const std::string& scenario_fi
       }
       const SweepLayout& layout = swept.best.front().layout;
       const LayoutUse use = layout_use(s, layout, o);
-      for (const PlanPayment& p : h.payments) {
+      for (std::size_t pi = 0; pi < h.payments.size(); ++pi) {
+        const PlanPayment& p = h.payments[pi];
         if (!p.misfit[k].empty()) {
           funnel.drop(kOffer, "the offer cannot hold the devices (" + p.misfit[k] + ")");
           continue;
@@ -129,7 +135,7 @@ PlanReport plan(const PlanCandidates& candidates, const std::string& scenario_fi
           funnel.drop(kPrice, fmt::format("{} {}: no cost known", h.system, p.label));
           continue;
         }
-        PlanRow row{.system = h.system, .accelerator = h.accelerator, .payment = p.label, .offer = p.cost.offer, .region = p.region.name,
+        PlanRow row{.id = plan_row_id(this_unit, pi), .system = h.system, .accelerator = h.accelerator, .payment = p.label, .offer = p.cost.offer, .region = p.region.name,
                     .kind = p.kind, .nodes = nodes[k], .devices = devices, .layout = layout};
         SweepFigures f = use.figures;
         add_economics(f, *e, s.training->tokens);
@@ -152,7 +158,7 @@ PlanReport plan(const PlanCandidates& candidates, const std::string& scenario_fi
           continue;
         }
         row.binds = binding(row, r);
-        kept.offer(std::move(row));
+        kept.offer(row);
       }
     }
   }
@@ -160,7 +166,7 @@ PlanReport plan(const PlanCandidates& candidates, const std::string& scenario_fi
   out.best = kept.best.sorted();
   out.front = kept.front.sorted();
   out.dropped = std::move(funnel.dropped);
-  if (kept.offered == 0) out.last_removed_by = std::move(funnel.last_removed_by);
+  if (kept.offered == 0) out.last_removed_by = std::move(funnel.last_removed_by), out.last_removed_stage = funnel.furthest;
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
 }

@@ -28,6 +28,7 @@ struct PlanRequest {
   int top = 20;
   int shard = 0, shards = 1;  // units (system × node count) whose index mod shards is shard
   int threads = 0;            // per layout sweep (0: every core)
+  std::string calibration;    // the profile the options carry ("" none): written out, so shards of one plan agree
 };
 
 struct PlanRow {
@@ -51,11 +52,14 @@ inline double rank_key(const PlanRow& r, PlanMetric m) { return r.value(m); }
 struct PlanReport {
   std::string scenario_file, scenario, workload, stack;
   PlanRequest request;
+  PlanSpace space;
+  std::vector<std::string> without_system;  // accelerators not searched: no system in the database is built from them                           // accelerators, payments and regions asked
   std::vector<int> nodes;
   std::vector<std::string> systems;          // searched
   std::uint64_t units = 0, layouts = 0, timed = 0, priced = 0;  // system × count units swept, layouts judged and timed, rows priced
   ReasonCounts dropped;                      // by reason, in the order met
   std::string last_removed_by;               // no row left: the reason that removed the last ones
+  int last_removed_stage = 0;                // how far along the search that reason is (a merge keeps the furthest)
   std::vector<PlanRow> best;                 // by the objective
   std::vector<PlanRow> front;                // Pareto front of request.pareto, by its first metric
   double seconds = 0;

@@ -18,19 +18,24 @@ PlanMetric plan_metric(std::string_view word, std::string_view option);
 
 // The rows a plan keeps, through the sweep's streaming TopK and ParetoFront: the best `top` by the
 // objective and the front of the Pareto metrics, lower better on each (a row type has
-// rank_key(row, PlanMetric)); each row's id is its place in the search, which breaks ties.
+// rank_key(row, PlanMetric)). Each row's id is its place in the whole search, set by the plan
+// (plan_row_id): it breaks ties, so shards merged rank as one run does.
 template <class Row>
 struct PlanRanking {
   TopK<Row, PlanMetric> best;
   ParetoFront<Row, PlanMetric> front;
   std::uint64_t offered = 0;
   PlanRanking(PlanMetric objective, int top, const std::vector<PlanMetric>& pareto) : best(top, objective), front(pareto) {}
-  void offer(Row row) {
-    row.id = offered++;
+  void offer(const Row& row) {
+    ++offered;
     best.offer(row);
     front.offer(row);
   }
 };
+
+// A row's place in the whole search: the unit it was judged in (a system and node count, or a
+// replica layout), counted over every shard, and the payment within the unit.
+inline std::uint64_t plan_row_id(std::uint64_t unit, std::size_t payment) { return unit << 20 | std::uint64_t(payment); }
 
 // Candidates dropped on their way through a plan's stages (numbered in the order a candidate meets
 // them): counted by reason, and the reason furthest along remembered, which is named when no row is left.

@@ -32,6 +32,7 @@ struct Recipe {
 
 // One replica layout on one system: what the parallel part of the search simulates.
 struct Unit {
+  std::uint64_t index = 0;  // its place among the replica layouts of every shard
   std::size_t hardware = 0;
   ServeLayout layout;
   Precision compute = Precision::bf16;
@@ -122,7 +123,7 @@ std::vector<Unit> units_of(const PlanCandidates& candidates, const Target& t, co
   for (std::size_t k = 0; k < candidates.hardware.size(); ++k) {
     const PlanHardware& h = candidates.hardware[k];
     if (!h.scenario) {
-      funnel.drop(kCandidate, fmt::format("{}: {}", h.system, h.error));
+      if (r.shard == 0) funnel.drop(kCandidate, fmt::format("{}: {}", h.system, h.error));
       continue;
     }
     const Scenario& s = *h.scenario;
@@ -151,7 +152,7 @@ std::vector<Unit> units_of(const PlanCandidates& candidates, const Target& t, co
             continue;
           }
           node_holds = true;
-          if (mine) units.push_back({k, l, recipe.compute, std::move(x)});
+          if (mine) units.push_back({index - 1, k, l, recipe.compute, std::move(x)});
         }
       }
     }
@@ -238,13 +239,18 @@ ServingPlanReport serving_plan(const PlanCandidates& candidates, const std::stri
   const Scenario* first = nullptr;
   for (const PlanHardware& h : candidates.hardware)
     if (h.scenario && !first) first = &*h.scenario;
-  ServingPlanReport out{.scenario_file = scenario_file, .request = r};
-  PlanFunnel funnel{.dropped = candidates.dropped};
-  if (!candidates.dropped.empty()) funnel.last_removed_by = candidates.dropped.back().first;
+  ServingPlanReport out{.scenario_file = scenario_file, .request = r, .space = candidates.space,
+                        .without_system = candidates.without_system};
+  // What no candidate could be made of is counted once, in shard 0, so merged shards count it once.
+  PlanFunnel funnel;
+  if (r.shard == 0) funnel.dropped = candidates.dropped;
+  if (!funnel.dropped.empty()) funnel.last_removed_by = funnel.dropped.back().first;
   if (!first) {
-    for (const PlanHardware& h : candidates.hardware) funnel.drop(kCandidate, fmt::format("{}: {}", h.system, h.error));
+    if (r.shard == 0)
+      for (const PlanHardware& h : candidates.hardware) funnel.drop(kCandidate, fmt::format("{}: {}", h.system, h.error));
     out.dropped = std::move(funnel.dropped);
     out.last_removed_by = std::move(funnel.last_removed_by);
+    out.last_removed_stage = funnel.furthest;
     return out;
   }
   if (!first->inference || !first->workload.is_transformer())
@@ -270,7 +276,8 @@ ServingPlanReport serving_plan(const PlanCandidates& candidates, const std::stri
     ++out.simulated;
     if (out.engine.empty()) out.engine = z.engine;
     const PlanHardware& h = candidates.hardware[u.hardware];
-    for (const PlanPayment& p : h.payments) {
+    for (std::size_t pi = 0; pi < h.payments.size(); ++pi) {
+      const PlanPayment& p = h.payments[pi];
       const bool rented = p.kind != Payment::purchase;
       const int per_unit = rented ? p.offer->devices : h.devices_per_node;
       const bool joined = rented ? p.offer->network_per_instance_Bps.has_value() : h.scenario->hw.scale_out.has_value();
@@ -280,7 +287,7 @@ ServingPlanReport serving_plan(const PlanCandidates& candidates, const std::stri
                                         rented ? "instances" : "nodes"));
         continue;
       }
-      ServingPlanRow row{.system = h.system, .accelerator = h.accelerator, .payment = p.label, .offer = p.cost.offer, .region = p.region.name,
+      ServingPlanRow row{.id = plan_row_id(u.index, pi), .system = h.system, .accelerator = h.accelerator, .payment = p.label, .offer = p.cost.offer, .region = p.region.name,
                          .kind = p.kind, .replica = u.layout, .compute = u.compute, .replicas = z.replicas, .units = held,
                          .devices = held * per_unit, .rate_per_replica = z.rate_per_replica, .point = z.point};
       if (r.max_devices && row.devices > *r.max_devices) {
@@ -314,13 +321,13 @@ ServingPlanReport serving_plan(const PlanCandidates& candidates, const std::stri
         continue;
       }
       row.binds = binding(row, t, r);
-      kept.offer(std::move(row));
+      kept.offer(row);
     }
   }
   out.best = kept.best.sorted();
   out.front = kept.front.sorted();
   out.dropped = std::move(funnel.dropped);
-  if (kept.offered == 0) out.last_removed_by = std::move(funnel.last_removed_by);
+  if (kept.offered == 0) out.last_removed_by = std::move(funnel.last_removed_by), out.last_removed_stage = funnel.furthest;
   out.assumptions = {
       fmt::format("each replica sized as perfcast capacity sizes it: the engine ({}) simulated step by step at Poisson arrivals (F-SRV-2), the "
                   "fewest replicas whose share of {:g} requests/s meets the SLOs at p{:g}; replicas share the load evenly",

@@ -33,6 +33,7 @@ struct ServingPlanRequest {
   int top = 20;
   int shard = 0, shards = 1;  // replica layouts whose index mod shards is shard
   int threads = 0;            // 0: every core
+  std::string calibration;    // the profile the options carry ("" none): written out, so shards of one plan agree
 };
 
 struct ServingPlanRow {
@@ -60,12 +61,15 @@ inline double rank_key(const ServingPlanRow& r, PlanMetric m) { return r.value(m
 struct ServingPlanReport {
   std::string scenario_file, scenario, workload, engine;
   ServingPlanRequest request;  // rate and SLOs as applied
+  PlanSpace space;
+  std::vector<std::string> without_system;  // accelerators not searched: no system in the database is built from them             // accelerators, payments and regions asked
   models::Slo slo;
   double rate = 0, input_len = 0, output_len = 0;
   std::vector<std::string> systems;                     // searched
   std::uint64_t layouts = 0, simulated = 0, priced = 0; // replica layouts judged, simulated (fit and met the SLOs' lone request), rows priced
   ReasonCounts dropped;
   std::string last_removed_by;
+  int last_removed_stage = 0;  // how far along the search that reason is (a merge keeps the furthest)
   std::vector<ServingPlanRow> best, front;
   std::vector<std::string> assumptions;
   double seconds = 0;

@@ -4,6 +4,7 @@
 #include <initializer_list>
 #include <nlohmann/json.hpp>
 
+#include "engine/writers/plan_columns.hpp"
 #include "engine/writers/sweep_columns.hpp"
 #include "engine/writers/text_table.hpp"
 
@@ -264,6 +265,11 @@ struct Builder {
     for (const auto& c : figures) add(std::string(prefix) + "figures." + std::string(c.key), c.unit, c.description);
     return *this;
   }
+  template <class Row>
+  Builder& plan_rows(std::string_view prefix, const std::vector<PlanColumn<Row>>& columns) {
+    for (const PlanColumn<Row>& c : columns) add(std::string(prefix) + c.key, c.unit, c.description);
+    return *this;
+  }
   template <class Layout, class Figures>
   Builder& csv_rows(std::span<const LayoutColumn<Layout>> layout, std::span<const FigureColumn<Figures>> figures) {
     add("rank", "", "Rank by the objective").add("id", "", "The layout's position in the space");
@@ -425,41 +431,18 @@ std::vector<CommandFields> build() {
     j.add(p + "shard", "", "This shard (0-based)").add(p + "shards", "", "Shards of the plan").add(p + "seconds", "s", "Time the plan took");
     j.add(p + "dropped[].reason", "", "Why candidates were dropped").add(p + "dropped[].count", "", "How many (system x node count x payment)");
     j.add(p + "last_removed_by", "", "No row left: the reason furthest along the search that removed candidates");
-    const Block row = {
-        {"system", "", "System (node) type"}, {"accelerator", "", "Device"}, {"nodes", "nodes", "Nodes"}, {"devices", "devices", "Devices"},
-        {"layout", "", "The layout in words"}, {"tp", "", "Tensor parallel"}, {"pp", "", "Pipeline parallel"},
-        {"vp", "", "Virtual pipeline chunks"}, {"cp", "", "Context parallel"}, {"ep", "", "Expert parallel"}, {"zero", "", "ZeRO stage"},
-        {"micro_batch", "sequences", "Micro-batch"}, {"sequence_parallel", "", "Sequence parallelism"},
-        {"recompute", "", "Activation recomputation"}, {"schedule", "", "Pipeline schedule"},
-        {"payment", "", "cloud (on-demand), spot or purchase"}, {"paid_as", "", "The offer and how it is paid, or purchase"},
-        {"offer", "", "Cloud offer (empty for a purchase)"}, {"region", "", "Region: the offer's, or where the purchase runs"},
-        {"wall_s", "s", "Expected wall time after failures, as billed"},
-        {"usd", "USD", "The job's cost: rented device-hours, or a purchase's share of the TCO"},
-        {"capex_usd", "USD", "Purchase: the systems' price, up front (0 when rented)"},
-        {"co2e_kg", "kg CO2e", "Operational (location-based) plus embodied emissions of the job (null: no region)"},
-        {"energy_J", "J", "Facility energy of the job"}, {"tokens_per_s", "tokens/s", "Training throughput"},
-        {"mfu", "fraction", "Model FLOPs utilisation"}, {"memory_bytes", "B", "Memory of the busiest device"},
-        {"binds", "", "The bound nearest to binding (deadline, budget, memory, device cap) and its share"}};
-    const Block fleet = {
-        {"system", "", "System (node) type"}, {"accelerator", "", "Device"}, {"replica_devices", "devices", "Devices of one replica"},
-        {"tp", "", "Tensor parallel"}, {"pp", "", "Pipeline parallel"}, {"ep", "", "Expert parallel"},
-        {"weight_dtype", "", "Weights precision"}, {"kv_dtype", "", "KV-cache precision"}, {"compute_dtype", "", "GEMM precision"},
-        {"replicas", "", "The fewest replicas meeting the SLOs at the rate"}, {"units", "", "Instances rented or nodes bought"},
-        {"devices", "devices", "Devices paid for"}, {"payment", "", "cloud (on-demand) or purchase"},
-        {"paid_as", "", "The offer and how it is paid, or purchase"}, {"offer", "", "Cloud offer (empty for a purchase)"},
-        {"region", "", "Region: the offer's, or where the purchase runs"}, {"rate_per_replica", "requests/s", "Each replica's share"},
-        {"load", "fraction", "That share over the replica's saturation rate"}, {"ttft_p50_s", "s", "Median TTFT"},
-        {"ttft_p_s", "s", "TTFT at the SLO percentile"}, {"tpot_p50_s", "s", "Median TPOT"}, {"tpot_p_s", "s", "TPOT at the SLO percentile"},
-        {"e2e_mean_s", "s", "Mean end-to-end latency"}, {"e2e_p_s", "s", "End-to-end latency at the SLO percentile"},
-        {"usd_per_hour", "USD/h", "The fleet's cost per hour: rent, or a purchase's share of the TCO"},
-        {"usd_per_million_tokens", "USD/Mtoken", "Per million output tokens"},
-        {"capex_usd", "USD", "Purchase: the systems' price, up front (0 when rented)"},
-        {"co2e_kg_per_hour", "kg CO2e/h", "Operational (location-based) plus embodied, per hour (null: no region)"},
-        {"facility_power_W", "W", "The fleet's facility power at the load"},
-        {"binds", "", "The bound nearest to binding (ttft, tpot, budget, device cap) and its share"}};
-    j.add(p + "best[].", row).add(p + "front[].", row).add(p + "best[].", fleet).add(p + "front[].", fleet);
-    c.add("set", "", "best (ranked by the objective) or front (Pareto front)").add("", row).add("", fleet);
+    j.add(p + "top", "", "Best rows kept (--top)").add(p + "calibration", "", "The calibration profile given (\"\": none)");
+    j.add(p + "payments[]", "", "Ways of paying searched: cloud, spot, purchase");
+    j.add(p + "regions[]", "", "Regions asked (empty: all)").add(p + "accelerators[]", "", "Accelerators asked (empty: all)");
+    j.add(p + "accelerators_without_system[]", "", "Accelerators not searched: no system in the database is built from them");
+    j.add(p + "last_removed_stage", "", "How far along the search last_removed_by is (plan-merge keeps the furthest)");
+    j.add(p + "dtypes[]", "", "Serving: --dtypes (empty: the scenario's and each lower one the device computes in)");
+    j.plan_rows(p + "best[].", training_plan_columns()).plan_rows(p + "front[].", training_plan_columns());
+    j.plan_rows(p + "best[].", serving_plan_columns()).plan_rows(p + "front[].", serving_plan_columns());
+    c.add("set", "", "best (ranked by the objective) or front (Pareto front)");
+    c.plan_rows("", training_plan_columns()).plan_rows("", serving_plan_columns());
     all.push_back({"plan", "What to rent or buy for a training job or a serving fleet", j.out, c.out});
+    all.push_back({"plan-merge", "The shards of one plan, combined", j.out, c.out});
   }
   {
     Builder c;

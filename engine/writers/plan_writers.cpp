@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "engine/writers/plan_columns.hpp"
+#include "engine/writers/sweep_columns.hpp"
 #include "engine/writers/text_table.hpp"
 #include "models/pipeline.hpp"
 #include "models/transformer_ops.hpp"
@@ -37,41 +39,6 @@ std::string bounds_text(const PlanRequest& q) {
   if (q.max_devices) b.push_back(fmt::format("at most {} devices", *q.max_devices));
   return b.empty() ? "no bound" : fmt::format("{}", fmt::join(b, ", "));
 }
-
-// One row's fields: into the JSON (nlohmann::json) and, in declaration order, the CSV (ordered_json).
-template <class Json>
-Json row_json(const PlanRow& x) {
-  const SweepLayout& l = x.layout;
-  return {{"system", x.system},
-          {"accelerator", x.accelerator},
-          {"nodes", x.nodes},
-          {"devices", x.devices},
-          {"layout", layout_label(l)},
-          {"tp", l.tp},
-          {"pp", l.pp},
-          {"vp", l.vp},
-          {"cp", l.cp},
-          {"ep", l.ep},
-          {"zero", l.zero},
-          {"micro_batch", l.micro_batch},
-          {"sequence_parallel", l.sequence_parallel},
-          {"recompute", models::kRecomputeKeys[std::size_t(l.recompute)]},
-          {"schedule", models::name_of(l.schedule, l.vp)},
-          {"payment", name_of(x.kind)},
-          {"paid_as", x.payment},
-          {"offer", x.offer},
-          {"region", x.region},
-          {"wall_s", x.wall_s},
-          {"usd", x.usd},
-          {"capex_usd", x.capex_usd},
-          {"co2e_kg", x.co2_known ? Json(x.co2e_kg) : Json(nullptr)},
-          {"energy_J", x.energy_J},
-          {"tokens_per_s", x.tokens_per_s},
-          {"mfu", x.mfu},
-          {"memory_bytes", x.memory_B},
-          {"binds", x.binds}};
-}
-
 
 std::string bounds_text(const ServingPlanRequest& q) {
   std::vector<std::string> b;
@@ -113,77 +80,56 @@ std::string fleet_table(const std::vector<ServingPlanRow>& rows, const models::S
   return t.render();
 }
 
-template <class Json>
-Json row_json(const ServingPlanRow& x) {
-  const ServeLayout& l = x.replica;
-  const models::ServingPoint& p = x.point;
-  return {{"system", x.system},
-          {"accelerator", x.accelerator},
-          {"replica_devices", l.devices},
-          {"tp", l.tp},
-          {"pp", l.pp},
-          {"ep", l.ep},
-          {"weight_dtype", name_of(l.weights)},
-          {"kv_dtype", name_of(l.kv)},
-          {"compute_dtype", name_of(x.compute)},
-          {"replicas", x.replicas},
-          {"units", x.units},
-          {"devices", x.devices},
-          {"payment", name_of(x.kind)},
-          {"paid_as", x.payment},
-          {"offer", x.offer},
-          {"region", x.region},
-          {"rate_per_replica", x.rate_per_replica},
-          {"load", p.load},
-          {"ttft_p50_s", p.ttft_p50_s},
-          {"ttft_p_s", p.ttft_p_s},
-          {"tpot_p50_s", p.tpot_p50_s},
-          {"tpot_p_s", p.tpot_p_s},
-          {"e2e_mean_s", p.e2e_mean_s},
-          {"e2e_p_s", p.e2e_p_s},
-          {"usd_per_hour", x.usd_per_hour},
-          {"usd_per_million_tokens", x.usd_per_million_tokens},
-          {"capex_usd", x.capex_usd},
-          {"co2e_kg_per_hour", x.co2_known ? Json(x.co2e_kg_per_hour) : Json(nullptr)},
-          {"facility_power_W", x.power_W},
-          {"binds", x.binds}};
-}
-
 template <class Row>
-void add_outcome(nlohmann::json& j, const ReasonCounts& dropped, const std::string& last_removed_by, const std::vector<Row>& best,
-                 const std::vector<Row>& front) {
+void add_outcome(nlohmann::json& j, const std::vector<PlanColumn<Row>>& columns, const ReasonCounts& dropped,
+                 const std::string& last_removed_by, int last_removed_stage, const std::vector<Row>& best, const std::vector<Row>& front) {
   j["dropped"] = nlohmann::json::array();
   for (const auto& [why, n] : dropped) j["dropped"].push_back({{"reason", why}, {"count", n}});
   j["last_removed_by"] = last_removed_by;
+  j["last_removed_stage"] = last_removed_stage;
   j["best"] = nlohmann::json::array();
-  for (const Row& x : best) j["best"].push_back(row_json<nlohmann::json>(x));
+  for (const Row& x : best) j["best"].push_back(plan_row_json(columns, x));
   j["front"] = nlohmann::json::array();
-  for (const Row& x : front) j["front"].push_back(row_json<nlohmann::json>(x));
+  for (const Row& x : front) j["front"].push_back(plan_row_json(columns, x));
 }
 
 // The best rows and the front, one CSV line each, the columns in declaration order.
 template <class Row>
-std::string rows_csv(const std::vector<Row>& best, const std::vector<Row>& front) {
-  std::string out;
-  std::vector<std::string> keys;
+std::string rows_csv(const std::vector<PlanColumn<Row>>& columns, const std::vector<Row>& best, const std::vector<Row>& front) {
+  std::string out = "set";
+  for (const PlanColumn<Row>& c : columns) out += "," + c.key;
+  out += "\n";
   auto add = [&](std::string_view set, const Row& x) {
-    const auto j = row_json<nlohmann::ordered_json>(x);
-    if (keys.empty()) {
-      for (auto it = j.begin(); it != j.end(); ++it) keys.push_back(it.key());
-      out += "set";
-      for (const std::string& k : keys) out += "," + k;
-      out += "\n";
-    }
     out += std::string(set);
-    for (const std::string& k : keys) {
-      const nlohmann::ordered_json& v = j[k];
-      out += "," + csv_field(v.is_string() ? v.get<std::string>() : v.dump());
-    }
+    for (const PlanColumn<Row>& c : columns) out += "," + csv_cell(c.get(x));
     out += "\n";
   };
   for (const Row& x : best) add("best", x);
   for (const Row& x : front) add("front", x);
   return out;
+}
+
+// What both kinds of plan write about the search and the request.
+template <class Report>
+void add_search(nlohmann::json& j, const Report& r) {
+  const auto& q = r.request;
+  j["pareto"] = nlohmann::json::array();
+  for (PlanMetric m : q.pareto) j["pareto"].push_back(name_of(m));
+  j["top"] = q.top;
+  j["max_devices"] = q.max_devices ? nlohmann::json(*q.max_devices) : nlohmann::json(nullptr);
+  j["calibration"] = q.calibration;
+  j["payments"] = nlohmann::json::array();
+  for (Payment p : r.space.payments) j["payments"].push_back(name_of(p));
+  j["regions"] = r.space.regions;
+  j["accelerators"] = r.space.accelerators;
+  j["accelerators_without_system"] = r.without_system;
+}
+
+// The accelerators the search could not place: a plan rents or buys whole nodes.
+std::string without_system_text(const std::vector<std::string>& names) {
+  if (names.empty()) return "";
+  return fmt::format("Not searched: {} accelerator(s) no system in the database is built from, so none to rent or buy ({})\n", names.size(),
+                     fmt::join(names, ", "));
 }
 
 }  // namespace
@@ -194,6 +140,7 @@ std::string plan_to_table(const PlanReport& r) {
   out += fmt::format("Searched {} system(s) ({}) at {} node count(s) ({}–{} nodes){}: {} units swept, {} layouts judged, {} timed, {} priced\n",
                      r.systems.size(), fmt::join(r.systems, ", "), r.nodes.size(), r.nodes.front(), r.nodes.back(),
                      q.shards > 1 ? fmt::format(", shard {}/{}", q.shard, q.shards) : "", r.units, r.layouts, r.timed, r.priced);
+  out += without_system_text(r.without_system);
   out += dropped_text(r.dropped, "system x node count x payment");
   if (r.best.empty()) {
     out += fmt::format("\nNo candidate is left{}.\n", r.last_removed_by.empty() ? "" : fmt::format(": the last were removed by '{}'", r.last_removed_by));
@@ -215,16 +162,14 @@ nlohmann::json plan_to_json(const PlanReport& r) {
                    {"objective", name_of(q.objective)}, {"nodes", r.nodes}, {"systems", r.systems}, {"units", r.units},
                    {"layouts", r.layouts}, {"timed", r.timed}, {"priced", r.priced}, {"shard", q.shard}, {"shards", q.shards},
                    {"seconds", r.seconds}};
-  j["pareto"] = nlohmann::json::array();
-  for (PlanMetric m : q.pareto) j["pareto"].push_back(name_of(m));
+  add_search(j, r);
   j["deadline_s"] = q.deadline_s ? nlohmann::json(*q.deadline_s) : nlohmann::json(nullptr);
   j["budget_usd"] = q.budget_usd ? nlohmann::json(*q.budget_usd) : nlohmann::json(nullptr);
-  j["max_devices"] = q.max_devices ? nlohmann::json(*q.max_devices) : nlohmann::json(nullptr);
-  add_outcome(j, r.dropped, r.last_removed_by, r.best, r.front);
+  add_outcome(j, training_plan_columns(), r.dropped, r.last_removed_by, r.last_removed_stage, r.best, r.front);
   return {{"plan", j}};
 }
 
-std::string plan_to_csv(const PlanReport& r) { return rows_csv(r.best, r.front); }
+std::string plan_to_csv(const PlanReport& r) { return rows_csv(training_plan_columns(), r.best, r.front); }
 
 std::string plan_to_table(const ServingPlanReport& r) {
   const ServingPlanRequest& q = r.request;
@@ -233,6 +178,7 @@ std::string plan_to_table(const ServingPlanReport& r) {
   out += fmt::format("Searched {} system(s) ({}){}: {} replica layouts judged, {} simulated, {} fleets priced\n", r.systems.size(),
                      fmt::join(r.systems, ", "), q.shards > 1 ? fmt::format(", shard {}/{}", q.shard, q.shards) : "", r.layouts, r.simulated,
                      r.priced);
+  out += without_system_text(r.without_system);
   out += dropped_text(r.dropped, "replica layout x payment");
   if (r.best.empty()) {
     out += fmt::format("\nNo fleet is left{}.\n", r.last_removed_by.empty() ? "" : fmt::format(": the last were removed by '{}'", r.last_removed_by));
@@ -255,14 +201,14 @@ nlohmann::json plan_to_json(const ServingPlanReport& r) {
   j["slo"] = {{"ttft_s", r.slo.ttft_s ? nlohmann::json(*r.slo.ttft_s) : nlohmann::json(nullptr)},
               {"tpot_s", r.slo.tpot_s ? nlohmann::json(*r.slo.tpot_s) : nlohmann::json(nullptr)},
               {"percentile", r.slo.percentile * 100}};
-  j["pareto"] = nlohmann::json::array();
-  for (PlanMetric m : q.pareto) j["pareto"].push_back(name_of(m));
+  add_search(j, r);
   j["budget_usd_per_hour"] = q.budget_usd_per_hour ? nlohmann::json(*q.budget_usd_per_hour) : nlohmann::json(nullptr);
-  j["max_devices"] = q.max_devices ? nlohmann::json(*q.max_devices) : nlohmann::json(nullptr);
-  add_outcome(j, r.dropped, r.last_removed_by, r.best, r.front);
+  j["dtypes"] = nlohmann::json::array();
+  for (Precision p : q.weight_dtypes) j["dtypes"].push_back(name_of(p));
+  add_outcome(j, serving_plan_columns(), r.dropped, r.last_removed_by, r.last_removed_stage, r.best, r.front);
   return {{"plan", j}};
 }
 
-std::string plan_to_csv(const ServingPlanReport& r) { return rows_csv(r.best, r.front); }
+std::string plan_to_csv(const ServingPlanReport& r) { return rows_csv(serving_plan_columns(), r.best, r.front); }
 
 }  // namespace perfcast

@@ -6,7 +6,9 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <unistd.h>
+#include <variant>
 
 #include "engine/calibrate/calibration.hpp"
 #include "engine/core/errors.hpp"
@@ -27,7 +29,11 @@
 #include "engine/predict/training.hpp"
 #include "engine/validate/validation.hpp"
 #include "engine/writers/inference_writers.hpp"
+#include "engine/sweep/plan_merge.hpp"
 #include "engine/writers/model_writers.hpp"
+#include "engine/writers/plan_reader.hpp"
+#include "engine/writers/plan_writers.hpp"
+#include "engine/writers/sweep_writers.hpp"
 #include "engine/writers/training_writers.hpp"
 
 namespace perfcast::fuzz {
@@ -137,6 +143,35 @@ void hf_config(std::string_view input) {
   });
 }
 
+// A shard `sweep-merge` or `plan-merge` reads: read, merged when it is the whole search, written.
+void merge_shard(std::string_view input) {
+  refused_or_read([&] {
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(input);
+    } catch (const nlohmann::json::exception&) {
+      return;  // the commands refuse what is not JSON in one line
+    }
+    const std::string file = "shard.json";
+    if (j.is_object() && j.contains("sweep")) {
+      const SweepResult s = sweep_from_json(j, file);
+      if (s.shards == 1) (void)sweep_to_csv(merge_sweeps({s}, {file}));
+      return;
+    }
+    const PlanShard shard = plan_from_json(j, file);
+    std::visit(
+        [&](const auto& r) {
+          using Report = std::decay_t<decltype(r)>;
+          if (r.request.shards != 1) return;
+          const Report merged = merge_plans(std::vector<Report>{r}, {file});
+          require_finite(plan_to_json(merged));
+          (void)plan_to_table(merged);
+          (void)plan_to_csv(merged);
+        },
+        shard);
+  });
+}
+
 const std::vector<Target> kTargets = {
     {"scenario", {"scenarios/*.toml"}, scenario},
     {"hardware_record", {"hardware_db/*/*.toml"}, hardware_record},
@@ -150,6 +185,7 @@ const std::vector<Target> kTargets = {
     {"mlperf_summary", {"tests/data/ingest/mlperf_log_summary*.txt"}, mlperf_summary},
     {"measurements", {"tests/data/ingest/measured.*"}, measurements},
     {"hf_config", {"tests/data/hf/*/config.json"}, hf_config},
+    {"merge_shard", {"tests/data/shards/*.json"}, merge_shard},
 };
 
 }  // namespace
