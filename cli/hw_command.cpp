@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "engine/api/answers.hpp"
 #include "engine/data/hardware_db.hpp"
 #include "engine/data/record_loader.hpp"
 #include "engine/writers/record_writers.hpp"
@@ -25,9 +26,7 @@ int list(const GlobalOptions& global, const HwOptions& o) {
   for (const Record& r : db.records())
     if (o.kind.empty() || schema::schema_for(r.kind).name == o.kind) records.push_back(&r);
   if (o.format == "json") {
-    nlohmann::json items = nlohmann::json::array();
-    for (const Record* r : records) items.push_back(record_to_json(*r));
-    fmt::print("{}\n", items.dump(2));
+    fmt::print("{}\n", api::hw_list(db, o.kind).dump(2));
   } else if (o.format == "csv") {
     fmt::print("{}", records_to_csv(records));
   } else {
@@ -41,7 +40,7 @@ int show(const GlobalOptions& global, const HwOptions& o) {
   const Record& r = db.record(o.name);
   const Record* one[] = {&r};
   if (o.format == "json")
-    fmt::print("{}\n", record_to_json(r).dump(2));
+    fmt::print("{}\n", api::hw_show(db, o.name).dump(2));
   else if (o.format == "csv")
     fmt::print("{}", records_to_csv(one));
   else

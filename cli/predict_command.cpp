@@ -4,7 +4,7 @@
 #include <memory>
 #include <sstream>
 
-#include "engine/data/calibration_profile.hpp"
+#include "engine/api/answers.hpp"
 #include "engine/core/errors.hpp"
 #include "engine/data/hardware_db.hpp"
 #include "engine/predict/inference.hpp"
@@ -26,46 +26,22 @@ struct PredictOptions {
 };
 
 int run(const GlobalOptions& global, const PredictOptions& o) {
-  auto order = parse_order(o.order);
-  if (!order)
-    throw InputError({}, fmt::format("--order '{}': give each of tp, cp, ep, dp, pp once, innermost first, joined by '-' (default {})",
-                                     o.order, default_order()));
   if (o.uncertainty && o.format == "csv")
     throw InputError({}, "--uncertainty: give --format table or json (the intervals do not fit the CSV's one row)");
   HardwareDb db = HardwareDb::load(global.hardware_db);
-  Scenario s = load_scenario(o.scenario, default_workloads_dir(), db);
-  const CalibrationProfile profile = o.calibration.empty() ? prior_profile() : load_calibration_profile(o.calibration);
-  const ModelParams params = profile.model_params();
-  if (s.inference) {
-    const InferenceOptions options = with_params(InferenceOptions{}, params);
-    InferencePrediction p = predict_inference(s, options);
-    if (!o.calibration.empty()) p.assumptions.push_back(profile_assumption(profile, s.hardware.accelerator));
-    std::optional<UncertaintyReport> u;
-    if (o.uncertainty) u = inference_uncertainty(s, options, profile, o.samples);
-    if (o.format == "json") {
-      nlohmann::json j = inference_to_json(p);
-      if (u) j["uncertainty"] = uncertainty_json(*u);
-      fmt::print("{}\n", j.dump(2));
-    } else if (o.format == "csv") {
-      fmt::print("{}", inference_to_csv(p));
-    } else {
-      fmt::print("{}{}", inference_to_table(p, o.detail), u ? uncertainty_text(*u) : "");
-    }
+  const Scenario s = load_scenario(o.scenario, default_workloads_dir(), db);
+  const api::PredictAnswer a =
+      api::predict(s, {.calibration = o.calibration, .order = o.order, .uncertainty = o.uncertainty, .samples = o.samples});
+  if (o.format == "json") {
+    fmt::print("{}\n", api::to_json(a).dump(2));
     return 0;
   }
-  const TrainingOptions options = with_params(TrainingOptions{.order = *order}, params);
-  TrainingPrediction p = predict_training(s, options);
-  if (!o.calibration.empty()) p.assumptions.push_back(profile_assumption(profile, s.hardware.accelerator));
-  std::optional<UncertaintyReport> u;
-  if (o.uncertainty) u = training_uncertainty(s, options, profile, o.samples);
-  if (o.format == "json") {
-    nlohmann::json j = training_to_json(p);
-    if (u) j["uncertainty"] = uncertainty_json(*u);
-    fmt::print("{}\n", j.dump(2));
-  } else if (o.format == "csv") {
-    fmt::print("{}", training_to_csv(p));
-  } else {
-    fmt::print("{}{}", training_to_table(p, o.detail), u ? uncertainty_text(*u) : "");
+  const std::string uncertainty = a.uncertainty ? uncertainty_text(*a.uncertainty) : "";
+  if (const auto* p = std::get_if<InferencePrediction>(&a.prediction))
+    fmt::print("{}", o.format == "csv" ? inference_to_csv(*p) : inference_to_table(*p, o.detail) + uncertainty);
+  else {
+    const auto& t = std::get<TrainingPrediction>(a.prediction);
+    fmt::print("{}", o.format == "csv" ? training_to_csv(t) : training_to_table(t, o.detail) + uncertainty);
   }
   return 0;
 }

@@ -1,0 +1,111 @@
+#include "engine/api/answers.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "engine/calibrate/calibration.hpp"
+#include "engine/core/edit_distance.hpp"
+#include "engine/core/errors.hpp"
+#include "engine/data/calibration_profile.hpp"
+#include "engine/validate/validation.hpp"
+#include "engine/writers/calibration_writers.hpp"
+#include "engine/writers/capacity_writers.hpp"
+#include "engine/writers/inference_writers.hpp"
+#include "engine/writers/memory_writers.hpp"
+#include "engine/writers/record_writers.hpp"
+#include "engine/writers/training_writers.hpp"
+#include "engine/data/schema/field.hpp"
+
+namespace perfcast::api {
+namespace {
+
+// A filter that matches no case in the files would score nothing and pass: refuse it, naming what is there.
+void check_filters(const ValidateRequest& r, const std::vector<CaseScore>& all) {
+  std::vector<std::string> kinds;
+  bool source_seen = r.source.empty();
+  for (const CaseScore& s : all) {
+    if (std::find(kinds.begin(), kinds.end(), s.kind) == kinds.end()) kinds.push_back(s.kind);
+    if (!source_seen && (r.kind.empty() || s.kind == r.kind) && s.source.find(r.source) != std::string::npos) source_seen = true;
+  }
+  if (!r.kind.empty() && std::find(kinds.begin(), kinds.end(), r.kind) == kinds.end())
+    throw InputError({}, fmt::format("validate --kind '{}': no case of that kind in the files scored{}; their kinds: {}", r.kind,
+                                     did_you_mean(r.kind, kinds), fmt::join(kinds, ", ")));
+  if (!source_seen)
+    throw InputError({}, fmt::format("validate --source '{}': no{} case's source contains it", r.source,
+                                     r.kind.empty() ? "" : " " + r.kind));
+}
+
+}  // namespace
+
+PredictAnswer predict(const Scenario& s, const PredictRequest& r) {
+  const std::string order_text = r.order.empty() ? std::string(default_order()) : r.order;
+  const auto order = parse_order(order_text);
+  if (!order)
+    throw InputError({}, fmt::format("--order '{}': give each of tp, cp, ep, dp, pp once, innermost first, joined by '-' (default {})",
+                                     order_text, default_order()));
+  const CalibrationProfile profile = r.calibration.empty() ? prior_profile() : load_calibration_profile(r.calibration);
+  const ModelParams params = profile.model_params();
+  PredictAnswer a;
+  if (s.inference) {
+    const InferenceOptions options = with_params(InferenceOptions{}, params);
+    InferencePrediction p = predict_inference(s, options);
+    if (!r.calibration.empty()) p.assumptions.push_back(profile_assumption(profile, s.hardware.accelerator));
+    if (r.uncertainty) a.uncertainty = inference_uncertainty(s, options, profile, r.samples);
+    a.prediction = std::move(p);
+    return a;
+  }
+  const TrainingOptions options = with_params(TrainingOptions{.order = *order}, params);
+  TrainingPrediction p = predict_training(s, options);
+  if (!r.calibration.empty()) p.assumptions.push_back(profile_assumption(profile, s.hardware.accelerator));
+  if (r.uncertainty) a.uncertainty = training_uncertainty(s, options, profile, r.samples);
+  a.prediction = std::move(p);
+  return a;
+}
+
+nlohmann::json to_json(const PredictAnswer& a) {
+  nlohmann::json j = std::holds_alternative<InferencePrediction>(a.prediction) ? inference_to_json(std::get<InferencePrediction>(a.prediction))
+                                                                               : training_to_json(std::get<TrainingPrediction>(a.prediction));
+  if (a.uncertainty) j["uncertainty"] = uncertainty_json(*a.uncertainty);
+  return j;
+}
+
+nlohmann::json memory(const Scenario& s) { return memory_to_json(memory_for_scenario(s)); }
+
+nlohmann::json capacity(const Scenario& s, const CapacityRequest& r) { return capacity_to_json(capacity_for_scenario(s, r)); }
+
+ValidationReport validation_report(const ValidateRequest& q, const HardwareDb& db) {
+  ValidationReport r;
+  r.files = q.cases.empty() ? validation_files(default_validation_dir()) : std::vector<std::filesystem::path>{q.cases};
+  auto wanted = [&](const CaseScore& s) {
+    return (q.kind.empty() || s.kind == q.kind) && (q.source.empty() || s.source.find(q.source) != std::string::npos);
+  };
+  // With a profile: `before` holds the defaults' scores of the same cases, fitted ones not held-out.
+  if (!q.calibration.empty()) {
+    const CalibratedScores all = score_with_profile(r.files, db, load_calibration_profile(q.calibration));
+    check_filters(q, all.after);
+    CalibratedScores calibrated = keep_cases(all, wanted);  // counted over the kept cases, as the table shows them
+    r.profile = q.calibration, r.fitted = calibrated.fitted, r.other_device = calibrated.other_device;
+    r.scores = std::move(calibrated.after), r.before = std::move(calibrated.before);
+    return r;
+  }
+  std::vector<CaseScore> all;
+  for (const auto& file : r.files)
+    for (CaseScore& s : score_file(file, db)) all.push_back(std::move(s));
+  check_filters(q, all);
+  for (CaseScore& s : all)
+    if (wanted(s)) r.scores.push_back(std::move(s));
+  return r;
+}
+
+nlohmann::json hw_list(const HardwareDb& db, const std::string& kind) {
+  if (!kind.empty() && !schema::find_kind(kind)) throw InputError({}, fmt::format("hw list '{}': not a kind of record", kind));
+  nlohmann::json items = nlohmann::json::array();
+  for (const Record& r : db.records())
+    if (kind.empty() || schema::schema_for(r.kind).name == kind) items.push_back(record_to_json(r));
+  return items;
+}
+
+nlohmann::json hw_show(const HardwareDb& db, const std::string& name) { return record_to_json(db.record(name)); }
+
+}  // namespace perfcast::api

@@ -1,0 +1,52 @@
+#pragma once
+// Each command's question, answered from parsed inputs as the JSON its `--format json` prints:
+// what the CLI, the Python module (python/) and a web API share, so each answer is computed in
+// one place. The front ends only parse their inputs and print or return these.
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <variant>
+
+#include "engine/calibrate/uncertainty.hpp"
+#include "engine/data/hardware_db.hpp"
+#include "engine/predict/capacity.hpp"
+#include "engine/predict/inference.hpp"
+#include "engine/predict/training.hpp"
+#include "engine/spec/scenario.hpp"
+#include "engine/writers/validation_writers.hpp"
+
+namespace perfcast::api {
+
+struct PredictRequest {
+  std::string calibration;  // a calibration profile file ("": the sourced defaults)
+  std::string order;        // placement order of the parallel dimensions ("": the default)
+  bool uncertainty = false; // P10/P50/P90 from the parameters' spread
+  int samples = 200;
+};
+
+struct PredictAnswer {
+  std::variant<TrainingPrediction, InferencePrediction> prediction;
+  std::optional<UncertaintyReport> uncertainty;
+};
+
+// `predict`: InputError for a bad order or profile, or what the models refuse.
+PredictAnswer predict(const Scenario& s, const PredictRequest& r);
+nlohmann::json to_json(const PredictAnswer& a);
+
+// `memory`, `capacity`.
+nlohmann::json memory(const Scenario& s);
+nlohmann::json capacity(const Scenario& s, const CapacityRequest& r);
+
+struct ValidateRequest {
+  std::string cases;        // a case file ("": every file of the shipped validation/)
+  std::string kind, source; // filters ("": all); a filter matching no case is an InputError
+  std::string calibration;  // score with this profile beside the defaults
+};
+// `validate`: the cases scored.
+ValidationReport validation_report(const ValidateRequest& r, const HardwareDb& db);
+
+// `hw list [KIND]`, `hw show NAME`.
+nlohmann::json hw_list(const HardwareDb& db, const std::string& kind);
+nlohmann::json hw_show(const HardwareDb& db, const std::string& name);
+
+}  // namespace perfcast::api
