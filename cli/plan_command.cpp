@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "cli/option_checks.hpp"
+#include "cli/output_file.hpp"
 #include "engine/core/errors.hpp"
 #include "engine/core/units.hpp"
 #include "engine/data/calibration_profile.hpp"
@@ -164,16 +165,8 @@ std::vector<Report> shards_of_kind(const std::vector<PlanShard>& shards, const s
 
 int run_merge(const MergeOptions& o) {
   std::vector<PlanShard> shards;
-  for (const std::string& f : o.files) {
-    const std::string text = read_input_file(f, "plan shard");
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::exception&) {
-      throw InputError({f, 0, 0}, "not JSON: write shards with perfcast plan --format json --shard i/N");
-    }
-    shards.push_back(plan_from_json(j, f));
-  }
+  for (const std::string& f : o.files)
+    shards.push_back(plan_from_json(read_shard_json(f, "plan shard", "write shards with perfcast plan --format json --shard i/N"), f));
   if (std::holds_alternative<PlanReport>(shards.front())) print(merge_plans(shards_of_kind<PlanReport>(shards, o.files), o.files), o.format);
   else print(merge_plans(shards_of_kind<ServingPlanReport>(shards, o.files), o.files), o.format);
   return 0;

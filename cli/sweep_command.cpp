@@ -7,6 +7,7 @@
 #include <tuple>
 #include <unistd.h>
 
+#include "cli/output_file.hpp"
 #include "engine/data/calibration_profile.hpp"
 #include "engine/core/errors.hpp"
 #include "engine/data/scenario_reader.hpp"
@@ -117,16 +118,8 @@ struct MergeOptions {
 
 int run_merge(const GlobalOptions& global, const MergeOptions& o) {
   std::vector<SweepResult> shards;
-  for (const std::string& f : o.files) {
-    const std::string text = read_input_file(f, "sweep shard");
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::exception&) {
-      throw InputError({f, 0, 0}, "not JSON: write shards with perfcast sweep --format json --shard i/N");
-    }
-    shards.push_back(sweep_from_json(j, f));
-  }
+  for (const std::string& f : o.files)
+    shards.push_back(sweep_from_json(read_shard_json(f, "sweep shard", "write shards with perfcast sweep --format json --shard i/N"), f));
   const SweepResult merged = merge_sweeps(shards, o.files);
   HardwareDb db = HardwareDb::load(global.hardware_db);
   const Scenario s = load_scenario(merged.scenario_file, default_workloads_dir(), db);
