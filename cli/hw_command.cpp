@@ -22,11 +22,9 @@ struct HwOptions {
 
 int list(const GlobalOptions& global, const HwOptions& o) {
   HardwareDb db = HardwareDb::load(global.hardware_db);
-  std::vector<const Record*> records;
-  for (const Record& r : db.records())
-    if (o.kind.empty() || schema::schema_for(r.kind).name == o.kind) records.push_back(&r);
+  const std::vector<const Record*> records = api::hw_records(db, o.kind);
   if (o.format == "json") {
-    fmt::print("{}\n", api::hw_list(db, o.kind).dump(2));
+    fmt::print("{}\n", api::hw_list(records).dump(2));
   } else if (o.format == "csv") {
     fmt::print("{}", records_to_csv(records));
   } else {

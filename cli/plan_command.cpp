@@ -135,10 +135,9 @@ int run(const GlobalOptions& global, const PlanOptions& o) {
   if (o.regions != "all") space.regions = words(o.regions, "--regions");
   space.payments.clear();
   for (const std::string& p : words(o.payment, "--payment")) {
-    if (p == "cloud") space.payments.push_back(Payment::cloud);
-    else if (p == "spot") space.payments.push_back(Payment::spot);
-    else if (p == "purchase") space.payments.push_back(Payment::purchase);
-    else throw InputError({}, fmt::format("--payment '{}': give cloud, spot or purchase, comma-separated", p));
+    const std::optional<Payment> kind = payment_named(p);
+    if (!kind) throw InputError({}, fmt::format("--payment '{}': give cloud, spot or purchase, comma-separated", p));
+    space.payments.push_back(*kind);
   }
   space.nodes = parse_device_counts(o.nodes.empty() ? "1:4096" : o.nodes, "--nodes");
   HardwareDb db = HardwareDb::load(global.hardware_db);

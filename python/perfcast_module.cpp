@@ -120,6 +120,6 @@ PYBIND11_MODULE(perfcast, m) {
   m.def("validate", &validate_answer, "perfcast validate: predictions scored against measured cases", py::kw_only(), "cases"_a = "", "kind"_a = "",
         "source"_a = "", "calibration"_a = "");
   py::module_ hw = m.def_submodule("hw", "The hardware database, every figure with its source");
-  hw.def("list", [](const std::string& kind) { return to_python(api::hw_list(db(), kind)); }, "perfcast hw list", "kind"_a = "");
+  hw.def("list", [](const std::string& kind) { return to_python(api::hw_list(api::hw_records(db(), kind))); }, "perfcast hw list", "kind"_a = "");
   hw.def("show", [](const std::string& name) { return to_python(api::hw_show(db(), name)); }, "perfcast hw show", "name"_a);
 }

@@ -98,11 +98,17 @@ ValidationReport validation_report(const ValidateRequest& q, const HardwareDb& d
   return r;
 }
 
-nlohmann::json hw_list(const HardwareDb& db, const std::string& kind) {
+std::vector<const Record*> hw_records(const HardwareDb& db, const std::string& kind) {
   if (!kind.empty() && !schema::find_kind(kind)) throw InputError({}, fmt::format("hw list '{}': not a kind of record", kind));
-  nlohmann::json items = nlohmann::json::array();
+  std::vector<const Record*> out;
   for (const Record& r : db.records())
-    if (kind.empty() || schema::schema_for(r.kind).name == kind) items.push_back(record_to_json(r));
+    if (kind.empty() || schema::schema_for(r.kind).name == kind) out.push_back(&r);
+  return out;
+}
+
+nlohmann::json hw_list(const std::vector<const Record*>& records) {
+  nlohmann::json items = nlohmann::json::array();
+  for (const Record* r : records) items.push_back(record_to_json(*r));
   return items;
 }
 

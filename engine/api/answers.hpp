@@ -45,8 +45,9 @@ struct ValidateRequest {
 // `validate`: the cases scored.
 ValidationReport validation_report(const ValidateRequest& r, const HardwareDb& db);
 
-// `hw list [KIND]`, `hw show NAME`.
-nlohmann::json hw_list(const HardwareDb& db, const std::string& kind);
+// `hw list [KIND]` (the records of a kind, "" all; InputError for an unknown kind), `hw show NAME`.
+std::vector<const Record*> hw_records(const HardwareDb& db, const std::string& kind);
+nlohmann::json hw_list(const std::vector<const Record*>& records);
 nlohmann::json hw_show(const HardwareDb& db, const std::string& name);
 
 }  // namespace perfcast::api

@@ -22,6 +22,12 @@ constexpr std::string_view name_of(Payment p) {
   }
   return "?";
 }
+// The payment `name_of` names; none for another word.
+constexpr std::optional<Payment> payment_named(std::string_view name) {
+  for (Payment p : {Payment::cloud, Payment::spot, Payment::purchase})
+    if (name == name_of(p)) return p;
+  return std::nullopt;
+}
 
 // One way of paying for a system, resolved.
 struct PlanPayment {

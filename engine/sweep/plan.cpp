@@ -66,11 +66,8 @@ PlanReport plan(const PlanCandidates& candidates, const std::string& scenario_fi
   if (r.pareto.size() == 1) throw InputError({}, "--pareto: give two or more of time, cost, co2");
   PlanReport out{.scenario_file = scenario_file, .request = r, .space = candidates.space,
                  .without_system = candidates.without_system, .nodes = nodes};
-  // What no candidate could be made of is counted once, in shard 0, so merged shards count it once.
   const bool counts_candidates = r.shard == 0;
-  PlanFunnel funnel;
-  if (counts_candidates) funnel.dropped = candidates.dropped;
-  if (!funnel.dropped.empty()) funnel.last_removed_by = funnel.dropped.back().first;
+  PlanFunnel funnel = PlanFunnel::of_candidates(candidates.dropped, r.shard);
 
   PlanRanking<PlanRow> kept(r.objective, r.top, r.pareto);
   std::uint64_t unit = 0;

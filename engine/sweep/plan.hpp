@@ -52,8 +52,8 @@ inline double rank_key(const PlanRow& r, PlanMetric m) { return r.value(m); }
 struct PlanReport {
   std::string scenario_file, scenario, workload, stack;
   PlanRequest request;
-  PlanSpace space;
-  std::vector<std::string> without_system;  // accelerators not searched: no system in the database is built from them                           // accelerators, payments and regions asked
+  PlanSpace space;                          // accelerators, payments and regions asked
+  std::vector<std::string> without_system;  // accelerators not searched: no system in the database is built from them
   std::vector<int> nodes;
   std::vector<std::string> systems;          // searched
   std::uint64_t units = 0, layouts = 0, timed = 0, priced = 0;  // system × count units swept, layouts judged and timed, rows priced

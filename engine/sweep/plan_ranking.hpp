@@ -43,6 +43,14 @@ struct PlanFunnel {
   ReasonCounts dropped;
   std::string last_removed_by;
   int furthest = 0;
+  // A plan's funnel, starting from what no candidate could be made of: counted in shard 0 only, so
+  // merged shards count it once.
+  static PlanFunnel of_candidates(const ReasonCounts& dropped, int shard) {
+    PlanFunnel f;
+    if (shard == 0) f.dropped = dropped;
+    if (!f.dropped.empty()) f.last_removed_by = f.dropped.back().first;
+    return f;
+  }
   void drop(int stage, const std::string& reason, long n = 1) {
     if (n <= 0) return;
     if (stage >= furthest) furthest = stage, last_removed_by = reason;

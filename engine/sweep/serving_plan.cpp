@@ -241,10 +241,7 @@ ServingPlanReport serving_plan(const PlanCandidates& candidates, const std::stri
     if (h.scenario && !first) first = &*h.scenario;
   ServingPlanReport out{.scenario_file = scenario_file, .request = r, .space = candidates.space,
                         .without_system = candidates.without_system};
-  // What no candidate could be made of is counted once, in shard 0, so merged shards count it once.
-  PlanFunnel funnel;
-  if (r.shard == 0) funnel.dropped = candidates.dropped;
-  if (!funnel.dropped.empty()) funnel.last_removed_by = funnel.dropped.back().first;
+  PlanFunnel funnel = PlanFunnel::of_candidates(candidates.dropped, r.shard);
   if (!first) {
     if (r.shard == 0)
       for (const PlanHardware& h : candidates.hardware) funnel.drop(kCandidate, fmt::format("{}: {}", h.system, h.error));

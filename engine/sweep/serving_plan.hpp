@@ -61,8 +61,8 @@ inline double rank_key(const ServingPlanRow& r, PlanMetric m) { return r.value(m
 struct ServingPlanReport {
   std::string scenario_file, scenario, workload, engine;
   ServingPlanRequest request;  // rate and SLOs as applied
-  PlanSpace space;
-  std::vector<std::string> without_system;  // accelerators not searched: no system in the database is built from them             // accelerators, payments and regions asked
+  PlanSpace space;                          // accelerators, payments and regions asked
+  std::vector<std::string> without_system;  // accelerators not searched: no system in the database is built from them
   models::Slo slo;
   double rate = 0, input_len = 0, output_len = 0;
   std::vector<std::string> systems;                     // searched

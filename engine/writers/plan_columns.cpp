@@ -33,12 +33,9 @@ PlanColumn<Row> payment_kind() {
   return {"payment", "", "cloud (on-demand), spot or purchase", [](const Row& r) { return json(name_of(r.kind)); },
           [](Row& r, const json& v) {
             const std::string name = v.get<std::string>();
-            for (Payment p : {Payment::cloud, Payment::spot, Payment::purchase})
-              if (name == name_of(p)) {
-                r.kind = p;
-                return;
-              }
-            throw std::out_of_range(fmt::format("'{}' is unknown", name));
+            const std::optional<Payment> kind = payment_named(name);
+            if (!kind) throw std::out_of_range(fmt::format("'{}' is unknown", name));
+            r.kind = *kind;
           }};
 }
 
@@ -99,11 +96,8 @@ std::vector<PlanColumn<ServingPlanRow>> serving_columns() {
   // (so is the label's, which would name one).
   add_layout<R, ServeLayout, &R::replica>(c, serving_layout_columns(),
                                            {{"label", ""}, {"devices", "replica_devices"}, {"replicas", ""}, {"batch", ""}});
-  c.push_back({"compute_dtype", "", "GEMM precision", [](const R& r) { return json(name_of(r.compute)); }, [](R& r, const json& v) {
-                 const auto p = precision_from(v.get<std::string>());
-                 if (!p) throw std::out_of_range(fmt::format("'{}' is unknown", v.get<std::string>()));
-                 r.compute = *p;
-               }});
+  c.push_back({"compute_dtype", "", "GEMM precision", [](const R& r) { return json(name_of(r.compute)); },
+               [](R& r, const json& v) { r.compute = precision_named(v); }});
   for (auto&& x : {field<R, &R::replicas>("replicas", "", "The fewest replicas meeting the SLOs at the rate"),
                    field<R, &R::units>("units", "", "Instances rented or nodes bought"),
                    field<R, &R::devices>("devices", "devices", "Devices paid for")})

@@ -38,10 +38,9 @@ struct Reader : JsonReader {
     s.regions = get<std::vector<std::string>>(j, "regions");
     s.payments.clear();
     for (const std::string& p : get<std::vector<std::string>>(j, "payments")) {
-      if (p == "cloud") s.payments.push_back(Payment::cloud);
-      else if (p == "spot") s.payments.push_back(Payment::spot);
-      else if (p == "purchase") s.payments.push_back(Payment::purchase);
-      else fail(fmt::format("'payments' holds '{}'", p));
+      const std::optional<Payment> kind = payment_named(p);
+      if (!kind) fail(fmt::format("'payments' holds '{}'", p));
+      s.payments.push_back(*kind);
     }
     return s;
   }

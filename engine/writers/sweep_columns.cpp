@@ -85,12 +85,6 @@ constexpr FigureColumn<ServeFigures> kServingFigures[] = {
      &ServeFigures::co2_per_mtok, Known::economics, "kg CO2e/M tokens", number_text},
 };
 
-Precision precision_named(const json& v) {
-  const std::string name = v.get<std::string>();
-  if (const auto p = precision_from(name)) return *p;
-  throw std::out_of_range(fmt::format("'{}' is unknown", name));
-}
-
 const LayoutColumn<ServeLayout> kServingLayout[] = {
     {"label", "layout", "", "The layout in words", [](const ServeLayout& l) { return json(layout_label(l)); }},
     {"devices", "", "devices", "Devices in all", PERFCAST_INT_COLUMN(ServeLayout, devices)},
@@ -144,6 +138,12 @@ std::string layout_fault(const ServeLayout& l) {
   if (l.devices % (std::int64_t(l.tp) * l.pp) != 0) return fmt::format("tp·pp = {}·{} does not divide {} devices", l.tp, l.pp, l.devices);
   if (!std::isfinite(l.batch) || l.batch < 0) return fmt::format("batch = {} is not a batch", l.batch);
   return "";
+}
+
+Precision precision_named(const nlohmann::json& v) {
+  const std::string name = v.get<std::string>();
+  if (const auto p = precision_from(name)) return *p;
+  throw std::out_of_range(fmt::format("'{}' is unknown", name));
 }
 
 std::string csv_cell(const nlohmann::json& v) {

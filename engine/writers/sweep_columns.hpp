@@ -53,6 +53,9 @@ inline bool known(Known k, bool job, bool economics) {
 std::string layout_fault(const SweepLayout& l);
 std::string layout_fault(const ServeLayout& l);
 
+// The precision a column's JSON value names (a setter's helper); std::out_of_range for an unknown name.
+Precision precision_named(const nlohmann::json& v);
+
 // A JSON scalar as a CSV cell: strings quoted where needed, numbers as the shortest exact text.
 std::string csv_cell(const nlohmann::json& v);
 
