@@ -16,11 +16,6 @@
 #include "engine/data/scenario_json.hpp"
 #include "engine/data/scenario_reader.hpp"
 #include "engine/data/workload_reader.hpp"
-#include "engine/sweep/compare.hpp"
-#include "engine/sweep/training_sweep.hpp"
-#include "engine/sweep/inference_sweep.hpp"
-#include "engine/writers/compare_writers.hpp"
-#include "engine/writers/sweep_writers.hpp"
 
 namespace py = pybind11;
 using namespace perfcast;
@@ -69,22 +64,21 @@ py::object capacity_answer(const py::object& scenario, std::optional<double> rat
 
 py::object sweep_answer(const py::object& scenario, const std::vector<int>& devices, const std::string& objective, int top,
                  const std::vector<std::string>& pareto, const std::vector<std::string>& constraints, int threads) {
-  const Scenario s = scenario_of(scenario);
-  if (s.inference) {
-    ServeRequest r{.devices = devices, .objective = objective, .constraints = constraints, .pareto = pareto, .top = top, .threads = threads};
-    const ServeResult result = inference_sweep(s, r);
-    return to_python(sweep_to_json(result, predict_rows(s, result.best)));
-  }
-  SweepRequest r{.devices = devices, .objective = objective, .constraints = constraints, .pareto = pareto, .top = top, .threads = threads};
-  const SweepResult result = perfcast::sweep(s, r);
-  return to_python(sweep_to_json(result, predict_rows(s, result.best)));
+  return to_python(api::sweep(scenario_of(scenario), {devices, objective, top, pareto, constraints, threads}));
 }
 
-py::object compare_answer(const std::string& scenario, const std::vector<std::string>& hardware, const std::vector<std::string>& cost,
+py::object compare_answer(const py::object& scenario, const std::vector<std::string>& hardware, const std::vector<std::string>& cost,
                    const std::vector<std::string>& region, std::optional<double> deadline) {
-  CompareRequest r{.scenario_file = scenario, .hardware = hardware, .cost = cost, .region = region};
+  CompareRequest r{.hardware = hardware, .cost = cost, .region = region};
   r.deadline_s = deadline;
-  return to_python(compare_to_json(perfcast::compare(scenario_variants(r, db()), r.scenario_file, r.deadline_s)));
+  if (py::isinstance<py::dict>(scenario)) {
+    const toml::table base = scenario_table_from_json(from_python(scenario.cast<py::dict>()), "<dict>", FilePaths::allowed);
+    return to_python(api::compare(scenario_variants(base, "<dict>", r, db()), "<dict>", r.deadline_s));
+  }
+  if (!py::isinstance<py::str>(scenario) && !py::hasattr(scenario, "__fspath__"))
+    throw InputError({}, "scenario: give a file path or a dict of the scenario's tables");
+  r.scenario_file = py::str(scenario).cast<std::string>();
+  return to_python(api::compare(scenario_variants(r, db()), r.scenario_file, r.deadline_s));
 }
 
 py::object validate_answer(const std::string& cases, const std::string& kind, const std::string& source, const std::string& calibration) {

@@ -9,7 +9,13 @@
 #include "engine/core/errors.hpp"
 #include "engine/data/calibration_profile.hpp"
 #include "engine/validate/validation.hpp"
+#include "engine/predict/roofline.hpp"
+#include "engine/sweep/inference_sweep.hpp"
+#include "engine/sweep/training_sweep.hpp"
 #include "engine/writers/calibration_writers.hpp"
+#include "engine/writers/compare_writers.hpp"
+#include "engine/writers/roofline_writers.hpp"
+#include "engine/writers/sweep_writers.hpp"
 #include "engine/writers/capacity_writers.hpp"
 #include "engine/writers/inference_writers.hpp"
 #include "engine/writers/memory_writers.hpp"
@@ -73,6 +79,25 @@ nlohmann::json to_json(const PredictAnswer& a) {
 nlohmann::json memory(const Scenario& s) { return memory_to_json(memory_for_scenario(s)); }
 
 nlohmann::json capacity(const Scenario& s, const CapacityRequest& r) { return capacity_to_json(capacity_for_scenario(s, r)); }
+
+nlohmann::json roofline(const Scenario& s) { return roofline_to_json(roofline_for_scenario(s, nullptr, prior_profile().model_params().efficiency)); }
+
+nlohmann::json sweep(const Scenario& s, const SweepAsk& a) {
+  if (s.inference) {
+    const ServeRequest r{.devices = a.devices, .objective = a.objective, .constraints = a.constraints, .pareto = a.pareto, .top = a.top,
+                         .threads = a.threads};
+    const ServeResult result = inference_sweep(s, r);
+    return sweep_to_json(result, predict_rows(s, result.best));
+  }
+  const SweepRequest r{.devices = a.devices, .objective = a.objective, .constraints = a.constraints, .pareto = a.pareto, .top = a.top,
+                       .threads = a.threads};
+  const SweepResult result = perfcast::sweep(s, r);
+  return sweep_to_json(result, predict_rows(s, result.best));
+}
+
+nlohmann::json compare(const std::vector<ScenarioVariant>& variants, const std::string& label, std::optional<double> deadline_s) {
+  return compare_to_json(perfcast::compare(variants, label, deadline_s));
+}
 
 ValidationReport validation_report(const ValidateRequest& q, const HardwareDb& db) {
   ValidationReport r;

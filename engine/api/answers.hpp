@@ -6,10 +6,12 @@
 #include <optional>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "engine/calibrate/uncertainty.hpp"
 #include "engine/data/hardware_db.hpp"
 #include "engine/predict/capacity.hpp"
+#include "engine/sweep/compare.hpp"
 #include "engine/predict/inference.hpp"
 #include "engine/predict/training.hpp"
 #include "engine/spec/scenario.hpp"
@@ -33,9 +35,23 @@ struct PredictAnswer {
 PredictAnswer predict(const Scenario& s, const PredictRequest& r);
 nlohmann::json to_json(const PredictAnswer& a);
 
-// `memory`, `capacity`.
+// `memory`, `capacity`, `roofline SCENARIO` (the sourced efficiencies).
 nlohmann::json memory(const Scenario& s);
 nlohmann::json capacity(const Scenario& s, const CapacityRequest& r);
+nlohmann::json roofline(const Scenario& s);
+
+// `sweep`: the layouts of a training or a serving scenario, ranked, with the predicted rows of the best.
+struct SweepAsk {
+  std::vector<int> devices;              // device counts to search (empty: the scenario's)
+  std::string objective = "time";
+  int top = 20;
+  std::vector<std::string> pareto, constraints;
+  int threads = 0;                       // 0: one per core
+};
+nlohmann::json sweep(const Scenario& s, const SweepAsk& r);
+
+// `compare`: the scenario's variants (engine/data/scenario_variants) predicted side by side.
+nlohmann::json compare(const std::vector<ScenarioVariant>& variants, const std::string& label, std::optional<double> deadline_s);
 
 struct ValidateRequest {
   std::string cases;        // a case file ("": every file of the shipped validation/)

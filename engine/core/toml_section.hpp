@@ -58,6 +58,8 @@ class TomlSection {
   [[noreturn]] void fail(std::string_view key, std::string_view message) const;
   [[noreturn]] void fail_here(std::string_view message) const;
   const std::string& file() const { return file_; }
+  // The table itself, for a key whose value is a whole document of another format (an inline config.json).
+  const toml::table& raw() const { return *table_; }
   const std::string& path() const { return path_; }
   FilePosition position_of(std::string_view key) const;
 

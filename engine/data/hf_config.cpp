@@ -327,11 +327,12 @@ void read_quantization(const Reader& r, const json& root, Workload& w) {
   r.fail("quantization_config.quant_method", fmt::format("'{}' is not read (fp8, mxfp4, modelopt, awq, gptq)", method));
 }
 
-std::string default_name(const Reader& r, const json& root, const std::string& label) {
+std::string default_name(const Reader& r, const json& root, const std::string& label, const std::string& fallback) {
   if (auto path = r.text(root, "_name_or_path"); path && !path->empty()) {
     std::string base = std::filesystem::path(*path).filename().string();
     if (!base.empty()) return base;
   }
+  if (!fallback.empty()) return fallback;
   const std::filesystem::path p(label);
   if (p.filename() == "config.json" && p.has_parent_path() && !p.parent_path().filename().empty())
     return p.parent_path().filename().string();
@@ -342,7 +343,7 @@ std::string default_name(const Reader& r, const json& root, const std::string& l
 
 Workload read_hf_config(const std::filesystem::path& file) { return parse_hf_config(read_input_file(file, "file"), file.string()); }
 
-Workload parse_hf_config(std::string_view json_text, const std::string& label) {
+Workload parse_hf_config(std::string_view json_text, const std::string& label, const std::string& fallback_name) {
   json root;
   try {
     root = json::parse(json_text);
@@ -431,7 +432,7 @@ Workload parse_hf_config(std::string_view json_text, const std::string& label) {
   if (is_qwen3_hybrid(a.family)) m.mtp_layers = r.integer(c, "mtp_num_hidden_layers", 0).value_or(0);
 
   Workload w;
-  w.name = default_name(r, root, label);
+  w.name = default_name(r, root, label, fallback_name);
   w.display_name = w.name;
   m.name = w.name;
   w.file = label;

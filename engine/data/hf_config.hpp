@@ -13,7 +13,8 @@ namespace perfcast {
 // Reads `file`; the workload is named after `_name_or_path`, else the file's folder (for a
 // config.json) or stem.
 Workload read_hf_config(const std::filesystem::path& file);
-// The same from text; `label` names the file in messages and gives the default name.
-Workload parse_hf_config(std::string_view json_text, const std::string& label);
+// The same from text; `label` names the file in messages and gives the default name, unless
+// `fallback_name` is given (text that came from no file).
+Workload parse_hf_config(std::string_view json_text, const std::string& label, const std::string& fallback_name = "");
 
 }  // namespace perfcast

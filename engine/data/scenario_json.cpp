@@ -17,6 +17,8 @@ constexpr int kDeepest = 8;
 struct Converter {
   const std::string& label;
 
+  static bool inside_config(const std::string& path) { return path.starts_with("model.hf_config."); }
+
   [[noreturn]] void fail(const std::string& key, const std::string& what) const {
     throw InputError({label, 0, 0}, fmt::format("{}: {}", key.empty() ? "the scenario" : key, what));
   }
@@ -27,6 +29,7 @@ struct Converter {
     toml::table t;
     for (const auto& [k, v] : j.items()) {
       const std::string path = key.empty() ? k : key + "." + k;
+      if (v.is_null() && inside_config(path)) continue;  // config.json's null: the field is absent
       if (v.is_object()) t.insert(k, table(v, path, depth + 1));
       else if (v.is_array()) t.insert(k, array(v, path, depth + 1));
       else insert_value(t, k, v, path);
@@ -40,6 +43,7 @@ struct Converter {
     for (const nlohmann::json& v : j) {
       if (v.is_object()) a.push_back(table(v, key, depth + 1));
       else if (v.is_array()) a.push_back(array(v, key, depth + 1));
+      else if (v.is_null() && inside_config(key)) continue;
       else {
         toml::table one;
         insert_value(one, "v", v, key);
@@ -63,9 +67,18 @@ struct Converter {
 
 }  // namespace
 
-Scenario scenario_from_json(const nlohmann::json& j, const std::string& label, const HardwareDb& db) {
+toml::table scenario_table_from_json(const nlohmann::json& j, const std::string& label, FilePaths paths) {
   const Converter c{label};
-  const toml::table t = c.table(j, "", 0);
+  if (paths == FilePaths::refused && j.is_object() && j.contains("model") && j["model"].is_object()) {
+    const auto config = j["model"].find("hf_config");
+    if (config != j["model"].end() && config->is_string())
+      c.fail("model.hf_config", "a file path is not accepted here; give the config.json's content as a table");
+  }
+  return c.table(j, "", 0);
+}
+
+Scenario scenario_from_json(const nlohmann::json& j, const std::string& label, const HardwareDb& db, FilePaths paths) {
+  const toml::table t = scenario_table_from_json(j, label, paths);
   TomlSection root(t, label, "");
   require_schema_version(root);
   return read_scenario(root, label, default_workloads_dir(), db);

@@ -136,6 +136,12 @@ std::vector<ScenarioVariant> scenario_variants(const CompareRequest& r, const Ha
   const std::string content = read_input_file(r.scenario_file, "scenario file");
   std::shared_ptr<toml::table> storage;
   TomlSection parsed = TomlSection::parse(content, r.scenario_file, storage);
+  return scenario_variants(*storage, r.scenario_file, r, db);
+}
+
+std::vector<ScenarioVariant> scenario_variants(const toml::table& base, const std::string& label, const CompareRequest& r,
+                                               const HardwareDb& db) {
+  TomlSection parsed(base, label, "");
   require_schema_version(parsed);
   std::vector<Variant> hw, cost, region;
   for (const std::string& v : r.hardware) hw.push_back(parse_variant(v, "hardware"));
@@ -150,7 +156,7 @@ std::vector<ScenarioVariant> scenario_variants(const CompareRequest& r, const Ha
   std::vector<ScenarioVariant> out;
   for (const Variant* h : each(hw))
     for (const Variant* c : each(cost))
-      for (const Variant* g : each(region)) out.push_back(variant_of(*storage, r.scenario_file, h, c, g, db));
+      for (const Variant* g : each(region)) out.push_back(variant_of(base, label, h, c, g, db));
   return out;
 }
 

@@ -2,6 +2,7 @@
 // The scenarios `perfcast compare` predicts: one scenario file with each combination of hardware,
 // payment and region variants applied, read and resolved like any scenario.
 #include <optional>
+#include <toml++/toml.h>
 #include <string>
 #include <vector>
 
@@ -24,5 +25,8 @@ struct CompareRequest {
 // Throws InputError for a malformed variant or an unreadable scenario; a combination the scenario
 // rules reject (an offer for other hardware, a layout that does not divide) carries its error.
 std::vector<ScenarioVariant> scenario_variants(const CompareRequest& r, const HardwareDb& db);
+// The same from a scenario's tables already parsed (a JSON scenario), `label` naming it; r.scenario_file is not read.
+std::vector<ScenarioVariant> scenario_variants(const toml::table& base, const std::string& label, const CompareRequest& r,
+                                               const HardwareDb& db);
 
 }  // namespace perfcast

@@ -42,6 +42,14 @@ class SameAsCommandLine(unittest.TestCase):
                          cli("capacity", serving, "--rate", "20", "--ttft-slo", "500ms", "--tpot-slo", "50ms"))
         self.assertEqual(perfcast.compare(training, hardware=["system=dgx-b200,nodes=8"], cost=["cloud"]),
                          cli("compare", training, "--hardware", "system=dgx-b200,nodes=8", "--cost", "cloud"))
+        # A dict compares as its file does, naming <dict> where the file's name would stand.
+        with open(training, "rb") as f:
+            tables = tomllib.load(f)
+        from_dict = perfcast.compare(tables, hardware=["system=dgx-b200,nodes=8"])
+        from_file = perfcast.compare(training, hardware=["system=dgx-b200,nodes=8"])
+        self.assertEqual(from_dict["scenario"], "<dict>")
+        from_dict.pop("scenario"), from_file.pop("scenario")
+        self.assertEqual(from_dict, from_file)
 
     def test_sweep(self):
         path = scenario("gpt3-175b-64xa100-korthikanti.toml")

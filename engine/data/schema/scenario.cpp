@@ -57,7 +57,7 @@ constexpr ScenarioKey kTop[] = {
 constexpr ScenarioKey kModel[] = {
     name("preset", "workloads/ preset", "none (the architecture is given here)",
          "A workload preset; the keys below override its values"),
-    text("hf_config", "none", "A Hugging Face config.json (path from this file's folder); the keys below override what it gives"),
+    text("hf_config", "none", "A Hugging Face config.json: a path from this file's folder, or (Python dict, web request) its content as a table; the keys below override what it gives"),
     text("display_name", "the preset's or config's name; '<that> modified' when the keys below change its parameters",
          "What outputs call the model"),
     integer("layers", "", "required without a preset", 1, kMaxDim, "Transformer layers"),
