@@ -18,16 +18,18 @@
 #include "cli/predict_command.hpp"
 #include "cli/reference_command.hpp"
 #include "cli/roofline_command.hpp"
+#include "cli/serve_command.hpp"
 #include "cli/sweep_command.hpp"
 #include "cli/validate_command.hpp"
 #include "engine/core/errors.hpp"
+#include "engine/core/input_file.hpp"
 #include "perfcast/version.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"perfcast predicts what AI hardware will do for an AI workload, before anyone buys it.", "perfcast"};
   app.set_version_flag("--version", std::string("perfcast ") + perfcast::version);
   app.require_subcommand(1);
-  perfcast::cli::GlobalOptions options{.hardware_db = PERFCAST_DEFAULT_HARDWARE_DB};
+  perfcast::cli::GlobalOptions options{.hardware_db = perfcast::shipped_data(PERFCAST_DEFAULT_HARDWARE_DB, "hardware_db").string()};
   app.add_option("--db", options.hardware_db, "Hardware database directory")
       ->envname("PERFCAST_HARDWARE_DB")
       ->capture_default_str();
@@ -49,6 +51,8 @@ int main(int argc, char** argv) {
   perfcast::cli::add_validate_command(app, options, action);
   perfcast::cli::add_ingest_command(app, options, action);
   perfcast::cli::add_calibrate_command(app, options, action);
+  perfcast::cli::add_serve_command(app, options, action);
+  perfcast::cli::add_report_command(app, options, action);
   perfcast::cli::add_fields_command(app, action);
   perfcast::cli::add_schema_command(app, action);
   perfcast::cli::add_stacks_command(app, action);

@@ -30,4 +30,11 @@ std::string read_input_file(const std::filesystem::path& file, std::string_view 
   return content;
 }
 
+std::filesystem::path shipped_data(const std::filesystem::path& build_tree, std::string_view relative) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(build_tree, ec)) return build_tree;
+  const std::filesystem::path installed = std::filesystem::path(PERFCAST_INSTALLED_DATA) / relative;
+  return std::filesystem::is_directory(installed, ec) ? installed : build_tree;
+}
+
 }  // namespace perfcast

@@ -15,4 +15,9 @@ inline constexpr std::uintmax_t kMaxInputFileBytes = std::uintmax_t(256) << 20;
 // file (a device or FIFO would never end or would block), or larger than kMaxInputFileBytes.
 std::string read_input_file(const std::filesystem::path& file, std::string_view what);
 
+// A folder perfcast ships (hardware_db, scenarios/workloads, validation): where the build found it,
+// or, when that is gone and perfcast is installed (`cmake --install`), `relative` under the
+// install prefix's share/perfcast.
+std::filesystem::path shipped_data(const std::filesystem::path& build_tree, std::string_view relative);
+
 }  // namespace perfcast

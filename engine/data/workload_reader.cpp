@@ -259,7 +259,7 @@ WorkloadSource read_source(TomlSection& root) {
 
 std::filesystem::path default_workloads_dir() {
   if (const char* env = std::getenv("PERFCAST_WORKLOADS"); env && *env) return env;
-  return PERFCAST_DEFAULT_WORKLOADS;
+  return shipped_data(PERFCAST_DEFAULT_WORKLOADS, "scenarios/workloads");
 }
 
 std::vector<std::string> preset_names(const std::filesystem::path& dir) {

@@ -92,7 +92,7 @@ std::string_view name_of(MicrobenchKind k) { return kKinds[static_cast<std::size
 
 std::filesystem::path default_validation_dir() {
   if (const char* env = std::getenv("PERFCAST_VALIDATION"); env && *env) return env;
-  return PERFCAST_DEFAULT_VALIDATION;
+  return shipped_data(PERFCAST_DEFAULT_VALIDATION, "validation");
 }
 
 CaseFile open_case_file(const std::filesystem::path& file) {
