@@ -35,6 +35,8 @@
 #include "engine/writers/plan_writers.hpp"
 #include "engine/writers/sweep_writers.hpp"
 #include "engine/writers/training_writers.hpp"
+#include "web/api.hpp"
+#include "web/site.hpp"
 
 namespace perfcast::fuzz {
 namespace {
@@ -143,6 +145,21 @@ void hf_config(std::string_view input) {
   });
 }
 
+// A request body `perfcast serve` answers (web/api.hpp), as /api/predict and /api/memory: every
+// reply is a known status with one line of JSON, and an answer holds only finite numbers.
+void web_request(std::string_view input) {
+  static const web::Site site(PERFCAST_DEFAULT_HARDWARE_DB, std::filesystem::path(PERFCAST_DEFAULT_WORKLOADS).parent_path());
+  for (const char* path : {"/api/predict", "/api/memory"}) {
+    const web::Reply r = web::answer(site, "POST", path, {}, input);
+    if (r.status != 200 && r.status != 400 && r.status != 413) finding("web reply status " + std::to_string(r.status) + ": " + r.body);
+    if (r.body.find('\n') != std::string::npos) finding("web reply of more than one line");
+    const nlohmann::json j = nlohmann::json::parse(r.body, nullptr, false);
+    if (j.is_discarded()) finding("web reply that is not JSON: " + r.body.substr(0, 200));
+    if (r.status == 200) require_finite(j);
+    else if (!j.contains("error")) finding("web refusal without an error line");
+  }
+}
+
 // A shard `sweep-merge` or `plan-merge` reads: read, merged when it is the whole search, written.
 void merge_shard(std::string_view input) {
   refused_or_read([&] {
@@ -186,6 +203,7 @@ const std::vector<Target> kTargets = {
     {"measurements", {"tests/data/ingest/measured.*"}, measurements},
     {"hf_config", {"tests/data/hf/*/config.json"}, hf_config},
     {"merge_shard", {"tests/data/shards/*.json"}, merge_shard},
+    {"web_request", {"tests/data/web/*.json"}, web_request},
 };
 
 }  // namespace
