@@ -181,7 +181,12 @@ TEST_CASE("web assets are embedded, and a report is one file that names no outsi
     CAPTURE(name);
     const std::string html = web::report_html(shipped(name), "scenarios/" + name + ".toml", site().db());
     CHECK(html.find("Chart.js v") != std::string::npos);
-    CHECK(html.find("const REPORT = {") != std::string::npos);
+    const std::size_t data = html.find("const REPORT = {");
+    REQUIRE(data != std::string::npos);
+    const std::string line = html.substr(data, html.find('\n', data) - data);
+    CHECK(line.find('<') == std::string::npos);  // the data cannot end its <script> element
+    CHECK(nlohmann::json::parse(line.substr(std::string("const REPORT = ").size(), line.size() - std::string("const REPORT = ;").size()))
+              .contains("prediction"));
     CHECK(html.find("<script src=") == std::string::npos);
     CHECK(html.find("<link") == std::string::npos);
     CHECK(html.find(PERFCAST_SOURCE_DIR) == std::string::npos);  // no path of this machine

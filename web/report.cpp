@@ -17,11 +17,15 @@ std::string embedded(std::string_view name) {
   return std::string(a->bytes);
 }
 
-// JSON inside <script>: "</" would end the element early, so it is written "<\/" (the same string to JSON).
+// JSON inside <script>: every "<" is written \u003c (the same string to JSON and JavaScript), so no
+// text of the data can end the element or open a comment in it.
 std::string script_json(const nlohmann::json& j) {
-  std::string text = j.dump();
-  for (std::size_t at = text.find("</"); at != std::string::npos; at = text.find("</", at + 3)) text.insert(at + 1, "\\");
-  return text;
+  std::string out;
+  for (char c : j.dump()) {
+    if (c == '<') out += "\\u003c";
+    else out += c;
+  }
+  return out;
 }
 
 std::string html_escaped(std::string_view text) {
