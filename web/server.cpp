@@ -14,6 +14,12 @@ void serve(const Site& site, const ServeOptions& o, const std::function<void(int
   httplib::Server server;
   server.set_payload_max_length(kMaxRequestBytes);  // larger bodies get 413 before they are read
   server.set_read_timeout(10, 0);
+  // SO_REUSEADDR only: httplib's default adds SO_REUSEPORT, which lets a second server share a port
+  // in use and silently take half its requests.
+  server.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, reinterpret_cast<const void*>(&yes), sizeof(yes));
+  });
 
   auto page = [](const httplib::Request& req, httplib::Response& res) {
     const std::string name = req.path == "/" ? "index.html" : req.path.substr(1);

@@ -99,6 +99,12 @@ with Server(BINARY) as server:
     status, body, _ = request(server.url + "/api/site")
     check(status == 200, "the server still answers after the bad requests")
 
+    # A second server on a port in use is refused in one line, not bound beside the first.
+    import subprocess
+    second = subprocess.run([BINARY, "serve", "--port", str(server.port)], capture_output=True, text=True, timeout=30)
+    check(second.returncode == 2 and second.stderr.count("\n") == 1 and "cannot listen" in second.stderr,
+          f"a second server on port {server.port}: exit {second.returncode}, {second.stderr!r}")
+
 if failures:
     sys.exit(f"{len(failures)} check(s) failed")
 print("web server: all checks passed")
