@@ -3,6 +3,7 @@ malformed, oversized and path-walking requests with their status and one line (C
 import json
 import os
 import socket
+import subprocess
 import sys
 import urllib.error
 import urllib.request
@@ -100,7 +101,6 @@ with Server(BINARY) as server:
     check(status == 200, "the server still answers after the bad requests")
 
     # A second server on a port in use is refused in one line, not bound beside the first.
-    import subprocess
     second = subprocess.run([BINARY, "serve", "--port", str(server.port)], capture_output=True, text=True, timeout=30)
     check(second.returncode == 2 and second.stderr.count("\n") == 1 and "cannot listen" in second.stderr,
           f"a second server on port {server.port}: exit {second.returncode}, {second.stderr!r}")
