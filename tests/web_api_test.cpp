@@ -148,6 +148,11 @@ TEST_CASE("web API: bad requests are refused with their status and one line") {
   bad["parallelism"]["tpp"] = 2;
   refused(post("predict", with_scenario(bad)), 400, "tpp");
   bad = s;
+  bad["model"]["preset"] = "../../hardware_db/accelerators/h100-sxm";  // a name, never a path
+  refused(post("predict", with_scenario(bad)), 400, "unknown workload preset");
+  bad["model"]["preset"] = std::string(5000, 'E');  // longer than a file name may be
+  refused(post("predict", with_scenario(bad)), 400, "unknown workload preset");
+  bad = s;
   bad["parallelism"]["tp"] = nullptr;
   refused(post("predict", with_scenario(bad)), 400, "null is not a value");
   bad = s;

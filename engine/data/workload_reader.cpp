@@ -272,13 +272,13 @@ std::vector<std::string> preset_names(const std::filesystem::path& dir) {
 }
 
 Workload load_preset(const std::filesystem::path& dir, const std::string& name) {
-  std::filesystem::path file = dir / (name + ".toml");
-  if (!std::filesystem::exists(file)) {
-    auto names = preset_names(dir);
-    throw InputError({}, fmt::format("unknown workload preset '{}'{} (presets are in {})", name, did_you_mean(name, names),
-                                     dir.string()));
-  }
-  return load_workload_file(file, dir);
+  // A name among the folder's presets, never a path: "../x" or a name too long for the file system
+  // is an unknown preset like any other.
+  const std::vector<std::string> names = preset_names(dir);
+  if (std::find(names.begin(), names.end(), name) == names.end())
+    throw InputError({}, fmt::format("unknown workload preset '{}'{} (presets are in {})", name.size() > 80 ? name.substr(0, 80) + "..." : name,
+                                     did_you_mean(name, names), dir.string()));
+  return load_workload_file(dir / (name + ".toml"), dir);
 }
 
 Workload read_model_table(TomlSection& model, const std::filesystem::path& dir, const std::string& name,
