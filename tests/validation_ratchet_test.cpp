@@ -101,6 +101,10 @@ const std::vector<SourcePin> kSourcePins = {
     {"training", "pytorch/torchtitan", {0.12177, 12, 18}},
     {"inference", "perf-overview.md @ 00f37686", {0.07744, 59, 100}},
     {"gemm", "pytorch/ao PR #2427", {0.15503, 4, 6}},
+    // The same pytorch/ao run's BF16 reference rows on B200 (added 2026-11-25; gemm-blackwell-bf16.toml): at
+    // 4096^3 and up cuBLAS holds 1.41-1.45 PF/s, 0.63-0.64 of peak, below the MAMF best (0.776) the
+    // shared `gemm` default stands near: +19 to +24 % too fast there, as Blackwell training is.
+    {"gemm", "the torch.bfloat16 reference rows", {0.18990, 3, 7}},
     {"gemm", "deepseek-ai/DeepGEMM PR #348", {0.19460, 6, 14}},
     {"gemm", "flashinfer-ai/flashinfer PR #1979", {0.00931, 1, 1}},
     {"gemm", kKitSource, {0.05617, 81, 94}},
