@@ -22,7 +22,7 @@ struct ValidateOptions {
 int run(const GlobalOptions& global, const ValidateOptions& o) {
   HardwareDb db = HardwareDb::load(global.hardware_db);
   const ValidationReport r = api::validation_report({.cases = o.cases, .kind = o.kind, .source = o.source, .calibration = o.calibration}, db);
-  if (o.format == "json") fmt::print("{}\n", validation_to_json(r));
+  if (o.format == "json") fmt::print("{}\n", validation_to_json(r).dump(2));
   else if (o.format == "csv") fmt::print("{}", validation_to_csv(r));
   else if (o.format == "markdown") fmt::print("{}", validation_to_markdown(r));
   else fmt::print("{}", validation_to_table(r));

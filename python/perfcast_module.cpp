@@ -30,7 +30,6 @@ const HardwareDb& db() {
 
 // JSON crosses as text: Python's json module builds the dicts, and a dict given comes back as JSON.
 py::object to_python(const nlohmann::json& j) { return py::module_::import("json").attr("loads")(j.dump()); }
-py::object to_python(const std::string& json_text) { return py::module_::import("json").attr("loads")(json_text); }
 
 nlohmann::json from_python(const py::dict& d) {
   const std::string text = py::module_::import("json").attr("dumps")(d).cast<std::string>();

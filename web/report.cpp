@@ -46,13 +46,17 @@ std::string report_html(const Scenario& s, const std::string& scenario_file, con
   data["prediction"] = api::to_json(api::predict(s, {}));
   data["roofline"] = api::roofline(s);
   const std::string kind = s.inference ? "inference" : "training";
-  data["validation"] = nlohmann::json::parse(validation_to_json(api::validation_report({.kind = kind}, db)));
-  data["validation"].erase("files");  // paths of this machine, not of the reader's
+  // What `validate --kind K --format json` prints, less the case files' paths (this machine's, not the reader's).
+  auto validation_of = [&db](const std::string& k) {
+    nlohmann::json v = validation_to_json(api::validation_report({.kind = k}, db));
+    v.erase("files");
+    return v;
+  };
+  data["validation"] = validation_of(kind);
   if (s.inference) {
     try {
       data["capacity"] = api::capacity(s, {});
-      data["serving_validation"] = nlohmann::json::parse(validation_to_json(api::validation_report({.kind = "serving"}, db)));
-      data["serving_validation"].erase("files");
+      data["serving_validation"] = validation_of("serving");
     } catch (const InputError& e) {
       data["capacity_note"] = fmt::format("no latency against load: {}", e.message());
     }

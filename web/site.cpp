@@ -64,7 +64,7 @@ Site::Site(const std::filesystem::path& hardware_db, const std::filesystem::path
   nlohmann::json presets = nlohmann::json::array();
   for (const Preset& p : presets_) presets.push_back({{"name", p.name}, {"title", p.title}, {"kind", p.kind}, {"scenario", p.scenario}});
   nlohmann::json site{{"presets", presets}, {"names", names_by_reference(db_)}};
-  site["schema"] = nlohmann::json::parse(schema::scenario_schema_json())["scenario"];
+  site["schema"] = schema::scenario_schema_document()["scenario"];
   site_json_ = site.dump();
 }
 
@@ -72,7 +72,7 @@ const std::string& Site::validation_json(const std::string& kind) const {
   const std::lock_guard<std::mutex> lock(validation_mutex_);
   auto it = validation_.find(kind);
   if (it == validation_.end())
-    it = validation_.emplace(kind, validation_to_json(api::validation_report({.kind = kind}, db_))).first;
+    it = validation_.emplace(kind, validation_to_json(api::validation_report({.kind = kind}, db_)).dump()).first;
   return it->second;
 }
 

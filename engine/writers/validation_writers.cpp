@@ -41,7 +41,7 @@ std::string markdown_cell(const std::string& text) {
 
 }  // namespace
 
-std::string validation_to_json(const ValidationReport& r) {
+nlohmann::json validation_to_json(const ValidationReport& r) {
   const std::vector<CaseScore>& scores = r.scores;
   const std::vector<CaseScore>& before = r.before;
   nlohmann::json j;
@@ -75,7 +75,7 @@ std::string validation_to_json(const ValidationReport& r) {
   }
   for (const auto& [kind, summary] : summarise_by(scores, false)) j["by_kind"][kind] = summary_json(summary);
   for (const auto& [source, summary] : summarise_by(scores, true)) j["by_source"][source] = summary_json(summary);
-  return j.dump(2);
+  return j;
 }
 
 std::string validation_to_csv(const ValidationReport& r) {

@@ -2,6 +2,7 @@
 // `perfcast validate` results as a terminal table, JSON, CSV and markdown (docs/validation.md): each
 // case's prediction against its measurement, then the held-out error by suite and by source.
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,7 +21,7 @@ struct ValidationReport {
 };
 
 std::string validation_to_table(const ValidationReport& r);
-std::string validation_to_json(const ValidationReport& r);
+nlohmann::json validation_to_json(const ValidationReport& r);
 std::string validation_to_csv(const ValidationReport& r);
 std::string validation_to_markdown(const ValidationReport& r);
 

@@ -331,7 +331,7 @@ std::string scenario_schema_markdown() {
   return out;
 }
 
-std::string scenario_schema_json() {
+nlohmann::json scenario_schema_document() {
   nlohmann::json tables = nlohmann::json::array();
   for (const ScenarioTable& t : kTables) {
     nlohmann::json keys = nlohmann::json::array();
@@ -345,8 +345,10 @@ std::string scenario_schema_json() {
     }
     tables.push_back({{"table", t.name}, {"help", t.help}, {"keys", keys}});
   }
-  return nlohmann::json{{"scenario", tables}}.dump(2);
+  return nlohmann::json{{"scenario", tables}};
 }
+
+std::string scenario_schema_json() { return scenario_schema_document().dump(2); }
 
 const ScenarioKey& KeyReader::declared(std::string_view key, KeyType type) const {
   const ScenarioKey& k = scenario_key(table_, key);

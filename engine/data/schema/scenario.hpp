@@ -3,6 +3,7 @@
 // drives the scenario reader (ranges and choices are read from here), `perfcast schema scenario`
 // and docs/scenario-format.md, which a test keeps equal to what `schema scenario` writes.
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
 #include <string>
@@ -43,6 +44,8 @@ const ScenarioKey& scenario_key(std::string_view table, std::string_view key);
 // The tables as markdown (docs/scenario-format.md) and as JSON text.
 std::string scenario_schema_markdown();
 std::string scenario_schema_json();
+// The same document, {"scenario": [tables]}, before it is written out.
+nlohmann::json scenario_schema_document();
 
 // Reads one table's keys with the type, range and choices its schema declares.
 class KeyReader {
