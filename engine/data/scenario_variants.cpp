@@ -147,6 +147,11 @@ std::vector<ScenarioVariant> scenario_variants(const toml::table& base, const st
   for (const std::string& v : r.hardware) hw.push_back(parse_variant(v, "hardware"));
   for (const std::string& v : r.cost) cost.push_back(parse_variant(v, "cost"));
   for (const std::string& v : r.region) region.push_back(parse_variant(v, "region"));
+  if (r.paths == FilePaths::refused)
+    for (const auto* axis : {&hw, &cost, &region})
+      for (const Variant& v : *axis)
+        for (const Setting& s : v.settings)
+          if (s.path == "model.hf_config") throw InputError({}, fmt::format("'{}': a variant may not set model.hf_config (a file path) here", v.label));
   auto each = [](const std::vector<Variant>& vs) {
     std::vector<const Variant*> out;
     for (const Variant& v : vs) out.push_back(&v);

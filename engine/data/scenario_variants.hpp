@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/data/hardware_db.hpp"
+#include "engine/data/scenario_json.hpp"
 #include "engine/spec/scenario.hpp"
 
 namespace perfcast {
@@ -20,6 +21,7 @@ struct CompareRequest {
   std::string scenario_file;
   std::vector<std::string> hardware, cost, region;  // empty: the scenario's own
   std::optional<double> deadline_s;                  // training: rows slower than this miss
+  FilePaths paths = FilePaths::allowed;              // refused: a variant may not name a file (model.hf_config)
 };
 
 // Throws InputError for a malformed variant or an unreadable scenario; a combination the scenario
