@@ -285,17 +285,18 @@ Workload read_model_table(TomlSection& model, const std::filesystem::path& dir, 
                           bool vision_alone) {
   Workload w;
   schema::KeyReader keys(model, "model");
-  if (model.has("hf_config") && !model.is_string("hf_config")) {
-    // The config's content inline (a pasted config.json in a JSON scenario): read as its file would be.
-    const std::optional<TomlSection> inline_config = model.table("hf_config");
+  if (model.has("hf_config")) {
     if (model.has("preset")) model.fail("hf_config", "give preset or hf_config, not both");
-    std::ostringstream json_text;
-    json_text << toml::json_formatter{inline_config->raw()};
-    w = parse_hf_config(json_text.str(), fmt::format("{}: model.hf_config", model.file()), "pasted-config");
-  } else if (auto config = keys.text("hf_config")) {
-    if (model.has("preset")) model.fail("hf_config", "give preset or hf_config, not both");
-    // A path from the folder of the file that names it; its errors name that config file.
-    w = read_hf_config(std::filesystem::path(model.file()).parent_path() / *config);
+    if (auto config = model.is_string("hf_config") ? keys.text("hf_config") : std::nullopt) {
+      // A path from the folder of the file that names it; its errors name that config file.
+      w = read_hf_config(std::filesystem::path(model.file()).parent_path() / *config);
+    } else {
+      // The config's content inline (a pasted config.json in a JSON scenario): read as its file would be.
+      const std::optional<TomlSection> inline_config = model.table("hf_config");
+      std::ostringstream json_text;
+      json_text << toml::json_formatter{inline_config->raw()};
+      w = parse_hf_config(json_text.str(), fmt::format("{}: model.hf_config", model.file()), "pasted-config");
+    }
   } else if (auto preset = keys.text("preset")) {
     if (!name.empty() && *preset == name) model.fail("preset", "a preset cannot be based on itself");
     try {
