@@ -22,14 +22,14 @@
 #include "cli/sweep_command.hpp"
 #include "cli/validate_command.hpp"
 #include "engine/core/errors.hpp"
-#include "engine/core/input_file.hpp"
+#include "engine/data/hardware_db.hpp"
 #include "perfcast/version.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"perfcast predicts what AI hardware will do for an AI workload, before anyone buys it.", "perfcast"};
   app.set_version_flag("--version", std::string("perfcast ") + perfcast::version);
   app.require_subcommand(1);
-  perfcast::cli::GlobalOptions options{.hardware_db = perfcast::shipped_data(PERFCAST_DEFAULT_HARDWARE_DB, "hardware_db").string()};
+  perfcast::cli::GlobalOptions options{.hardware_db = perfcast::default_hardware_db_dir().string()};
   app.add_option("--db", options.hardware_db, "Hardware database directory")
       ->envname("PERFCAST_HARDWARE_DB")
       ->capture_default_str();

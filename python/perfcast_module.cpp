@@ -12,7 +12,6 @@
 
 #include "engine/api/answers.hpp"
 #include "engine/core/errors.hpp"
-#include "engine/core/input_file.hpp"
 #include "engine/data/scenario_variants.hpp"
 #include "engine/data/scenario_json.hpp"
 #include "engine/data/scenario_reader.hpp"
@@ -24,7 +23,7 @@ using namespace perfcast;
 namespace {
 
 const HardwareDb& db() {
-  static const HardwareDb loaded = HardwareDb::load(shipped_data(PERFCAST_DEFAULT_HARDWARE_DB, "hardware_db"));
+  static const HardwareDb loaded = HardwareDb::load(default_hardware_db_dir());
   return loaded;
 }
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "engine/core/edit_distance.hpp"
+#include "engine/core/input_file.hpp"
 #include "engine/data/record_loader.hpp"
 
 namespace perfcast {
@@ -131,5 +132,7 @@ const OfferSpec& HardwareDb::offer(std::string_view name) const {
 const RegionSpec& HardwareDb::region(std::string_view name) const {
   return regions_.at(record_of_kind(name, schema::Kind::region).name);
 }
+
+std::filesystem::path default_hardware_db_dir() { return shipped_data(PERFCAST_DEFAULT_HARDWARE_DB, "hardware_db"); }
 
 }  // namespace perfcast

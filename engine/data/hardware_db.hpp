@@ -12,6 +12,9 @@
 
 namespace perfcast {
 
+// The shipped database: this checkout's hardware_db/, or an install's share/perfcast/hardware_db.
+std::filesystem::path default_hardware_db_dir();
+
 class HardwareDb {
  public:
   // Loads <root>/{accelerators,interconnects,systems,offers,regions}/*.toml. Throws InputError.
