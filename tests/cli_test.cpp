@@ -638,6 +638,29 @@ TEST_CASE("sweep: bad input is one line and exit 2") {
   CHECK(vision.err.find("sweep: an inference sweep needs an LLM") != std::string::npos);
 }
 
+TEST_CASE("report writes one HTML file; report and serve refuse bad input in one line") {
+  const std::string scenario = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-h100-training.toml";
+  const std::filesystem::path out = std::filesystem::temp_directory_path() / "perfcast-cli-report.html";
+  Run ok = run("report " + scenario + " -o " + out.string());
+  CHECK(ok.code == 0);
+  CHECK(std::filesystem::file_size(out) > 100000);  // Chart.js and the data inline
+  std::filesystem::remove(out);
+  Run missing = run("report " + std::string(PERFCAST_SOURCE_DIR) + "/scenarios/no-such.toml -o " + out.string());
+  CHECK(missing.code == 2);
+  CHECK(std::count(missing.err.begin(), missing.err.end(), '\n') == 1);
+  CHECK(missing.err.find("cannot open scenario file") != std::string::npos);
+  Run unwritable = run("report " + scenario + " -o /nonexistent-dir/report.html");
+  CHECK(unwritable.code == 2);
+  CHECK(unwritable.err == "perfcast: error: /nonexistent-dir/report.html: cannot write the report file\n");
+  Run no_output = run("report " + scenario);
+  CHECK(no_output.code == 1);  // CLI11: -o is required
+  Run port = run("serve --port 70000");
+  CHECK(port.code == 1);       // CLI11's range check, before anything listens
+  Run host = run("serve --host 10.255.255.1 --port 0");
+  CHECK(host.code == 2);
+  CHECK(host.err == "perfcast: error: serve: cannot listen on 10.255.255.1:0 (in use, or not an address of this machine)\n");
+}
+
 TEST_CASE("sweep on an inference scenario: serving layouts, JSON, and the training-only options refused") {
   const std::string serving = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-h100-serving.toml";
   Run t = run("sweep " + serving + " --top 3 --constraint \"tpot<=50ms\" --kv-dtypes bf16,fp8");
