@@ -467,6 +467,24 @@ def gpu_facts():
         return ""
 
 
+class RowFile(list):
+    """Measurements of one suite, each written to its CSV as it is measured: a run stopped midway (a
+    timeout, a lost machine) keeps every row it finished. One suite per file: perfcast ingest
+    measurements refuses training and inference rows mixed."""
+
+    def __init__(self, path):
+        super().__init__()
+        self.path = path
+
+    def append(self, row):
+        with open(self.path, "w" if not self else "a", newline="") as f:
+            w = csv.writer(f)
+            if not self:
+                w.writerow(["scenario", "metric", "value", "id", "source", "notes"])
+            w.writerow(row)
+        super().append(row)
+
+
 SECTIONS = ("gemm", "memory", "attention", "layer", "train", "graph-decode", "generate", "sustained")
 
 
@@ -493,7 +511,9 @@ def main():
     source = (f"perfcast_gpu_bench.py, {date}, {props.name}, torch {torch.__version__}, CUDA {torch.version.cuda}, "
               f"cuDNN {torch.backends.cudnn.version()}{gpu_facts()}")
     hardware = f'[hardware]\naccelerator = {toml_str(a.accelerator)}\n'
-    training, inference, failed = [], [], []
+    training = RowFile(os.path.join(a.out, "training.csv"))
+    inference = RowFile(os.path.join(a.out, "inference.csv"))
+    failed = []
 
     def section(name, fn):
         """Runs one section; a failure is printed and kept, and the next section still runs."""
@@ -553,7 +573,6 @@ def main():
             raise RuntimeError(f"the FP8 recipe is wrong: relative errors {errors}")
 
     def layers():
-        rows = []
         if float8_supported():
             float8_error()
         for seq_len in [int(x) for x in a.layer_seqs.split(",")]:
@@ -566,13 +585,11 @@ def main():
                 if precision == "fp8":
                     note += ("; QKV, O, gate+up and down GEMMs in FP8 with dynamic tensorwise scales "
                              "(torchao's default recipe, written out)")
-                rows.append([name, "layer_time_s", layer_time_ms(seq_len, repeats, linear, compiled) / 1e3,
+                training.append([name, "layer_time_s", layer_time_ms(seq_len, repeats, linear, compiled) / 1e3,
                              f"layer-{tag}-s{seq_len}", source, note])
                 torch.cuda.empty_cache()
-        return rows
 
     def train():
-        rows = []
         for tag, precision, linear, compiled in runnable_variants(a.train_variants):
             name = f"train-{a.train_layers}l-{tag}.toml"
             write_scenario(name, f"Llama-3-8B-shaped model of {a.train_layers} layers, one training step in {tag}",
@@ -582,12 +599,11 @@ def main():
                     f"random data; peak allocated {peak:.1f} GiB; {'torch.compile of each layer and of the loss' if compiled else 'eager'}")
             if precision == "fp8":
                 note += "; layer GEMMs in FP8 tensorwise (torchao's default recipe, written out), LM head in BF16"
-            rows.append([name, "tokens_per_s_per_device", seq / (ms / 1e3), f"train-{a.train_layers}l-{tag}", source, note])
+            training.append([name, "tokens_per_s_per_device", seq / (ms / 1e3), f"train-{a.train_layers}l-{tag}", source, note])
             torch.cuda.empty_cache()
-        return rows
 
-    training += section("layer", layers)
-    training += section("train", train)
+    section("layer", layers)
+    section("train", train)
 
     prompt, new_tokens = 1024, 128 if not a.quick else 32
 
@@ -596,7 +612,6 @@ def main():
                        f'\n{hardware}\n[inference]\ninput_len = {prompt}\noutput_len = {new_tokens}\nbatch = {batch}\n')
 
     def graph_decode():
-        rows = []
         model = Model(LAYERS).cuda().to(torch.bfloat16)
         with torch.no_grad():
             for batch in [int(x) for x in a.decode_batches.split(",")]:
@@ -606,26 +621,23 @@ def main():
                 ttft, e2e = time_ms(d.prefill, 3, warmup=1), time_ms(d.generate, 3, warmup=1)
                 note = ("PyTorch, preallocated KV cache, one CUDA graph per decode step, SDPA attention, prompts prefilled "
                         f"{d.chunk} sequences at a time, random weights")
-                rows.append([name, "ttft_s", ttft / 1e3, f"graph-decode-b{batch}-ttft", source, note])
-                rows.append([name, "latency_s", e2e / 1e3, f"graph-decode-b{batch}-e2e", source, note])
+                inference.append([name, "ttft_s", ttft / 1e3, f"graph-decode-b{batch}-ttft", source, note])
+                inference.append([name, "latency_s", e2e / 1e3, f"graph-decode-b{batch}-e2e", source, note])
                 del d
                 torch.cuda.empty_cache()
-        return rows
 
     def eager_generate():
-        rows = []
         layers = [Layer().cuda().to(torch.bfloat16) for _ in range(LAYERS)]
         for batch in (1, 8, 32) if a.quick else (1, 4, 16, 64):
             name = f"decode-b{batch}.toml"
             decode_scenario(name, batch, "eager")
             ttft, e2e = generation_ms(layers, batch, prompt, new_tokens, repeats)
             note = "eager PyTorch, one token per step, KV cache by concatenation, random weights"
-            rows.append([name, "ttft_s", ttft / 1e3, f"generate-b{batch}-ttft", source, note])
-            rows.append([name, "latency_s", e2e / 1e3, f"generate-b{batch}-e2e", source, note])
-        return rows
+            inference.append([name, "ttft_s", ttft / 1e3, f"generate-b{batch}-ttft", source, note])
+            inference.append([name, "latency_s", e2e / 1e3, f"generate-b{batch}-e2e", source, note])
 
-    inference += section("graph-decode", graph_decode)
-    inference += section("generate", eager_generate)
+    section("graph-decode", graph_decode)
+    section("generate", eager_generate)
 
     sustained = section("sustained", lambda: sustained_rows(20, "bf16") + (sustained_rows(20, "fp8") if float8_supported() else []))
     if sustained:
@@ -633,14 +645,6 @@ def main():
             f.write(f"# {source}\n# smi,dtype,timestamp,SM clock,memory clock,power,temperature,throttle reasons | "
                     "gemm,wall time,dtype,TFLOP/s of 50 8192-cubed products\n" + "\n".join(sustained) + "\n")
 
-    # One suite per file: perfcast ingest measurements refuses training and inference rows mixed.
-    for file, rows in (("training.csv", training), ("inference.csv", inference)):
-        if not rows:
-            continue
-        with open(os.path.join(a.out, file), "w", newline="") as f:
-            w = csv.writer(f)
-            w.writerow(["scenario", "metric", "value", "id", "source", "notes"])
-            w.writerows(rows)
     print(f"wrote {len(cases)} microbenchmark cases and {len(training) + len(inference)} measurements to {a.out}")
     for line in failed:
         print(f"FAILED {line}")
