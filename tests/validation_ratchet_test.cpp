@@ -114,6 +114,10 @@ const std::vector<SourcePin> kSourcePins = {
     // The kit on the lent H200 (run 7, validation/microbenchmarks-h200-kit.toml): GEMMs and copies.
     {"gemm", "run of 2026-11-24 on one NVIDIA H200", {0.07803, 73, 94}},
     {"memory", "run of 2026-11-24 on one NVIDIA H200", {0.01900, 4, 4}},
+    // The kit's layer, train and graph-decode sections on a lent H200 (added 2026-11-26;
+    // validation/*-h200-kit.toml), a device none of the defaults was fitted on: pinned at their first figures.
+    {"training", "run of 2026-11-26 on one NVIDIA H200", {0.06896, 10, 12}},
+    {"inference", "run of 2026-11-26 on one NVIDIA H200", {0.06512, 6, 6}},
     // A second published concurrency sweep (added 2026-11-25): vLLM serving Mistral-7B on one RTX 4090
     // (mushfiqrahman.dev). Output throughput 8-19 % short (its decode GEMMs' tokens pad a 64-row tile whose
     // waves leave SMs idle: README, Validation), TTFT 9-70 % short, as InferenceX's under load.
