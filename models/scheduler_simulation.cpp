@@ -125,19 +125,28 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
       }
     }
     long budget = budget_per_step, decodes = 0, prompt_tokens = 0;
+    // Unmixed: prompts first, whenever one continues or a waiting one can be admitted; the decodes
+    // then wait for a step of their own.
+    const bool prompts_only =
+        !limits.mixed_prefill &&
+        ((!waiting.empty() && static_cast<long>(running.size()) < max_running) ||
+         std::any_of(running.begin(), running.end(), [&](long id) {
+           const Request& r = requests[static_cast<std::size_t>(id)];
+           return r.prompt_done < r.in;
+         }));
     for (long id : running) {
       Request& r = requests[static_cast<std::size_t>(id)];
       r.chunk = 0;
       r.decoding = false;
       if (r.prompt_done == r.in) {
-        if (budget >= per_decode) r.decoding = true, budget -= per_decode, ++decodes;
+        if (!prompts_only && budget >= per_decode) r.decoding = true, budget -= per_decode, ++decodes;
       } else {
         const long left = r.in - r.prompt_done;
         r.chunk = limits.chunked_prefill ? std::min(left, budget) : left <= budget ? left : 0;
         budget -= r.chunk, prompt_tokens += r.chunk;
       }
     }
-    while (!waiting.empty() && static_cast<long>(running.size()) < max_running && budget > 0) {
+    while ((limits.mixed_prefill || prompts_only) && !waiting.empty() && static_cast<long>(running.size()) < max_running && budget > 0) {
       Request& r = requests[static_cast<std::size_t>(waiting.front())];
       // Without chunking a prompt longer than the whole budget runs alone rather than never.
       const bool alone = decodes == 0 && prompt_tokens == 0;

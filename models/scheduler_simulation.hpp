@@ -7,8 +7,10 @@
 // chunks of admitted requests still prefilling, then waiting requests first come first served,
 // while fewer than `max_sequences` run and the step's `max_step_tokens` budget lasts. A prompt that
 // does not fit the budget's remainder is split (chunked prefill) or, without chunking, waits for a
-// step with room. One forward pass serves the whole step; its time comes from StepCosts. A request's
-// first output token ends the step that completes its prompt, each later token one decode step.
+// step with room. Unmixed (SchedulerLimits::mixed_prefill false), a step that has prompt tokens to run
+// runs only those, and the decodes run in the next step without any. One forward pass serves the
+// whole step; its time comes from StepCosts. A request's first output token ends the step that
+// completes its prompt, each later token one decode step.
 //
 // Loads: a closed loop of C clients (each sends its next request when the last one finishes, as
 // `vllm bench serve --max-concurrency C --request-rate inf` and `genai-perf --concurrency C` run),
@@ -50,6 +52,10 @@ struct SchedulerLimits {
   double max_sequences = 256;     // running requests (vLLM max_num_seqs, TRT-LLM max_batch_size, the KV cache)
   double max_step_tokens = 8192;  // tokens per step (vLLM max_num_batched_tokens, TRT-LLM max_num_tokens)
   bool chunked_prefill = true;
+  // Prompt tokens share a step with the running decodes (vLLM V1, TensorRT-LLM's in-flight batching),
+  // or, unmixed, a step is either prompts or decodes, prompts first whenever one can be admitted or a
+  // chunked prompt continues, the decodes waiting meanwhile (SGLang without --enable-mixed-chunk).
+  bool mixed_prefill = true;
   Speculation speculation;
 };
 

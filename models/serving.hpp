@@ -43,7 +43,7 @@ struct ServingPoint {
   double prefill_wait_s = 0;        // mean from the first step to the first token (the prompt's steps)
   double ttft_mean_s = 0, ttft_p50_s = 0, ttft_p_s = 0;
   double tpot_mean_s = 0, tpot_p50_s = 0, tpot_p_s = 0;
-  double e2e_mean_s = 0, e2e_p_s = 0;
+  double e2e_mean_s = 0, e2e_p50_s = 0, e2e_p_s = 0;
   double concurrency = 0;           // requests in the replica, Little: λ·E2E
   double percentile = 0.99;         // of the *_p_s figures
 };

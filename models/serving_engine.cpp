@@ -44,12 +44,16 @@ EngineLimits engine_limits(ServingEngine e, EngineMode mode, const EngineDevice&
     case ServingEngine::sglang: {
       // python/sglang/srt/server_args.py @469c63e5: chunked_prefill_size by device memory (< 35 GB:
       // 2048, < 160 GB: 8192, else 16384); the running requests are what the KV token pool holds.
+      // enable_mixed_chunk defaults to False (in every ServerArgs read, v0.3-era to @469c63e5), and the
+      // scheduler's get_next_batch_to_run runs a new prefill batch first, the running batch's decode
+      // step only when no prefill batch forms (python/sglang/srt/managers/scheduler.py).
       const double gb = d.memory_GiB * 1.073741824;
       l.max_step_tokens = gb < 35 ? 2048 : gb < 160 ? 8192 : 16384;
       l.max_sequences = fit;
       l.chunked_prefill = true;
+      l.mixed_prefill = false;
       out.rule = fmt::format("SGLang defaults (python/sglang/srt/server_args.py @469c63e5): chunked_prefill_size {:g} for {:.0f} GB; "
-                             "running requests limited by the KV pool",
+                             "prompt and decode steps apart, prompts first (enable_mixed_chunk off); running requests limited by the KV pool",
                              l.max_step_tokens, gb);
       break;
     }

@@ -73,6 +73,28 @@ TEST_CASE("scheduler simulation: a finite benchmark from an idle engine, every r
                   std::invalid_argument);
 }
 
+TEST_CASE("scheduler simulation: unmixed, a prompt step stalls the running decodes (SGLang's default)") {
+  // Two requests of 100 + 11 tokens at once, 150 tokens a step, no chunking: the second prompt does
+  // not fit beside the first and starts the next step. Mixed, the first decodes in that step (its
+  // tokens end at 110 ms, the second's at 120). Unmixed, that step runs the prompt alone and the
+  // first request's ten decode steps follow it: both end at 120 ms.
+  auto bench = [](bool mixed) {
+    return simulate_serving(flat_steps(), {.max_sequences = 8, .max_step_tokens = 150, .chunked_prefill = false, .mixed_prefill = mixed},
+                            {100, 11}, {.kind = LoadKind::closed_loop, .concurrency = 2, .benchmark_requests = 2}, 0.99);
+  };
+  const SimulatedServing mixed = bench(true), unmixed = bench(false);
+  CHECK(mixed.ttft_mean_s == doctest::Approx(0.015));
+  CHECK(unmixed.ttft_mean_s == doctest::Approx(0.015));
+  CHECK(mixed.e2e_mean_s == doctest::Approx(0.115));
+  CHECK(unmixed.e2e_mean_s == doctest::Approx(0.120));
+  CHECK(unmixed.e2e_p50_s == doctest::Approx(0.120));
+  CHECK(mixed.tpot_mean_s == doctest::Approx(0.010));
+  CHECK(unmixed.tpot_mean_s == doctest::Approx((0.011 + 0.010) / 2));  // the first waited one step
+  // With one request there is nothing to interleave: the two agree step for step.
+  const SchedulerLimits one{.max_sequences = 8, .max_step_tokens = 8192, .mixed_prefill = false};
+  CHECK(closed(1, one, {100, 11}).e2e_mean_s == doctest::Approx(0.110));
+}
+
 TEST_CASE("scheduler simulation: lengths uniform in [f·L, L] as benchmark_serving's random dataset draws them") {
   // f = 0.5 of 11 output tokens: whole numbers 5..11, mean 8 (variance 4). One client, flat 10 ms
   // steps: E2E = 10 ms + (n − 1) × 10 ms, 80 ms on average; 2,000 requests put the sample mean within
@@ -163,6 +185,10 @@ TEST_CASE("engine limits: trtllm-bench's rounding, vLLM's device tiers, the KV c
   small.kv_sequences = 37.6;  // the KV cache binds
   CHECK(engine_limits(ServingEngine::vllm, EngineMode::server, small).limits.max_sequences == 37);
   CHECK(engine_limits(ServingEngine::sglang, EngineMode::server, h100).limits.max_step_tokens == 8192);
+  // SGLang runs prompt and decode steps apart unless --enable-mixed-chunk; vLLM V1 and TensorRT-LLM mix them.
+  CHECK_FALSE(engine_limits(ServingEngine::sglang, EngineMode::server, h100).limits.mixed_prefill);
+  CHECK(engine_limits(ServingEngine::vllm, EngineMode::server, h100).limits.mixed_prefill);
+  CHECK(engine_limits(ServingEngine::trtllm, EngineMode::offline, h100).limits.mixed_prefill);
   EngineDevice b200 = h100;
   b200.memory_GiB = 178;
   CHECK(engine_limits(ServingEngine::sglang, EngineMode::server, b200).limits.max_step_tokens == 16384);
@@ -282,6 +308,16 @@ kv_dtype = "fp8"
     }
     best = std::max(best, tokens_per_s);
   }
+}
+
+TEST_CASE("[serving] mixed_prefill: SGLang's --enable-mixed-chunk reaches the scheduler") {
+  const Scenario sglang = serving_scenario("engine = \"sglang\"", "batch = 8");
+  CHECK_FALSE(engine_limits_for(sglang, EngineMode::server).limits.mixed_prefill);
+  const EngineLimits mixed = engine_limits_for(serving_scenario("engine = \"sglang\"\n[serving]\nmixed_prefill = true", "batch = 8"),
+                                               EngineMode::server);
+  CHECK(mixed.limits.mixed_prefill);
+  CHECK(mixed.rule.find("[serving] mixed_prefill true") != std::string::npos);
+  CHECK(scenario_error("[serving]\nmixed_prefill = 1", "").find("serving.mixed_prefill") != std::string::npos);
 }
 
 TEST_CASE("bad engine keys: one line naming the key") {

@@ -233,11 +233,17 @@ TEST_CASE("vLLM benchmark_serving result: its closed loop on the serving scenari
   CHECK(text.find("input_len = 2048") != std::string::npos);   // 524,288 / 256
   CHECK(text.find("output_len = 256") != std::string::npos);
   const std::vector<CaseScore> scores = score_case_text(text, "perfcast-vllm");
-  REQUIRE(scores.size() == 4);
+  REQUIRE(scores.size() == 7);
   CHECK(scores[0].measured == doctest::Approx(1250.4));  // the server's output tokens/s, one replica
   CHECK(scores[1].measured == doctest::Approx(2.3502));
   CHECK(scores[2].measured == doctest::Approx(0.01861));
   CHECK(scores[3].measured == doctest::Approx(7.0964));
+  // The medians the result prints, each a case of its own.
+  CHECK(scores[4].detail.starts_with("serving_ttft_p50_s"));
+  CHECK(scores[4].measured == doctest::Approx(2.3017));
+  CHECK(scores[5].measured == doctest::Approx(0.01855));
+  CHECK(scores[6].detail.starts_with("serving_e2e_p50_s"));
+  CHECK(scores[6].measured == doctest::Approx(7.051));
   for (const CaseScore& s : scores) {
     CHECK(s.scored);
     CHECK(std::isfinite(s.error));
@@ -262,6 +268,12 @@ TEST_CASE("vLLM benchmark_serving result: what does not map is named") {
   CHECK_THROWS_WITH_AS(parse_vllm_serving(R"({"completed": 10, "total_input_tokens": 100, "total_output_tokens": 100,
                                               "output_throughput": 5, "mean_ttft_ms": 50, "request_rate": -1})", "r.json"),
                        doctest::Contains("'request_rate' is neither inf nor a positive number"), InputError);
+  CHECK_THROWS_WITH_AS(parse_vllm_serving(R"({"completed": 10, "total_input_tokens": 100, "total_output_tokens": 100,
+                                              "output_throughput": 5, "mean_ttft_ms": 50, "request_rate": 4, "median_tpot_ms": -2})", "r.json"),
+                       doctest::Contains("r.json: vLLM benchmark: 'median_tpot_ms' is negative"), InputError);
+  // A median of 0 (no request with that figure) is no case rather than a refusal.
+  CHECK_FALSE(parse_vllm_serving(R"({"completed": 10, "total_input_tokens": 100, "total_output_tokens": 10, "output_throughput": 5,
+                                     "mean_ttft_ms": 50, "request_rate": 4, "median_tpot_ms": 0})", "r.json").median_tpot_s);
   const std::string training = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/gpt3-175b-64xa100-korthikanti.toml";
   VllmServingRun all = run;
   all.all_at_once = true;

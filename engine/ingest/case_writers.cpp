@@ -271,6 +271,9 @@ std::string vllm_cases_toml(const VllmServingRun& run, const std::string& scenar
   add("serving_ttft_mean_s", run.mean_ttft_s, "mean_ttft_ms");
   if (run.mean_tpot_s) add("serving_tpot_mean_s", *run.mean_tpot_s, "mean_tpot_ms");
   if (run.mean_e2el_s) add("serving_e2e_mean_s", *run.mean_e2el_s, "mean_e2el_ms");
+  if (run.median_ttft_s) add("serving_ttft_p50_s", *run.median_ttft_s, "median_ttft_ms");
+  if (run.median_tpot_s) add("serving_tpot_p50_s", *run.median_tpot_s, "median_tpot_ms");
+  if (run.median_e2el_s) add("serving_e2e_p50_s", *run.median_e2el_s, "median_e2el_ms");
   return case_file("inference", std::move(cases), "the vLLM result " + run.file);
 }
 

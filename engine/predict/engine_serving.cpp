@@ -123,6 +123,10 @@ models::EngineLimits engine_limits_for(const Scenario& s, models::EngineMode mod
     e.limits.chunked_prefill = *sv.chunked_prefill;
     e.rule += fmt::format("; [serving] chunked_prefill {}", *sv.chunked_prefill);
   }
+  if (sv.mixed_prefill) {
+    e.limits.mixed_prefill = *sv.mixed_prefill;
+    e.rule += fmt::format("; [serving] mixed_prefill {}", *sv.mixed_prefill);
+  }
   if (in.speculative_alpha) {
     const double a = *in.speculative_alpha;
     const int g = *in.draft_length;
@@ -189,7 +193,7 @@ models::ServingPoint serve_at(const RateModel& m, double rate) {
   p.prefill_wait_s = r.prompt_mean_s;
   p.ttft_mean_s = r.ttft_mean_s, p.ttft_p50_s = r.ttft_p50_s, p.ttft_p_s = r.ttft_p_s;
   p.tpot_mean_s = r.tpot_mean_s, p.tpot_p50_s = r.tpot_p50_s, p.tpot_p_s = r.tpot_p_s;
-  p.e2e_mean_s = r.e2e_mean_s, p.e2e_p_s = r.e2e_p_s;
+  p.e2e_mean_s = r.e2e_mean_s, p.e2e_p50_s = r.e2e_p50_s, p.e2e_p_s = r.e2e_p_s;
   p.concurrency = r.in_system_mean;
   return p;
 }

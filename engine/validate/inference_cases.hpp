@@ -18,7 +18,8 @@ namespace perfcast {
 // serving_*: the replica's steady state under [serving] concurrency (closed loop) or arrival_rate.
 enum class InferenceMetric {
   tokens_per_s, tokens_per_s_per_device, ttft, latency,
-  serving_tokens_per_s, serving_ttft_mean, serving_tpot_mean, serving_e2e_mean
+  serving_tokens_per_s, serving_ttft_mean, serving_tpot_mean, serving_e2e_mean,
+  serving_ttft_p50, serving_tpot_p50, serving_e2e_p50  // medians, as a rate sweep's tables give them
 };
 
 using InferenceCase = ScenarioCase;  // metric: a InferenceMetric

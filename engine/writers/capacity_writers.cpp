@@ -39,7 +39,8 @@ std::string serving_point_table(const models::ServingPoint& p) {
                                                    duration_text(p.ttft_p_s))});
   t.add_row({"TPOT mean / p50 / " + q, fmt::format("{} / {} / {}", duration_text(p.tpot_mean_s), duration_text(p.tpot_p50_s),
                                                    duration_text(p.tpot_p_s))});
-  t.add_row({"end-to-end mean / " + q, fmt::format("{} / {}", duration_text(p.e2e_mean_s), duration_text(p.e2e_p_s))});
+  t.add_row({"end-to-end mean / p50 / " + q, fmt::format("{} / {} / {}", duration_text(p.e2e_mean_s), duration_text(p.e2e_p50_s),
+                                                          duration_text(p.e2e_p_s))});
   t.add_row({"output tokens/s", fmt::format("{:.4g}", p.output_tokens_per_s)});
   return t.render();
 }
@@ -64,6 +65,7 @@ nlohmann::json serving_point_to_json(const models::ServingPoint& p) {
           {"tpot_p50_s", p.tpot_p50_s},
           {"tpot_" + q + "_s", p.tpot_p_s},
           {"e2e_mean_s", p.e2e_mean_s},
+          {"e2e_p50_s", p.e2e_p50_s},
           {"e2e_" + q + "_s", p.e2e_p_s}};
 }
 
@@ -74,8 +76,9 @@ std::string engine_steady_state_table(const EngineSteadyState& e) {
   TextTable t({"quantity", "value"});
   t.add_row({"engine", fmt::format("{}{}", models::kServingEngineKeys[static_cast<std::size_t>(e.engine)], e.engine_given ? "" : " (default)")});
   t.add_row({"load", e.load});
-  t.add_row({"scheduler limits", fmt::format("{:g} running requests, {:g} tokens per step{}", l.max_sequences, l.max_step_tokens,
-                                             l.chunked_prefill ? ", chunked prefill" : "")});
+  t.add_row({"scheduler limits", fmt::format("{:g} running requests, {:g} tokens per step{}{}", l.max_sequences, l.max_step_tokens,
+                                             l.chunked_prefill ? ", chunked prefill" : "",
+                                             l.mixed_prefill ? "" : ", prompt and decode steps apart")});
   t.add_row({"sequences decoding (mean)", fmt::format("{:.1f}", r.decoding_mean)});
   t.add_row({"prompt tokens per step (mean)", fmt::format("{:.0f}", r.prompt_tokens_per_step)});
   t.add_row({"engine step (mean)", duration_text(r.step_mean_s)});
@@ -101,6 +104,7 @@ nlohmann::json engine_steady_state_to_json(const EngineSteadyState& e) {
           {"max_sequences", l.max_sequences},
           {"max_step_tokens", l.max_step_tokens},
           {"chunked_prefill", l.chunked_prefill},
+          {"mixed_prefill", l.mixed_prefill},
           {"rate_per_s", r.requests_per_s},
           {"output_tokens_per_s", r.output_tokens_per_s},
           {"occupancy", r.decoding_mean},

@@ -65,6 +65,7 @@ const Block kServingPoint = {
     {"tpot_p50_s", "s", "Median time per output token"},
     {"tpot_p*_s", "s", "Time per output token at the SLO percentile"},
     {"e2e_mean_s", "s", "Mean end-to-end time of a request"},
+    {"e2e_p50_s", "s", "Median end-to-end time"},
     {"e2e_p*_s", "s", "End-to-end time at the SLO percentile"},
 };
 
@@ -77,6 +78,7 @@ const Block kEngineSteadyState = {
     {"max_sequences", "sequences", "Running requests at most (engine limit, capped by the KV cache)"},
     {"max_step_tokens", "tokens", "Tokens per engine step at most"},
     {"chunked_prefill", "", "Whether prompts are split over steps"},
+    {"mixed_prefill", "", "Whether prompt tokens share a step with the running decodes (false: prompts first, in steps of their own)"},
     {"rate_per_s", "requests/s", "Completed requests per second of one replica"},
     {"output_tokens_per_s", "tokens/s", "Output tokens per second of one replica"},
     {"occupancy", "sequences", "Mean sequences decoding per step"},

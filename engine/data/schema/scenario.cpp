@@ -221,6 +221,9 @@ constexpr ScenarioKey kServing[] = {
     integer("max_batched_tokens", "tokens", "the engine's", 1, 1e7,
             "Tokens per engine step, decodes and prompt chunks together (vLLM max_num_batched_tokens, TensorRT-LLM max_num_tokens)"),
     flag("chunked_prefill", "the engine's (true)", "Split prompts longer than a step's remaining token budget over several steps"),
+    flag("mixed_prefill", "the engine's (vLLM, TensorRT-LLM: true; SGLang: false)",
+         "Prompt tokens share a step with the running decodes; false: a step runs prompts or decodes, prompts first (SGLang "
+         "--enable-mixed-chunk sets it)"),
     integer("concurrency", "requests", "none", 1, 1e6,
             "Closed loop of this many clients per replica, each sending its next request when its last finishes (instead of "
             "arrival_rate): predict adds the engine's steady state"),
