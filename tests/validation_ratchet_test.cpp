@@ -122,6 +122,10 @@ const std::vector<SourcePin> kSourcePins = {
     // (mushfiqrahman.dev). Output throughput 8-19 % short (its decode GEMMs' tokens pad a 64-row tile whose
     // waves leave SMs idle: README, Validation), TTFT 9-70 % short, as InferenceX's under load.
     {"serving", "mushfiqrahman.dev", {0.17000, 7, 10}},
+    // A published rate sweep (added 2026-11-26; validation/serving-sglang-rate-sweep.toml): SGLang v0.3.0 serving
+    // ShareGPT at 4 and 8 requests/s (Llama 3.1 8B on an A100, 70B on 4 H100), medians of TTFT, TPOT and E2E,
+    // scored at the rate with SGLang's prompt and decode steps apart: the 8B within 1-19 %, the 70B 21-33 % fast.
+    {"serving", "benchmark/benchmark_vllm_060/README.md", {0.19937, 6, 12}},
 };
 
 // The pin a case counts under: the last source pin whose text its source contains (a later pin
