@@ -1,5 +1,5 @@
 // Time of the serving engine's steady states (README "Serving engines"): a whole `batch = "max"`
-// prediction, a closed loop of 64 clients, and `capacity --rate` with its SLO bisection, each with
+// prediction, a closed loop of 64 clients (vLLM's scheduler and SGLang's), and `capacity --rate` with its SLO bisection, each with
 // the simulated engine steps per second. Run ./build/perfcast_bench --benchmark_filter=serving.
 #include <benchmark/benchmark.h>
 
@@ -41,6 +41,19 @@ void serving_concurrency_64_70b_4xh100(benchmark::State& state) {
   state.counters["engine steps/s"] = benchmark::Counter(steps, benchmark::Counter::kIsRate);
 }
 
+// The same closed loop under SGLang's scheduler: prompt and decode steps apart (F-SRV-2, unmixed).
+void serving_concurrency_64_70b_4xh100_sglang(benchmark::State& state) {
+  Scenario s = serving_scenario("llama3-70b-4xh100-fp8.toml");
+  s.inference->engine = models::ServingEngine::sglang;
+  double steps = 0;
+  for (auto _ : state) {
+    const CapacityReport c = capacity_for_scenario(s, {.concurrency = 64});
+    steps += double(c.closed_loop->result.steps);
+    benchmark::DoNotOptimize(c.closed_loop->result.ttft_mean_s);
+  }
+  state.counters["engine steps/s"] = benchmark::Counter(steps, benchmark::Counter::kIsRate);
+}
+
 void serving_capacity_rate_70b_4xh100(benchmark::State& state) {
   const Scenario s = serving_scenario("llama3-70b-4xh100-fp8.toml");
   for (auto _ : state) {
@@ -53,4 +66,5 @@ void serving_capacity_rate_70b_4xh100(benchmark::State& state) {
 
 BENCHMARK(serving_max_throughput_70b_h200)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(serving_concurrency_64_70b_4xh100)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(serving_concurrency_64_70b_4xh100_sglang)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(serving_capacity_rate_70b_4xh100)->UseRealTime()->Unit(benchmark::kMillisecond);
