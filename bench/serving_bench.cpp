@@ -4,6 +4,7 @@
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
+#include <optional>
 
 #include "engine/data/hardware_db.hpp"
 #include "engine/data/scenario_reader.hpp"
@@ -30,8 +31,10 @@ void serving_max_throughput_70b_h200(benchmark::State& state) {
   state.counters["engine steps/s"] = benchmark::Counter(steps, benchmark::Counter::kIsRate);
 }
 
-void serving_concurrency_64_70b_4xh100(benchmark::State& state) {
-  const Scenario s = serving_scenario("llama3-70b-4xh100-fp8.toml");
+// A closed loop of 64 clients on the scenario's engine, or another's.
+void closed_loop_64(benchmark::State& state, std::optional<models::ServingEngine> engine) {
+  Scenario s = serving_scenario("llama3-70b-4xh100-fp8.toml");
+  if (engine) s.inference->engine = engine;
   double steps = 0;
   for (auto _ : state) {
     const CapacityReport c = capacity_for_scenario(s, {.concurrency = 64});
@@ -41,18 +44,9 @@ void serving_concurrency_64_70b_4xh100(benchmark::State& state) {
   state.counters["engine steps/s"] = benchmark::Counter(steps, benchmark::Counter::kIsRate);
 }
 
-// The same closed loop under SGLang's scheduler: prompt and decode steps apart (F-SRV-2, unmixed).
-void serving_concurrency_64_70b_4xh100_sglang(benchmark::State& state) {
-  Scenario s = serving_scenario("llama3-70b-4xh100-fp8.toml");
-  s.inference->engine = models::ServingEngine::sglang;
-  double steps = 0;
-  for (auto _ : state) {
-    const CapacityReport c = capacity_for_scenario(s, {.concurrency = 64});
-    steps += double(c.closed_loop->result.steps);
-    benchmark::DoNotOptimize(c.closed_loop->result.ttft_mean_s);
-  }
-  state.counters["engine steps/s"] = benchmark::Counter(steps, benchmark::Counter::kIsRate);
-}
+void serving_concurrency_64_70b_4xh100(benchmark::State& state) { closed_loop_64(state, std::nullopt); }
+// SGLang's scheduler: prompt and decode steps apart (F-SRV-2, unmixed).
+void serving_concurrency_64_70b_4xh100_sglang(benchmark::State& state) { closed_loop_64(state, models::ServingEngine::sglang); }
 
 void serving_capacity_rate_70b_4xh100(benchmark::State& state) {
   const Scenario s = serving_scenario("llama3-70b-4xh100-fp8.toml");
