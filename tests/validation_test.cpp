@@ -2,6 +2,7 @@
 // absolute error over held-out cases must stay within 10 % (issue: workloads/roofline).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 
@@ -115,4 +116,24 @@ TEST_CASE("a case's measurement is positive and normal: an error against 0 or 4.
   const std::string inference = "schema_version = 1\nsuite = \"inference\"\n[[case]]\nid = \"i\"\nsource = \"s\"\n"
                                 "metric = \"output_tokens_per_s\"\nmeasured = 4.9e-324\ntolerance = 0.15\n";
   CHECK(case_text_error(inference, "perfcast-subnormal").ends_with(":7:1: case[0].measured: 5e-324 is a subnormal number, not a usable figure"));
+}
+
+TEST_CASE("a kind filter scores exactly the cases of that kind, and each suite names every kind it scores") {
+  for (const auto& file : validation_files(PERFCAST_DEFAULT_VALIDATION)) {
+    CAPTURE(file.string());
+    const std::vector<CaseScore> all = score_file(file, shipped_db());
+    const auto kinds = suite_kinds(open_case_file(file).suite.value_or(""));
+    for (const CaseScore& s : all) {
+      CAPTURE(s.id);
+      CHECK(std::find(kinds.begin(), kinds.end(), s.kind) != kinds.end());
+    }
+    for (std::string_view kind : {"training", "serving", "inference", "gemm", "kv_cache"}) {
+      CAPTURE(kind);
+      std::vector<std::string> expected, got;
+      for (const CaseScore& s : all)
+        if (s.kind == kind) expected.push_back(s.id + " " + std::to_string(s.predicted));
+      for (const CaseScore& s : score_file(file, shipped_db(), {}, kind)) got.push_back(s.id + " " + std::to_string(s.predicted));
+      CHECK(got == expected);
+    }
+  }
 }

@@ -114,9 +114,16 @@ ValidationReport validation_report(const ValidateRequest& q, const HardwareDb& d
     r.scores = std::move(calibrated.after), r.before = std::move(calibrated.before);
     return r;
   }
-  std::vector<CaseScore> all;
-  for (const auto& file : r.files)
-    for (CaseScore& s : score_file(file, db)) all.push_back(std::move(s));
+  // A kind filter predicts only the cases of that kind (`validate --kind training` predicts no serving
+  // case); all of them when none is of it, for check_filters' message.
+  auto score = [&](std::string_view kind) {
+    std::vector<CaseScore> out;
+    for (const auto& file : r.files)
+      for (CaseScore& s : score_file(file, db, {}, kind)) out.push_back(std::move(s));
+    return out;
+  };
+  std::vector<CaseScore> all = score(q.kind);
+  if (!q.kind.empty() && all.empty()) all = score({});
   check_filters(q, all);
   for (CaseScore& s : all)
     if (wanted(s)) r.scores.push_back(std::move(s));

@@ -56,14 +56,20 @@ std::vector<InferenceCase> load_inference_cases(CaseFile& f, const HardwareDb& d
   });
 }
 
+std::string_view inference_case_kind(const InferenceCase& c) {
+  // latency_s is one frame of a vision model: a skipped case without a scenario still counts as edge.
+  // serving_* metrics are a replica under load (the engine simulated): kind serving.
+  const InferenceMetric m = InferenceMetric(c.metric);
+  const bool vision = c.scenario ? !c.scenario->workload.is_transformer() : m == InferenceMetric::latency;
+  return vision ? "edge" : is_serving(m) ? "serving" : "inference";
+}
+
 std::vector<CaseScore> score_inference_cases(const std::vector<InferenceCase>& cases, const ModelParams& mp) {
   std::vector<CaseScore> scores;
   for (const InferenceCase& c : cases) {
-    // latency_s is one frame of a vision model: a skipped case without a scenario still counts as edge.
-    // serving_* metrics are a replica under load (the engine simulated): kind serving.
     const InferenceMetric m = InferenceMetric(c.metric);
-    const bool vision = c.scenario ? !c.scenario->workload.is_transformer() : m == InferenceMetric::latency;
-    CaseScore s = score_of(c, vision ? "edge" : is_serving(m) ? "serving" : "inference");
+    const bool vision = inference_case_kind(c) == "edge";
+    CaseScore s = score_of(c, std::string(inference_case_kind(c)));
     const bool time = m == InferenceMetric::ttft || m == InferenceMetric::latency ||
                       (is_serving(m) && m != InferenceMetric::serving_tokens_per_s);
     s.dimension = time ? units::dim::seconds : units::dim::hertz;

@@ -28,6 +28,9 @@ std::vector<InferenceCase> load_inference_cases(CaseFile& f, const HardwareDb& d
 std::vector<CaseScore> score_inference_cases(const std::vector<InferenceCase>& cases,
                                         const ModelParams& params = {});
 
+// The kind a case scores as: "edge" (a vision model), "serving" (a serving_* metric) or "inference".
+std::string_view inference_case_kind(const InferenceCase& c);
+
 // The metric names a inference case may give (`metric = "..."`).
 std::span<const std::string_view> inference_metric_names();
 

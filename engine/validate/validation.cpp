@@ -209,27 +209,56 @@ std::vector<std::filesystem::path> validation_files(const std::filesystem::path&
   return files;
 }
 
-std::vector<CaseScore> score_file(const std::filesystem::path& file, const HardwareDb& db, const ModelParams& p) {
-  return case_scorer(file, db)(p);
+std::vector<CaseScore> score_file(const std::filesystem::path& file, const HardwareDb& db, const ModelParams& p, std::string_view kind) {
+  return case_scorer(file, db, {}, kind)(p);
 }
 
-CaseScorer case_scorer(const std::filesystem::path& file, const HardwareDb& db, const std::function<bool(std::string_view id)>& keep) {
+std::span<const std::string_view> suite_kinds(std::string_view suite) {
+  static constexpr std::string_view kMemory[] = {"model_states", "kv_cache"}, kCollective[] = {"collective"},
+                                    kTraining[] = {"training"}, kInference[] = {"inference", "serving", "edge"},
+                                    kCarbon[] = {"carbon", "carbon_predicted"};
+  if (suite == "microbenchmark") return kKinds;
+  if (suite == "memory") return kMemory;
+  if (suite == "collective") return kCollective;
+  if (suite == "training") return kTraining;
+  if (suite == "inference") return kInference;
+  if (suite == "carbon") return kCarbon;
+  return {};
+}
+
+CaseScorer case_scorer(const std::filesystem::path& file, const HardwareDb& db, const std::function<bool(std::string_view id)>& keep,
+                       std::string_view kind) {
   CaseFile f = open_case_file(file);
   if (!f.suite) f.root.fail_here("missing required key 'suite' (\"microbenchmark\", \"memory\", \"collective\", \"training\", \"inference\" or \"carbon\")");
+  const auto kinds = suite_kinds(*f.suite);
+  if (!kind.empty() && std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) return [](const ModelParams&) { return std::vector<CaseScore>{}; };
   auto kept = [&](auto cases) {
     if (keep) std::erase_if(cases, [&](const auto& c) { return !keep(c.id); });
     return std::make_shared<const decltype(cases)>(std::move(cases));
   };
+  // With a kind, a file whose suite mixes kinds returns that kind's scores only.
+  auto only_kind = [kind = std::string(kind)](CaseScorer scorer) -> CaseScorer {
+    if (kind.empty()) return scorer;
+    return [scorer = std::move(scorer), kind](const ModelParams& p) {
+      std::vector<CaseScore> scores = scorer(p);
+      std::erase_if(scores, [&](const CaseScore& s) { return s.kind != kind; });
+      return scores;
+    };
+  };
   if (*f.suite == "memory")
-    return [c = kept(load_memory_cases(f, default_workloads_dir()))](const ModelParams&) { return score_memory_cases(*c); };
+    return only_kind([c = kept(load_memory_cases(f, default_workloads_dir()))](const ModelParams&) { return score_memory_cases(*c); });
   if (*f.suite == "collective")
     return [c = kept(load_collective_cases(f, db))](const ModelParams& p) { return score_collective_cases(*c, p); };
   if (*f.suite == "training")
     return [c = kept(load_training_cases(f, db))](const ModelParams& p) { return score_training_cases(*c, p); };
-  if (*f.suite == "inference")
-    return [c = kept(load_inference_cases(f, db))](const ModelParams& p) { return score_inference_cases(*c, p); };
-  if (*f.suite == "carbon") return [c = kept(load_carbon_cases(f, db))](const ModelParams&) { return score_carbon_cases(*c); };
-  return [c = kept(load_microbenchmarks(f, db))](const ModelParams& p) { return score_microbenchmarks(*c, p.efficiency); };
+  if (*f.suite == "inference") {
+    auto cases = load_inference_cases(f, db);
+    // Its cases are told apart before any is predicted: a serving case simulates an engine.
+    if (!kind.empty()) std::erase_if(cases, [&](const InferenceCase& c) { return inference_case_kind(c) != kind; });
+    return [c = kept(std::move(cases))](const ModelParams& p) { return score_inference_cases(*c, p); };
+  }
+  if (*f.suite == "carbon") return only_kind([c = kept(load_carbon_cases(f, db))](const ModelParams&) { return score_carbon_cases(*c); });
+  return only_kind([c = kept(load_microbenchmarks(f, db))](const ModelParams& p) { return score_microbenchmarks(*c, p.efficiency); });
 }
 
 }  // namespace perfcast

@@ -7,6 +7,7 @@
 #include <memory>
 #include <type_traits>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -109,14 +110,20 @@ std::vector<std::pair<std::string, ValidationSummary>> summarise_by(const std::v
 
 // The case files of a validation directory (*.toml, sorted) and the scores of one file, by its suite.
 std::vector<std::filesystem::path> validation_files(const std::filesystem::path& dir);
-std::vector<CaseScore> score_file(const std::filesystem::path& file, const HardwareDb& db, const ModelParams& params = {});
+// `kind`: only the cases that score as that kind (all when empty), the others not predicted.
+std::vector<CaseScore> score_file(const std::filesystem::path& file, const HardwareDb& db, const ModelParams& params = {},
+                                  std::string_view kind = {});
 
 // A file's cases loaded once and scored on demand with any parameters (what calibration evaluates
 // many times); `keep` chooses cases by id (all when empty). `db` must outlive the scorer.
 using CaseScorer = std::function<std::vector<CaseScore>(const ModelParams&)>;
 CaseScorer case_scorer(const std::filesystem::path& file, const HardwareDb& db,
-                       const std::function<bool(std::string_view id)>& keep = {});
+                       const std::function<bool(std::string_view id)>& keep = {}, std::string_view kind = {});
 
 std::string_view name_of(MicrobenchKind k);
+
+// The kinds a suite's cases score as (each suite's scorer names them), so that a kind filter skips
+// the files that hold none without predicting their cases; empty for an unknown suite.
+std::span<const std::string_view> suite_kinds(std::string_view suite);
 
 }  // namespace perfcast
