@@ -68,7 +68,6 @@ std::vector<CaseScore> score_inference_cases(const std::vector<InferenceCase>& c
   std::vector<CaseScore> scores;
   for (const InferenceCase& c : cases) {
     const InferenceMetric m = InferenceMetric(c.metric);
-    const bool vision = inference_case_kind(c) == "edge";
     CaseScore s = score_of(c, std::string(inference_case_kind(c)));
     const bool time = m == InferenceMetric::ttft || m == InferenceMetric::latency ||
                       (is_serving(m) && m != InferenceMetric::serving_tokens_per_s);
