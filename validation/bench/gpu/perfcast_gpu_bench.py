@@ -586,7 +586,7 @@ def main():
                     note += ("; QKV, O, gate+up and down GEMMs in FP8 with dynamic tensorwise scales "
                              "(torchao's default recipe, written out)")
                 training.append([name, "layer_time_s", layer_time_ms(seq_len, repeats, linear, compiled) / 1e3,
-                             f"layer-{tag}-s{seq_len}", source, note])
+                                 f"layer-{tag}-s{seq_len}", source, note])
                 torch.cuda.empty_cache()
 
     def train():
