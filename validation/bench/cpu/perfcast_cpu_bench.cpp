@@ -1,7 +1,7 @@
 // perfcast_cpu_bench: measures one CPU core the way perfcast's roofline models a device (GEMMs via
-// Eigen at several shapes, STREAM-like copy and triad at several sizes) and writes what perfcast
-// reads: the core as an accelerator record (local-cpu.toml) and the measurements as validation
-// cases (cases.toml). `validation/bench/cpu/loop.sh` then runs measure -> calibrate -> predict ->
+// Eigen at several shapes, STREAM's scale, add and triad loops) and writes what perfcast reads: the
+// core as an accelerator record (local-cpu.toml) and the measurements as validation cases
+// (cases.toml). `validation/bench/cpu/loop.sh` then runs measure -> calibrate -> predict ->
 // validate on any machine, no GPU needed.
 //
 // The nominal FP32 peak of one core is derived, not read from a datasheet:
@@ -12,17 +12,22 @@
 // The clock is cpufreq's cpuinfo_max_freq when the kernel exposes it, else /proc/cpuinfo's "cpu
 // MHz" (which a VM reports as its nominal clock); --clock-ghz overrides it.
 // The memory bandwidth is --memory-bandwidth (channels x MT/s x 8 B from the DIMM configuration)
-// when given; otherwise the best triad measured here, recorded as a measurement rather than a
+// when given; otherwise the best stream measured here, recorded as a measurement rather than a
 // nominal figure, so that a calibrated `memory` fraction is relative to it.
+//
+// Timing: every measurement runs once per round, the rounds one after another, and each case keeps
+// its best round. A slow spell on a shared machine then lands on one round of every case rather
+// than on every round of one case. The median round's excess over the best, the median over the
+// cases, is printed as the run-to-run spread: the noise a comparison of these cases must allow.
 #include <Eigen/Core>
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdlib>
 #include <exception>
+#include <functional>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <ctime>
 #include <fstream>
 #include <iostream>
@@ -41,23 +46,23 @@ struct Options {
   double clock_ghz = 0, memory_GBps = 0;
 };
 
-// Seconds per call of `f`: the best of three trials, each repeating `f` for at least `min_s`.
-template <class F>
-double best_seconds(F&& f, double min_s) {
-  f();  // warm-up: page faults, caches, Eigen's blocking buffers
-  double best = 1e300;
-  for (int trial = 0; trial < 3; ++trial) {
-    int calls = 0;
-    const auto start = Clock::now();
-    double elapsed = 0;
-    do {
-      f();
-      ++calls;
-      elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-    } while (elapsed < min_s);
-    best = std::min(best, elapsed / calls);
-  }
-  return best;
+// Seconds per call of `f` in one trial: `f` repeated for at least `min_s`.
+double trial_seconds(const std::function<void()>& f, double min_s) {
+  int calls = 0;
+  const auto start = Clock::now();
+  double elapsed = 0;
+  do {
+    f();
+    ++calls;
+    elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+  } while (elapsed < min_s);
+  return elapsed / calls;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t h = v.size() / 2;
+  return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
 }
 
 std::string first_line_value(const std::string& file, const std::string& key) {
@@ -115,10 +120,31 @@ struct Gemm {
   double seconds;
 };
 
+// STREAM's loops with cacheable stores: the destination's lines are read before they are written
+// (write-allocate), so that traffic is counted as read bytes; STREAM's own table leaves it out.
 struct Stream {
   std::string op;
   double elements, read_B, write_B, seconds;
 };
+
+// Bytes of this core's largest cache (sysfs cache/index*), 0 when the kernel does not say.
+double last_level_cache_B() {
+  double largest = 0;
+  for (int i = 0; i < 8; ++i) {
+    std::ifstream in("/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/size");
+    std::string size;
+    if (!(in >> size) || size.empty()) continue;
+    double scale = 1;
+    if (size.back() == 'K') scale = 1024;
+    else if (size.back() == 'M') scale = 1024.0 * 1024;
+    if (scale > 1) size.pop_back();
+    try {
+      largest = std::max(largest, std::stod(size) * scale);
+    } catch (const std::exception&) {
+    }
+  }
+  return largest;
+}
 
 std::string today() {
   char buf[16];
@@ -140,7 +166,7 @@ std::string quoted(const std::string& s) {
 int usage(const char* self) {
   std::fprintf(stderr,
                "usage: %s [--out DIR] [--quick] [--fma-units N] [--clock-ghz GHZ] [--memory-bandwidth GBPS]\n"
-               "Measures one core: Eigen FP32 GEMMs and STREAM-like copy/triad. Writes DIR/local-cpu.toml\n"
+               "Measures one core: Eigen FP32 GEMMs and STREAM scale/add/triad. Writes DIR/local-cpu.toml\n"
                "(an accelerator record for perfcast's hardware database) and DIR/cases.toml (validation cases).\n",
                self);
   return 1;
@@ -187,32 +213,66 @@ int main(int argc, char** argv) {
   // GEMMs: multiples of 256 (perfcast pads GEMMs to 128x256 tiles when a device has no SM count),
   // square and rectangular, from cache-resident to memory-streaming operands.
   const double min_s = o.quick ? 0.05 : 0.3;
+  const int rounds = o.quick ? 3 : 5;
   std::vector<std::array<int, 3>> shapes = {{256, 256, 256}, {512, 512, 512}, {768, 768, 768}, {1024, 1024, 1024},
                                             {256, 1024, 1024}, {1024, 256, 1024}, {1024, 1024, 256}, {512, 2048, 512}};
   if (!o.quick) shapes.insert(shapes.end(), {{1536, 1536, 1536}, {2048, 2048, 2048}, {2048, 512, 2048}});
-  std::vector<Gemm> gemms;
-  for (auto [m, n, k] : shapes) {
-    Eigen::MatrixXf a = Eigen::MatrixXf::Random(m, k), b = Eigen::MatrixXf::Random(k, n), c(m, n);
-    const double s = best_seconds([&] { c.noalias() = a * b; }, min_s);
-    if (!std::isfinite(c(0, 0))) return 1;
-    gemms.push_back({m, n, k, s});
+  struct Operands {
+    Eigen::MatrixXf a, b, c;
+  };
+  std::vector<Operands> operands;
+  for (auto [m, n, k] : shapes) operands.push_back({Eigen::MatrixXf::Random(m, k), Eigen::MatrixXf::Random(k, n), Eigen::MatrixXf(m, n)});
+
+  // Streams: STREAM's rule (stream.c v5.10, criterion (a)) is arrays of at least 4x the cache each;
+  // without --quick also 8x. Each array is capped at an eighth of MemAvailable (three are live).
+  const double llc_B = last_level_cache_B(), available_B = 1024 * std::stod("0" + first_line_value("/proc/meminfo", "MemAvailable"));
+  const double floor_B = 32.0 * 1024 * 1024;  // when sysfs names no cache: 32 MiB, above most desktop L3s
+  std::vector<std::size_t> sizes;
+  for (double times : o.quick ? std::vector<double>{4} : std::vector<double>{4, 8}) {
+    double array_B = std::max(times * llc_B, floor_B);
+    if (available_B > 0) array_B = std::min(array_B, available_B / 8);
+    sizes.push_back(static_cast<std::size_t>(array_B / sizeof(double)));
   }
-  // Streams over arrays far larger than any cache: 2^22..2^24 doubles (32..128 MiB) each.
+  const std::size_t largest = *std::max_element(sizes.begin(), sizes.end());
+  std::vector<double> x(largest, 1.0), y(largest, 2.0), z(largest, 0.5);
   std::vector<Stream> streams;
-  for (int shift : o.quick ? std::vector<int>{22, 23} : std::vector<int>{22, 23, 24}) {
-    const std::size_t n = std::size_t(1) << shift;
-    std::vector<double> a(n, 1.0), b(n, 2.0), c(n, 0.5);
-    const double copy = best_seconds([&] { std::memcpy(a.data(), b.data(), n * sizeof(double)); }, min_s);
-    const double triad = best_seconds(
-        [&] {
-          for (std::size_t i = 0; i < n; ++i) a[i] = b[i] + 3.0 * c[i];
-        },
-        min_s);
-    if (!(a[n / 2] > 0)) return 1;
+  std::vector<std::function<void()>> stream_runs;
+  for (std::size_t n : sizes) {
     const double bytes = double(n) * sizeof(double);
-    streams.push_back({"copy", double(n), bytes, bytes, copy});
-    streams.push_back({"triad", double(n), 2 * bytes, bytes, triad});
+    streams.push_back({"scale", double(n), 2 * bytes, bytes, 0});
+    stream_runs.push_back([&, n] {
+      for (std::size_t i = 0; i < n; ++i) x[i] = 3.0 * y[i];
+    });
+    streams.push_back({"add", double(n), 3 * bytes, bytes, 0});
+    stream_runs.push_back([&, n] {
+      for (std::size_t i = 0; i < n; ++i) x[i] = y[i] + z[i];
+    });
+    streams.push_back({"triad", double(n), 3 * bytes, bytes, 0});
+    stream_runs.push_back([&, n] {
+      for (std::size_t i = 0; i < n; ++i) x[i] = y[i] + 3.0 * z[i];
+    });
   }
+
+  std::vector<std::function<void()>> runs;
+  for (Operands& g : operands) runs.push_back([&g] { g.c.noalias() = g.a * g.b; });
+  runs.insert(runs.end(), stream_runs.begin(), stream_runs.end());
+  for (const auto& f : runs) f();  // warm-up: page faults, caches, Eigen's blocking buffers
+  std::vector<std::vector<double>> seconds(runs.size());
+  for (int round = 0; round < rounds; ++round)
+    for (std::size_t i = 0; i < runs.size(); ++i) seconds[i].push_back(trial_seconds(runs[i], min_s));
+  std::vector<double> best(runs.size()), excess;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    best[i] = *std::min_element(seconds[i].begin(), seconds[i].end());
+    excess.push_back(median(seconds[i]) / best[i] - 1);
+  }
+  const double spread = median(excess);
+  for (const Operands& g : operands)
+    if (!std::isfinite(g.c(0, 0))) return 1;
+  if (!(x[largest / 2] > 0)) return 1;
+
+  std::vector<Gemm> gemms;
+  for (std::size_t i = 0; i < shapes.size(); ++i) gemms.push_back({shapes[i][0], shapes[i][1], shapes[i][2], best[i]});
+  for (std::size_t i = 0; i < streams.size(); ++i) streams[i].seconds = best[shapes.size() + i];
   double best_stream = 0;
   for (const Stream& s : streams) best_stream = std::max(best_stream, (s.read_B + s.write_B) / s.seconds);
   const bool nominal_memory = o.memory_GBps > 0;
@@ -239,7 +299,7 @@ int main(int argc, char** argv) {
     rec << "[sources.user]\ntitle = \"--memory-bandwidth given to perfcast_cpu_bench (channels x MT/s x 8 B)\"\ndate = \"" << date
         << "\"\nkind = \"estimate\"\n";
   else
-    rec << "[sources.measured]\ntitle = \"the best copy/triad perfcast_cpu_bench measured on this core: an achieved ceiling, not a "
+    rec << "[sources.measured]\ntitle = \"the best scale/add/triad perfcast_cpu_bench measured on this core: an achieved ceiling, not a "
            "nominal figure\"\ndate = \""
         << date << "\"\nkind = \"measurement\"\n";
 
@@ -248,7 +308,10 @@ int main(int argc, char** argv) {
   const std::string source = "perfcast_cpu_bench, " + date + ", " + cpu + ", one core, Eigen " + std::to_string(EIGEN_WORLD_VERSION) +
                              "." + std::to_string(EIGEN_MAJOR_VERSION) + "." + std::to_string(EIGEN_MINOR_VERSION) + " (" + simd.str() +
                              "), compiler " + __VERSION__;
-  cases << "# Measured by perfcast_cpu_bench: best of 3 trials of at least " << min_s << " s each.\n"
+  cases << "# Measured by perfcast_cpu_bench: the best of " << rounds << " rounds, each a trial of at least " << min_s
+        << " s per case; run-to-run spread " << 100 * spread << " % (median round over best, median over cases).\n"
+        << "# Stream arrays: " << static_cast<double>(sizes.front() * sizeof(double)) / 1048576.0 << " MiB and up, against a " << llc_B / 1048576.0
+        << " MiB last-level cache.\n"
         << "schema_version = 1\nsuite = \"microbenchmark\"\n";
   for (const Gemm& g : gemms)
     cases << "\n[[case]]\nid = \"cpu-gemm-fp32-" << g.m << "x" << g.n << "x" << g.k << "\"\nsource = " << quoted(source)
@@ -259,12 +322,16 @@ int main(int argc, char** argv) {
     cases << "\n[[case]]\nid = \"cpu-" << s.op << "-" << static_cast<long long>(s.elements) << "\"\nsource = " << quoted(source) << "\ndevice = " << quoted(cpu)
           << "\naccelerator = \"local-cpu\"\nkind = \"memory\"\nread = \"" << s.read_B << " B\"\nwrite = \"" << s.write_B
           << " B\"\nmeasured = \"" << (s.read_B + s.write_B) / s.seconds / 1e9 << " GB/s\"\ntolerance = 0.15\nnotes = \""
-          << (s.op == "copy" ? "memcpy" : "a[i] = b[i] + 3 c[i]") << " over doubles; STREAM byte counting (no write-allocate)\"\n";
+          << (s.op == "scale" ? "a[i] = 3 b[i]" : s.op == "add" ? "a[i] = b[i] + c[i]" : "a[i] = b[i] + 3 c[i]")
+          << " over doubles; the destination's write-allocate read counted\"\n";
   if (!rec || !cases) {
     std::fprintf(stderr, "perfcast_cpu_bench: cannot write to %s\n", o.out.c_str());
     return 1;
   }
-  std::printf("%s: peak %.1f GFLOP/s (derived), %zu GEMMs, %zu streams; best stream %.2f GB/s\nwrote %s/local-cpu.toml and %s/cases.toml\n",
-              cpu.c_str(), peak / 1e9, gemms.size(), streams.size(), best_stream / 1e9, o.out.c_str(), o.out.c_str());
+  std::printf("%s: peak %.1f GFLOP/s (derived), %zu GEMMs, %zu streams; best stream %.2f GB/s\n"
+              "run-to-run spread %.1f%% (median round over the best, median over %zu cases, %d rounds)\n"
+              "wrote %s/local-cpu.toml and %s/cases.toml\n",
+              cpu.c_str(), peak / 1e9, gemms.size(), streams.size(), best_stream / 1e9, 100 * spread, runs.size(), rounds,
+              o.out.c_str(), o.out.c_str());
   return 0;
 }
