@@ -7,9 +7,10 @@
 # 3. perfcast roofline --calibration predicts a GEMM shape that was not measured;
 # 4. perfcast validate --calibration scores the other two thirds, with the defaults' errors beside.
 # Fails (non-zero) when a step fails, or when calibrating leaves a kind's held-out cases (gemm, memory)
-# worse than the defaults did by more than the run-to-run spread the bench measured, and above 10 %
-# median error. The fit rests on a third of the cases, each as noisy as that spread, so a held-out
-# median may move by that much either way on a shared machine.
+# worse than the defaults did by more than the run-to-run spread the bench measured, and outside the
+# cases' own tolerance (15 %, as perfcast_cpu_bench writes them). The fit rests on a third of the
+# cases, each as noisy as that spread, so a held-out median may move by that much either way on a
+# shared machine; within the tolerance, the shapes one efficiency cannot tell apart move it too.
 set -euo pipefail
 perfcast=$1 bench=$2 work=$3
 shift 3
@@ -42,7 +43,7 @@ for kind in gemm memory; do
   before=$(median "defaults, kind $kind")
   [ -n "$after" ] && [ -n "$before" ] || { echo "loop: no $kind summary in validate's output"; exit 1; }
   echo "loop: $kind held-out median |error| ${before}% with the defaults, ${after}% calibrated on a third of the cases (spread ${spread}%)"
-  awk -v a="$after" -v b="$before" -v s="$spread" 'BEGIN { exit !(a <= b + s || a <= 10) }' ||
+  awk -v a="$after" -v b="$before" -v s="$spread" 'BEGIN { exit !(a <= b + s || a <= 15) }' ||
     { echo "loop: calibration made the held-out $kind cases worse by more than the run-to-run spread"; failed=1; }
 done
 exit "$failed"

@@ -226,10 +226,10 @@ int main(int argc, char** argv) {
   // Streams: STREAM's rule (stream.c v5.10, criterion (a)) is arrays of at least 4x the cache each;
   // without --quick also 8x. Each array is capped at an eighth of MemAvailable (three are live).
   const double llc_B = last_level_cache_B(), available_B = 1024 * std::stod("0" + first_line_value("/proc/meminfo", "MemAvailable"));
-  const double floor_B = 32.0 * 1024 * 1024;  // when sysfs names no cache: 32 MiB, above most desktop L3s
+  const double cache_B = llc_B > 0 ? llc_B : 32.0 * 1024 * 1024;  // sysfs silent: 32 MiB, above most desktop L3s
   std::vector<std::size_t> sizes;
   for (double times : o.quick ? std::vector<double>{4} : std::vector<double>{4, 8}) {
-    double array_B = std::max(times * llc_B, floor_B);
+    double array_B = times * cache_B;
     if (available_B > 0) array_B = std::min(array_B, available_B / 8);
     sizes.push_back(static_cast<std::size_t>(array_B / sizeof(double)));
   }
@@ -310,8 +310,9 @@ int main(int argc, char** argv) {
                              "), compiler " + __VERSION__;
   cases << "# Measured by perfcast_cpu_bench: the best of " << rounds << " rounds, each a trial of at least " << min_s
         << " s per case; run-to-run spread " << 100 * spread << " % (median round over best, median over cases).\n"
-        << "# Stream arrays: " << static_cast<double>(sizes.front() * sizeof(double)) / 1048576.0 << " MiB and up, against a " << llc_B / 1048576.0
-        << " MiB last-level cache.\n"
+        << "# Stream arrays: " << static_cast<double>(sizes.front() * sizeof(double)) / 1048576.0 << " MiB and up, against a " << cache_B / 1048576.0
+        << " MiB last-level cache" << (llc_B > 0 ? "" : " (assumed: sysfs names none)") << " and " << available_B / 1073741824.0
+        << " GiB MemAvailable (an array is at most an eighth of it).\n"
         << "schema_version = 1\nsuite = \"microbenchmark\"\n";
   for (const Gemm& g : gemms)
     cases << "\n[[case]]\nid = \"cpu-gemm-fp32-" << g.m << "x" << g.n << "x" << g.k << "\"\nsource = " << quoted(source)
