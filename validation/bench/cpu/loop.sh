@@ -44,6 +44,6 @@ for kind in gemm memory; do
   [ -n "$after" ] && [ -n "$before" ] || { echo "loop: no $kind summary in validate's output"; exit 1; }
   echo "loop: $kind held-out median |error| ${before}% with the defaults, ${after}% calibrated on a third of the cases (spread ${spread}%)"
   awk -v a="$after" -v b="$before" -v s="$spread" 'BEGIN { exit !(a <= b + s || a <= 15) }' ||
-    { echo "loop: calibration made the held-out $kind cases worse by more than the run-to-run spread"; failed=1; }
+    { echo "loop: calibration made the held-out $kind cases worse by more than the run-to-run spread, outside their 15 % tolerance"; failed=1; }
 done
 exit "$failed"

@@ -222,6 +222,9 @@ int main(int argc, char** argv) {
   };
   std::vector<Operands> operands;
   for (auto [m, n, k] : shapes) operands.push_back({Eigen::MatrixXf::Random(m, k), Eigen::MatrixXf::Random(k, n), Eigen::MatrixXf(m, n)});
+  // What each case runs: the GEMMs, in `shapes` order, then the streams, in `streams` order.
+  std::vector<std::function<void()>> runs;
+  for (Operands& g : operands) runs.push_back([&g] { g.c.noalias() = g.a * g.b; });
 
   // Streams: STREAM's rule (stream.c v5.10, criterion (a)) is arrays of at least 4x the cache each;
   // without --quick also 8x. Each array is capped at an eighth of MemAvailable (three are live).
@@ -236,26 +239,22 @@ int main(int argc, char** argv) {
   const std::size_t largest = *std::max_element(sizes.begin(), sizes.end());
   std::vector<double> x(largest, 1.0), y(largest, 2.0), z(largest, 0.5);
   std::vector<Stream> streams;
-  std::vector<std::function<void()>> stream_runs;
   for (std::size_t n : sizes) {
     const double bytes = double(n) * sizeof(double);
     streams.push_back({"scale", double(n), 2 * bytes, bytes, 0});
-    stream_runs.push_back([&, n] {
+    runs.push_back([&, n] {
       for (std::size_t i = 0; i < n; ++i) x[i] = 3.0 * y[i];
     });
     streams.push_back({"add", double(n), 3 * bytes, bytes, 0});
-    stream_runs.push_back([&, n] {
+    runs.push_back([&, n] {
       for (std::size_t i = 0; i < n; ++i) x[i] = y[i] + z[i];
     });
     streams.push_back({"triad", double(n), 3 * bytes, bytes, 0});
-    stream_runs.push_back([&, n] {
+    runs.push_back([&, n] {
       for (std::size_t i = 0; i < n; ++i) x[i] = y[i] + 3.0 * z[i];
     });
   }
 
-  std::vector<std::function<void()>> runs;
-  for (Operands& g : operands) runs.push_back([&g] { g.c.noalias() = g.a * g.b; });
-  runs.insert(runs.end(), stream_runs.begin(), stream_runs.end());
   for (const auto& f : runs) f();  // warm-up: page faults, caches, Eigen's blocking buffers
   std::vector<std::vector<double>> seconds(runs.size());
   for (int round = 0; round < rounds; ++round)
