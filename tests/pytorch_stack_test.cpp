@@ -359,7 +359,36 @@ TEST_CASE("A scenario's tensor peaks are the sustained rate where the database m
   CHECK(*h100.hw.rated_peak(Precision::bf16) == doctest::Approx(989.4e12));
   const TrainingPrediction p = predict_training(h100);
   CHECK(std::any_of(p.assumptions.begin(), p.assumptions.end(), [](const std::string& a) { return a.find("F-EN-5") != std::string::npos; }));
-  // No measurement, no factor: the B200's peaks are its datasheet's.
-  const Scenario b200 = test::scenario(llama8b("system = \"dgx-b200\"\nnodes = 1"));
-  CHECK(*b200.hw.device.peak(Precision::bf16) == *b200.hw.datasheet.peak(Precision::bf16));
+  // No measurement and no stated transfer, no factor: the A100's peaks are its datasheet's.
+  const Scenario a100 = test::scenario(llama8b("system = \"dgx-a100-80gb\"\nnodes = 1"));
+  CHECK(*a100.hw.device.peak(Precision::bf16) == *a100.hw.datasheet.peak(Precision::bf16));
+  CHECK(a100.hw.datasheet.sustained_ratio(Precision::fp16) == 1.0);
+}
+
+TEST_CASE("F-EN-5: a precision without its own held rate takes its datapath class's; Blackwell takes the measured Hopper parts' mean") {
+  const AcceleratorSpec& h100 = shipped_db().accelerator("h100-sxm");
+  // FP16 and TF32 run BF16's datapath, FP6/FP4/INT8/INT4 FP8's; FP32 and FP64 keep their burst rate.
+  CHECK(h100.sustained_ratio(Precision::fp16) == h100.sustained_ratio(Precision::bf16));
+  CHECK(h100.sustained_ratio(Precision::tf32) == h100.sustained_ratio(Precision::bf16));
+  CHECK(h100.sustained_ratio(Precision::int8) == h100.sustained_ratio(Precision::fp8));
+  CHECK(h100.sustained_ratio(Precision::fp32) == 1.0);
+  CHECK(h100.sustained_ratio(Precision::fp64_tensor) == 1.0);
+  // B200, B300, GB200, GB300: the mean of the H100 SXM's and the H200's measured ratios, per class.
+  const AcceleratorSpec& h200 = shipped_db().accelerator("h200");
+  for (const char* name : {"b200", "b300", "gb200", "gb300"}) {
+    CAPTURE(name);
+    const AcceleratorSpec& b = shipped_db().accelerator(name);
+    for (Precision p : {Precision::bf16, Precision::fp16, Precision::fp8, Precision::fp4}) {
+      CAPTURE(name_of(p));
+      CHECK(b.sustained_ratio(p) ==
+            doctest::Approx((h100.sustained_ratio(p) + h200.sustained_ratio(p)) / 2).epsilon(0.001));
+    }
+    // The record says it was not measured there, and the assumption line carries it.
+    CHECK(b.sustained_dense_basis[static_cast<std::size_t>(Precision::fp4)].find("not measured on this device") != std::string::npos);
+  }
+  const Scenario b200 = test::scenario(llama8b("system = \"dgx-b200\"\nnodes = 1", "precision = \"fp8\""));
+  CHECK(*b200.hw.device.peak(Precision::fp4) == doctest::Approx(*b200.hw.datasheet.peak(Precision::fp4) * 0.861));
+  const TrainingPrediction p = predict_training(b200);
+  CHECK(std::any_of(p.assumptions.begin(), p.assumptions.end(),
+                    [](const std::string& a) { return a.find("not measured on this device") != std::string::npos; }));
 }

@@ -85,8 +85,8 @@ void add_sustained_assumption(std::vector<std::string>& out, const ResolvedHardw
   const double r = hw.datasheet.sustained_ratio(p);
   if (hw.sustained && r < 1)
     out.push_back(fmt::format("{} tensor work held at the power limit: the peak is {:.3f} of the datasheet's, the rate a long run "
-                              "holds over the burst rate the GEMM efficiencies describe (measured on {}, hardware_db; F-EN-5)",
-                              name_of(p), r, hw.datasheet.name));
+                              "holds over the burst rate the GEMM efficiencies describe (hardware_db {}, {}; F-EN-5)",
+                              name_of(p), r, hw.datasheet.name, hw.datasheet.sustained_dense_basis[static_cast<std::size_t>(p)]));
 }
 
 namespace {

@@ -43,8 +43,10 @@ struct AcceleratorSpec {
   std::vector<PowerMode> power_modes;
 
   std::optional<double> peak(Precision p) const { return peak_dense_ops_per_s[static_cast<std::size_t>(p)]; }
-  // F-EN-5: the dense tensor rate a long run holds at the power limit over its burst rate, where measured.
+  // F-EN-5: the dense tensor rate a long run holds at the power limit over its burst rate, where known,
+  // and where each comes from ("sustained_dense.fp8: <the record's note>").
   std::array<std::optional<double>, kPrecisionCount> sustained_dense_ratio{};
+  std::array<std::string, kPrecisionCount> sustained_dense_basis{};
   double sustained_ratio(Precision p) const { return sustained_dense_ratio[static_cast<std::size_t>(p)].value_or(1); }
   // What allocations can use: the driver-reported capacity when known, else the vendor figure.
   std::optional<double> memory_capacity_B() const {

@@ -118,7 +118,7 @@ constexpr Field kAccelerator[] = {
     text("architecture", "the vendor's architecture generation (hopper, blackwell ...): which kernels a stack runs on it"),
     table("peak_dense", kPeaks, "dense peak rates per precision (never the 2:4-sparse headline)", true),
     table("sparse_headline", kPeaks, "the vendor's 2:4-sparse headline figures, kept to catch mix-ups"),
-    table("sustained_dense", kSustained, "measured: dense tensor rates held at the power limit over their burst rates (F-EN-5)"),
+    table("sustained_dense", kSustained, "dense tensor rates held at the power limit over their burst rates, measured (or, where a note says so, taken from measured parts; F-EN-5)"),
     table("memory", kMemory, "device memory"),
     table("on_chip", kOnChip, "on-chip SRAM and caches"),
     table("compute", kCompute, "compute units and clocks"),
