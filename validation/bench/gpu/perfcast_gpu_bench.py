@@ -15,6 +15,8 @@ sections (--only, comma-separated; all by default) and what they write in DIR
                            preallocated KV cache and one CUDA graph per step, --decode-batches
   generate                 inference.csv rows: the same generation in eager PyTorch (torch.cat cache)
   sustained                sustained.csv: SM clock, power and GEMM rate under a 20 s GEMM loop
+  duty                     duty.csv: the held GEMM rate, SM clock and power when GEMM bursts alternate with
+                           idle gaps at duty cycles 1 to 0.2 (the power-limit clock law of F-EN-4)
 and beside the CSVs the scenario of every row. FP8 is torchao's default Float8Linear recipe written
 out here (dynamic tensorwise scales), checked against BF16 before it is timed. Then
   perfcast ingest measurements DIR/training.csv -o DIR/training.toml
@@ -426,20 +428,29 @@ def generation_ms(layers, batch, prompt, new_tokens, repeats):
         return time_ms(prefill, repeats), time_ms(generate, max(3, repeats // 3), warmup=1)
 
 
-def sustained_rows(seconds, dtype):
-    """nvidia-smi's SM clock, power and throttle reasons every 250 ms under a loop of 8192-cubed GEMMs,
-    beside the GEMM rate of each 50-product window. Reads the card's settings; changes none."""
-    smi = subprocess.Popen(["nvidia-smi", "--query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,"
-                            "clocks_throttle_reasons.active", "--format=csv,noheader", "-lms", "250"],
-                           stdout=subprocess.PIPE, text=True)
-    n = 8192
+def square_product(dtype, n=8192):
+    """One n-cubed product in BF16, or in FP8 through torch._scaled_mm with unit scales."""
     a = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
     b = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
     if dtype == "fp8":
         a8, b8, one = a.to(E4M3), column_major(b.to(E4M3)), torch.ones((), device="cuda")
-        product = lambda: torch._scaled_mm(a8, b8, scale_a=one, scale_b=one, out_dtype=torch.bfloat16)  # noqa: E731
-    else:
-        product = lambda: a @ b  # noqa: E731
+        return lambda: torch._scaled_mm(a8, b8, scale_a=one, scale_b=one, out_dtype=torch.bfloat16)
+    return lambda: a @ b
+
+
+def smi_logger(period_ms):
+    """nvidia-smi's clocks, power, temperature and throttle reasons every period_ms, until terminated."""
+    return subprocess.Popen(["nvidia-smi", "--query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,"
+                             "clocks_throttle_reasons.active", "--format=csv,noheader", "-lms", str(period_ms)],
+                            stdout=subprocess.PIPE, text=True)
+
+
+def sustained_rows(seconds, dtype):
+    """nvidia-smi's SM clock, power and throttle reasons every 250 ms under a loop of 8192-cubed GEMMs,
+    beside the GEMM rate of each 50-product window. Reads the card's settings; changes none."""
+    smi = smi_logger(250)
+    n = 8192
+    product = square_product(dtype, n)
     rates, end_at = [], time.time() + seconds
     while time.time() < end_at:
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
@@ -454,6 +465,86 @@ def sustained_rows(seconds, dtype):
     median = sorted(float(r.split(",")[2]) for r in rates)[len(rates) // 2]
     print(f"sustained {dtype}: {len(rates)} windows, median {median:.0f} TFLOP/s")
     return [f"smi,{dtype},{s}" for s in samples] + [f"gemm,{r}" for r in rates]
+
+
+# Duty patterns: (GEMMs per burst, the share of time the bursts are to take). Bursts of 4 products
+# (about 6 ms) repeat far inside the power governor's window, so it sees their mean power; bursts
+# of 32 (about 50 ms) test that window.
+DUTY_PATTERNS = [(4, d) for d in (1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2)] + [(32, 0.8), (32, 0.6)]
+
+
+def duty_rows(dtype, seconds_each, settle_s=2.0):
+    """The held GEMM rate when bursts of 8192-cubed products alternate with idle gaps (a one-thread
+    spin kernel, torch.cuda._sleep) at each of DUTY_PATTERNS, every pattern held seconds_each and
+    measured after settle_s, with nvidia-smi every 100 ms. At the power limit the board holds
+    P_idle + d * c * f^alpha = P_limit, so the rate (proportional to the SM clock) at two throttled
+    duties d gives alpha, the exponent of F-EN-4. Reads the card's settings; changes none."""
+    n = 8192
+    product = square_product(dtype, n)
+    flop = 2 * n**3
+
+    def timed(fn):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        return start.elapsed_time(end)
+
+    time.sleep(3)  # idle: the burst rate is the first products' from boost clocks
+    burst = max(flop / timed(product) / 1e9 for _ in range(10))
+    spin_ms = timed(lambda: torch.cuda._sleep(10**7))
+    cycles_per_ms = 10**7 / spin_ms
+    product_ms = timed(lambda: [product() for _ in range(50)]) / 50
+    rows = [f"meta,{dtype},burst TFLOP/s {burst:.1f},spin cycles per ms {cycles_per_ms:.0f},product ms {product_ms:.3f}"]
+    smi = smi_logger(100)
+    summary = []
+    for per_burst, duty in DUTY_PATTERNS:
+        gap_cycles = int(per_burst * product_ms * (1 - duty) / duty * cycles_per_ms)
+        periods = max(1, int(100 / (per_burst * product_ms / duty)))  # about 100 ms of pattern per window
+        began, pending, kept = time.time(), None, []
+        rows.append(f"pattern,{dtype},{per_burst},{duty},{datetime.datetime.now().strftime('%Y/%m/%d %H:%M:%S.%f')[:-3]}")
+        while True:
+            marks = []
+            for _ in range(periods):
+                on, off = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                on.record()
+                for _ in range(per_burst):
+                    product()
+                off.record()
+                if gap_cycles:
+                    torch.cuda._sleep(gap_cycles)
+                marks.append((on, off))
+            last = torch.cuda.Event(enable_timing=True)
+            last.record()
+            if pending is not None:
+                window_marks, window_last, at = pending
+                window_last.synchronize()
+                busy = sum(a.elapsed_time(b) for a, b in window_marks)
+                total = window_marks[0][0].elapsed_time(window_last)
+                rate = len(window_marks) * per_burst * flop / busy / 1e9
+                rows.append(f"window,{dtype},{per_burst},{duty},{at - began:.3f},{busy / total:.4f},{rate:.1f}")
+                if at - began >= settle_s:
+                    kept.append((busy / total, rate))
+            pending = (marks, last, time.time())
+            if time.time() - began > seconds_each:
+                break
+        torch.cuda.synchronize()
+        if kept:
+            d = statistics.median(k[0] for k in kept)
+            r = statistics.median(k[1] for k in kept)
+            summary.append((per_burst, d, r))
+            print(f"duty {dtype}: bursts of {per_burst}, duty {d:.3f}: {r:.1f} TFLOP/s ({r / burst:.3f} of burst {burst:.1f})")
+    smi.terminate()
+    samples = smi.communicate()[0].strip().splitlines()
+    throttled = [(d, r) for per, d, r in summary if per == DUTY_PATTERNS[0][0] and r < 0.97 * burst]
+    if len(throttled) >= 2:
+        import math
+        xs, ys = [math.log(r) for d, r in throttled], [math.log(d) for d, r in throttled]
+        mx, my = statistics.mean(xs), statistics.mean(ys)
+        slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+        print(f"duty {dtype}: d * f^alpha held constant over {len(throttled)} throttled duties: alpha = {-slope:.2f}")
+    return rows + [f"smi,{dtype},{s}" for s in samples]
 
 
 def gpu_facts():
@@ -485,7 +576,7 @@ class RowFile(list):
         super().append(row)
 
 
-SECTIONS = ("gemm", "memory", "attention", "layer", "train", "graph-decode", "generate", "sustained")
+SECTIONS = ("gemm", "memory", "attention", "layer", "train", "graph-decode", "generate", "sustained", "duty")
 
 
 def main():
@@ -644,6 +735,13 @@ def main():
         with open(os.path.join(a.out, "sustained.csv"), "w") as f:
             f.write(f"# {source}\n# smi,dtype,timestamp,SM clock,memory clock,power,temperature,throttle reasons | "
                     "gemm,wall time,dtype,TFLOP/s of 50 8192-cubed products\n" + "\n".join(sustained) + "\n")
+
+    duty = section("duty", lambda: duty_rows("bf16", 6) + (duty_rows("fp8", 6) if float8_supported() else []))
+    if duty:
+        with open(os.path.join(a.out, "duty.csv"), "w") as f:
+            f.write(f"# {source}\n# meta,dtype,... | pattern,dtype,products per burst,target duty,start (local) | "
+                    "window,dtype,products per burst,target duty,seconds into the pattern,measured duty,TFLOP/s while busy"
+                    " | smi,dtype,timestamp,SM clock,memory clock,power,temperature,throttle reasons\n" + "\n".join(duty) + "\n")
 
     print(f"wrote {len(cases)} microbenchmark cases and {len(training) + len(inference)} measurements to {a.out}")
     for line in failed:
