@@ -99,12 +99,14 @@ struct SourcePin {
 // (their mean: 0.870 BF16, 0.861 FP8 and narrower; F-EN-5, an assumption until a Blackwell part is measured):
 // Megatron-Bridge 19.428 % -> 11.495 % (4 -> 7 within), its block-scaled rows 43.953 % -> 26.152 %, TensorRT-LLM
 // v1.0's table 59 -> 70 within (its 40 NVFP4 rows 29.2 % -> 20.5 %; the Hopper rows hold the median).
+// 2026-11-27, F-EN-4's power law measured on an H200 by the kit's duty section (the tensor rate's exponent
+// 2.232 in place of an assumed cube): torchtitan's 500 W rows 12.176 % -> 8.422 % (12 -> 14 within).
 const char* const kKitSource = "perfcast_gpu_bench.py (perfcast's GPU kit";
 const std::vector<SourcePin> kSourcePins = {
     {"training", "MLPerf Training v4.0", {0.07771, 3, 3}},
     {"training", "NVIDIA-NeMo/Megatron-Bridge", {0.11495, 7, 10}},
     {"training", ", block-scaled rows", {0.26152, 0, 7}},
-    {"training", "pytorch/torchtitan", {0.12177, 12, 18}},
+    {"training", "pytorch/torchtitan", {0.08422, 14, 18}},
     {"inference", "perf-overview.md @ 00f37686", {0.07744, 70, 100}},
     {"gemm", "pytorch/ao PR #2427", {0.15503, 4, 6}},
     // The same pytorch/ao run's BF16 reference rows on B200 (added 2026-11-25; gemm-blackwell-bf16.toml): at
