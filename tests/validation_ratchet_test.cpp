@@ -46,6 +46,9 @@ const std::map<std::string, Pin> kPins = {
     // 2026-11-27, Blackwell's tensor rates held at the power limit, transferred from the two measured Hopper
     // SXM parts (F-EN-5): 16.425 % -> 16.159 %.
     {"serving", {0.16159, 37, 63}},
+    // 2026-11-27, attention microbenchmarks scored through F-ATT-1 (the kit's eight cuDNN calls on the H100,
+    // which SDPA picks): 9.947 %, every one slower than measured (cuDNN 9.19 beats the 2024 figures).
+    {"attention", {0.09948, 8, 8}},
 };
 
 // A source added after its kind's pin gets a pin of its own, its first figure, and stays out of

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "engine/predict/roofline.hpp"
+#include "models/attention_kernels.hpp"
 #include "engine/validate/validation.hpp"
 #include "engine/data/workload_reader.hpp"
 #include "tests/case_files.hpp"
@@ -116,6 +117,37 @@ TEST_CASE("a case's measurement is positive and normal: an error against 0 or 4.
   const std::string inference = "schema_version = 1\nsuite = \"inference\"\n[[case]]\nid = \"i\"\nsource = \"s\"\n"
                                 "metric = \"output_tokens_per_s\"\nmeasured = 4.9e-324\ntolerance = 0.15\n";
   CHECK(case_text_error(inference, "perfcast-subnormal").ends_with(":7:1: case[0].measured: 5e-324 is a subnormal number, not a usable figure"));
+}
+
+TEST_CASE("an attention microbenchmark is timed by F-ATT-1 at the burst rate, its FLOPs counted as FlashAttention's papers count them") {
+  const std::string head = "schema_version = 1\nsuite = \"microbenchmark\"\n[[case]]\nid = \"a\"\nsource = \"s\"\ndevice = \"H100\"\n"
+                           "accelerator = \"h100-sxm\"\nkind = \"attention\"\nmeasured = \"600 TFLOP/s\"\ntolerance = 0.15\n";
+  const std::string shape = "batch = 1\nheads = 32\nkv_heads = 8\nseq = 16384\nhead_dim = 128\n";
+  for (const models::Pass pass : {models::Pass::forward, models::Pass::backward}) {
+    const std::string pass_key = pass == models::Pass::forward ? "forward" : "backward";
+    const auto scores = score_case_text(head + "kernel = \"cudnn\"\npass = \"" + pass_key + "\"\n" + shape, "perfcast-attention");
+    REQUIRE(scores.size() == 1);
+    CHECK(scores[0].scored);
+    // 4 · 32 · 16,384² · 128 / 2 (causal) = 2.2e12 FLOP forward, 5.5e12 backward: microseconds of launch
+    // overhead on milliseconds of work, so the rate is the kernel's measured share of the burst BF16 peak.
+    const double share = *models::attention_kernel_efficiency(models::AttentionImpl::cudnn, pass, {128, 16384, true});
+    CHECK(scores[0].predicted == doctest::Approx(share * 989.4e12).epsilon(2e-3));
+  }
+  // Without a causal mask the FLOPs double and the kernel's unmasked share applies.
+  const auto full = score_case_text(head + "kernel = \"cudnn\"\npass = \"forward\"\ncausal = false\n" + shape, "perfcast-attention-full");
+  CHECK(full[0].predicted ==
+        doctest::Approx(*models::attention_kernel_efficiency(models::AttentionImpl::cudnn, models::Pass::forward, {128, 16384, false}) *
+                        989.4e12).epsilon(2e-3));
+  // What it needs, refused in one line each.
+  CHECK(case_text_error(head + "pass = \"forward\"\n" + shape, "perfcast-attention-kernel").find("case 'a': an attention case needs kernel = one of "
+                                                                                             "flashattention-2, cudnn, flashattention-3") != std::string::npos);
+  CHECK(case_text_error(head + "kernel = \"cudnn\"\n" + shape, "perfcast-attention-pass").find("needs pass, batch, heads, seq and head_dim") !=
+        std::string::npos);
+  std::string odd = head + "kernel = \"cudnn\"\npass = \"forward\"\n" + shape;
+  odd.replace(odd.find("kv_heads = 8"), 12, "kv_heads = 5");
+  CHECK(case_text_error(odd, "perfcast-attention-kv").find("case[0].kv_heads: 5 does not divide heads 32") != std::string::npos);
+  CHECK(case_text_error(head + "kernel = \"cudnn\"\npass = \"sideways\"\n" + shape, "perfcast-attention-bad-pass").find("case[0].pass") !=
+        std::string::npos);
 }
 
 TEST_CASE("a kind filter scores exactly the cases of that kind, and each suite names every kind it scores") {

@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "engine/validate/carbon_cases.hpp"
+#include "models/attention_kernels.hpp"
 #include "engine/validate/collective_cases.hpp"
 #include "engine/validate/inference_cases.hpp"
 #include "engine/validate/training_cases.hpp"
@@ -22,6 +23,20 @@ namespace {
 
 constexpr std::string_view kKinds[] = {"gemm", "memory", "host_link", "attention", "peer_link"};
 constexpr std::string_view kDtypes[] = {"fp32", "tf32", "bf16", "fp16", "fp8", "fp4", "int8"};
+constexpr std::string_view kPasses[] = {"forward", "backward"};
+
+// The attention call's FLOPs as FlashAttention's papers count them: 4 · batch · heads · seq² · head_dim
+// forward, halved by a causal mask, the backward 2.5 times the forward.
+double attention_case_flops(const MicrobenchCase& c) {
+  const double forward = 4 * c.batch * c.heads * c.seq * c.seq * c.head_dim * (c.causal ? 0.5 : 1);
+  return c.pass == models::Pass::backward ? 2.5 * forward : forward;
+}
+
+// Q, K, V and the output once each (forward), and their gradients beside them (backward), at 2 bytes.
+double attention_case_bytes(const MicrobenchCase& c) {
+  const double q = c.batch * c.heads * c.seq * c.head_dim * 2, kv = 2 * c.batch * c.kv_heads * c.seq * c.head_dim * 2;
+  return (c.pass == models::Pass::backward ? 2 : 1) * (2 * q + kv);
+}
 
 }  // namespace
 
@@ -70,6 +85,17 @@ MicrobenchCase read_case(TomlSection& t, const HardwareDb& db) {
   if (auto d = t.choice("out_dtype", kDtypes)) c.out_dtype = *precision_from(*d);
   c.read_B = case_quantity(t, "read", units::dim::bytes, false);
   c.write_B = case_quantity(t, "write", units::dim::bytes, false);
+  if (auto k = t.choice("kernel", models::kAttentionImplKeys))
+    c.attention_kernel = static_cast<models::AttentionImpl>(
+        std::find(models::kAttentionImplKeys.begin(), models::kAttentionImplKeys.end(), *k) - models::kAttentionImplKeys.begin());
+  const std::optional<std::string> pass = t.choice("pass", kPasses);
+  if (pass) c.pass = *pass == "backward" ? models::Pass::backward : models::Pass::forward;
+  c.batch = static_cast<double>(t.integer("batch", 1, 1'000'000).value_or(0));
+  c.heads = static_cast<double>(t.integer("heads", 1, 10'000).value_or(0));
+  c.kv_heads = static_cast<double>(t.integer("kv_heads", 1, 10'000).value_or(static_cast<std::int64_t>(c.heads)));
+  c.seq = static_cast<double>(t.integer("seq", 1, 100'000'000).value_or(0));
+  c.head_dim = static_cast<double>(t.integer("head_dim", 1, 4096).value_or(0));
+  c.causal = t.boolean("causal").value_or(true);
   bool flops = c.kind == MicrobenchKind::gemm || c.kind == MicrobenchKind::attention;
   c.measured = case_quantity(t, "measured", flops ? units::dim::ops_per_second : units::dim::bytes_per_second, true);
   read_shared_keys(t, c, 0.10);
@@ -80,7 +106,16 @@ MicrobenchCase read_case(TomlSection& t, const HardwareDb& db) {
       t.fail_here(fmt::format("case '{}': a gemm case needs m, n and k", c.id));
     if ((c.kind == MicrobenchKind::memory || c.kind == MicrobenchKind::host_link) && c.read_B + c.write_B <= 0)
       t.fail_here(fmt::format("case '{}': needs read and/or write bytes", c.id));
-    if (c.kind == MicrobenchKind::attention || c.kind == MicrobenchKind::peer_link)
+    if (c.kind == MicrobenchKind::attention) {
+      if (c.attention_kernel == models::AttentionImpl::generic)
+        t.fail_here(fmt::format("case '{}': an attention case needs kernel = one of {} (generic kernels have no measured "
+                                "efficiency; give skip = \"<reason>\")", c.id, fmt::join(std::span(models::kAttentionImplKeys).subspan(1), ", ")));
+      if (c.batch == 0 || c.heads == 0 || c.seq == 0 || c.head_dim == 0 || !pass)
+        t.fail_here(fmt::format("case '{}': an attention case needs pass, batch, heads, seq and head_dim", c.id));
+      if (c.kv_heads > c.heads || std::fmod(c.heads, c.kv_heads) != 0)
+        t.fail("kv_heads", fmt::format("{:g} does not divide heads {:g}", c.kv_heads, c.heads));
+    }
+    if (c.kind == MicrobenchKind::peer_link)
       t.fail("kind", fmt::format("'{}' cases are not predicted by the roofline yet; give skip = \"<reason>\"", kind));
   }
   return c;
@@ -146,6 +181,19 @@ std::vector<CaseScore> score_microbenchmarks(const std::vector<MicrobenchCase>& 
         throw InputError({}, fmt::format("case '{}': {} has no dense {} peak", c.id, a.name, name_of(c.dtype)));
       double in = bytes_per_element(c.dtype);
       op = models::gemm_op(c.id, {c.m, c.n, c.k, 1}, c.dtype, in, in, bytes_per_element(c.out_dtype), false);
+      work = op.flops;
+    } else if (c.kind == MicrobenchKind::attention) {
+      if (!a.peak(c.dtype))
+        throw InputError({}, fmt::format("case '{}': {} has no dense {} peak", c.id, a.name, name_of(c.dtype)));
+      op = models::memory_op(c.id, attention_case_bytes(c), 0);
+      op.kind = models::OpKind::attention;
+      op.precision = c.dtype;
+      op.pass = c.pass;
+      op.flops = op.model_flops = attention_case_flops(c);
+      op.attention_impl = c.attention_kernel;
+      op.attention_head_dim = c.head_dim;
+      op.attention_seq = c.seq;
+      op.attention_causal = c.causal;
       work = op.flops;
     } else if (c.kind == MicrobenchKind::memory) {
       op = models::memory_op(c.id, c.read_B, c.write_B);

@@ -28,6 +28,12 @@ struct MicrobenchCase {
   double m = 0, n = 0, k = 0;
   Precision dtype = Precision::bf16, out_dtype = Precision::bf16;
   double read_B = 0, write_B = 0;
+  // kind = attention: one fused attention call (F-ATT-1), its FLOPs counted as FlashAttention's
+  // papers count them (a causal mask halves them, the backward pass is 2.5 times the forward).
+  models::AttentionImpl attention_kernel = models::AttentionImpl::generic;
+  models::Pass pass = models::Pass::forward;
+  double batch = 0, heads = 0, kv_heads = 0, seq = 0, head_dim = 0;
+  bool causal = true;
   double measured = 0;           // SI: FLOP/s for gemm/attention, B/s otherwise
   double tolerance = 0.10;       // |error| within which the case passes
   ResolvedHardware hardware;     // `accelerator` resolved (empty for a skipped case without one)

@@ -6,7 +6,8 @@
 sections (--only, comma-separated; all by default) and what they write in DIR
   gemm, memory, attention  microbenchmarks.toml: GEMMs by shape in BF16 and FP8 (torch._scaled_mm),
                            timed as CUDA-graph replays over operands spanning twice the L2; an HBM copy;
-                           causal GQA attention forward and backward (kept with a skip reason)
+                           causal GQA attention forward and backward (scored through F-ATT-1 when SDPA
+                           picks cuDNN or FlashAttention-2)
   layer                    training.csv rows (layer_time_s): one Llama-3-8B-shaped layer forward+backward,
                            --layer-variants (bf16, fp8, bf16-compile, fp8-compile) x --layer-seqs
   train                    training.csv rows (tokens_per_s_per_device): optimizer steps of the Llama-3-8B
@@ -254,11 +255,15 @@ def sdpa_backend(q, k, v):
     return names.get(choice, f"code {choice}")
 
 
+# SDPA's backends as perfcast's attention kernels (F-ATT-1); the others have no measured efficiency.
+SDPA_KERNELS = {"CUDNN_ATTENTION": "cudnn", "FLASH_ATTENTION": "flashattention-2"}
+
+
 def attention_cases(repeats):
     """Causal GQA attention (Llama 3: 32 query heads, 8 KV heads of 128) on 16,384 tokens, forward and
-    backward apart (backward: the forward+backward time less the forward's)."""
+    backward apart (backward: the forward+backward time less the forward's), each case with the call's
+    shape and the kernel SDPA picked, as perfcast scores it (F-ATT-1)."""
     cases = []
-    skip = "perfcast's roofline does not predict attention microbenchmarks yet"
     for seq in (2048, 4096, 8192, 16384):
         batch = 16384 // seq
         q = torch.randn(batch, HEADS, seq, HEAD_DIM, device="cuda", dtype=torch.bfloat16, requires_grad=True)
@@ -273,12 +278,16 @@ def attention_cases(repeats):
         fwd = time_ms(forward, repeats)
         both = time_ms(lambda: torch.autograd.grad(forward(), (q, k, v), grad), repeats)
         flop = 4 * batch * seq * seq * HEAD_DIM * HEADS / 2  # causal: half of QK^T and PV
+        shape = dict(batch=batch, heads=HEADS, kv_heads=KV_HEADS, seq=seq, head_dim=HEAD_DIM)
+        kernel = ({"kernel": SDPA_KERNELS[backend]} if backend in SDPA_KERNELS
+                  else {"skip": f"SDPA picked {backend}, a kernel perfcast has no measured efficiency for"})
         cases.append(dict(id=f"attention-gqa-causal-{seq}-fwd", kind="attention", measured=f"{flop / fwd / 1e9:.6g} TFLOP/s",
-                          notes=f"batch {batch}, forward {fwd:.4g} ms, SDPA backend {backend}", skip=skip))
+                          notes=f"batch {batch}, forward {fwd:.4g} ms, SDPA backend {backend}", **kernel, **{"pass": "forward"},
+                          **shape, causal=True))
         cases.append(dict(id=f"attention-gqa-causal-{seq}-bwd", kind="attention",
                           measured=f"{2.5 * flop / (both - fwd) / 1e9:.6g} TFLOP/s",
                           notes=f"batch {batch}, backward {both - fwd:.4g} ms at 2.5 times the forward's FLOPs, SDPA backend {backend}",
-                          skip=skip))
+                          **kernel, **{"pass": "backward"}, **shape, causal=True))
     return cases
 
 
@@ -637,7 +646,8 @@ def main():
                 f.write(f"\n[[case]]\nsource = {toml_str(source)}\ndevice = {toml_str(props.name)}\n"
                         f"accelerator = {toml_str(a.accelerator)}\ntolerance = 0.15\n")
                 for key, value in c.items():
-                    f.write(f"{key} = {value if isinstance(value, int) else toml_str(value)}\n")
+                    text = str(value).lower() if isinstance(value, bool) else value if isinstance(value, int) else toml_str(value)
+                    f.write(f"{key} = {text}\n")
 
     seq = 4096
     # Today's torchtitan modules (nn.RMSNorm, SDPA with enable_gqa); compile as its CompileConfig does.
