@@ -12,6 +12,7 @@
 
 #include "engine/data/hardware_resolution.hpp"
 #include "engine/predict/communication.hpp"
+#include "engine/predict/inference.hpp"
 #include "engine/predict/roofline.hpp"
 #include "engine/predict/training.hpp"
 #include "models/eager_kernels.hpp"
@@ -77,6 +78,19 @@ TEST_CASE("A power limit scales the tensor peaks, not HBM, and MFU still counts 
   const Scenario teton = test::scenario(llama8b("system = \"grand-teton-h100\"\nnodes = 1"));
   CHECK(teton.hw.power_limit_W == 500.0);
   CHECK(teton.hw.clock_ratio == doctest::Approx(0.820408).epsilon(1e-5));
+  // Both a training step and a served model say what the limit takes off the tensor peak.
+  const auto says_limit = [](const std::vector<std::string>& lines) {
+    return std::any_of(lines.begin(), lines.end(), [](const std::string& l) {
+      return l.starts_with("power limit 500 W of 700 W TDP: tensor-core work at 0.820 of the rate held at TDP") &&
+             l.find("so the bf16 peak is 0.735 of the datasheet's") != std::string::npos;  // 0.896 x 0.8204
+    });
+  };
+  CHECK(says_limit(p1.assumptions));
+  CHECK_FALSE(says_limit(p0.assumptions));
+  const Scenario serving = test::scenario(
+      "schema_version = 1\n[model]\npreset = \"llama3-8b\"\n[hardware]\nsystem = \"hgx-h100\"\npower_limit = 500\n"
+      "[inference]\ninput_len = 512\noutput_len = 128\nbatch = 8\n");
+  CHECK(says_limit(predict_inference(serving).assumptions));
 }
 
 TEST_CASE("A power limit above TDP, at or below idle, or beside a power mode is refused in one line") {

@@ -8,6 +8,7 @@
 #include "engine/core/edit_distance.hpp"
 #include "engine/core/errors.hpp"
 #include "engine/core/units.hpp"
+#include "models/energy.hpp"
 #include "models/memory.hpp"
 #include "models/vision.hpp"
 
@@ -87,6 +88,12 @@ void add_sustained_assumption(std::vector<std::string>& out, const ResolvedHardw
     out.push_back(fmt::format("{} tensor work held at the power limit: the peak is {:.3f} of the datasheet's, the rate a long run "
                               "holds over the burst rate the GEMM efficiencies describe (hardware_db {}, {}; F-EN-5)",
                               name_of(p), r, hw.datasheet.name, hw.datasheet.sustained_dense_basis[static_cast<std::size_t>(p)]));
+  if (hw.power_limit_W && hw.clock_ratio < 1)
+    out.push_back(fmt::format("power limit {:.0f} W of {:.0f} W TDP: tensor-core work at {:.3f} of the rate held at TDP "
+                              "(((limit − idle)/(TDP − idle))^(1/{:g}), the exponent measured on an H200 by the GPU kit's duty section; "
+                              "F-EN-4), so the {} peak is {:.3f} of the datasheet's; memory-bound work keeps the full HBM rate",
+                              *hw.power_limit_W, hw.datasheet.tdp_W.value_or(0), hw.clock_ratio, models::kTensorPowerExponent,
+                              name_of(p), hw.clock_ratio * (hw.sustained ? r : 1)));
 }
 
 namespace {

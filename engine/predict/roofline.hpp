@@ -51,8 +51,8 @@ struct PresetRun {
 
 // One line per named efficiency: its value and the default's source, or the default it replaces.
 void add_efficiency_assumptions(std::vector<std::string>& out, const models::Efficiency& e);
-// The line saying that a long run's `p` tensor work holds the device's measured sustained rate (F-EN-5),
-// where the database has one.
+// The lines saying that a long run's `p` tensor work holds the device's measured sustained rate (F-EN-5),
+// where the database has one, and what a power limit below TDP takes off it (F-EN-4).
 void add_sustained_assumption(std::vector<std::string>& out, const ResolvedHardware& hw, Precision p);
 
 // The ceilings of device `a` reached over `host_link` (the roofline's host level).

@@ -9,7 +9,6 @@
 #include "engine/layout/partition.hpp"
 #include "engine/predict/roofline.hpp"
 #include "engine/predict/training_step.hpp"
-#include "models/energy.hpp"
 #include "models/pipeline.hpp"
 #include "models/traffic.hpp"
 
@@ -310,11 +309,6 @@ TrainingPrediction predict_training(const Scenario& s, const TrainingOptions& o)
                   s.reliability.checkpoint_write_s ? "scenario" : "weights + optimizer states at 427 MB/s per device (Llama 3 storage 7 TB/s / 16,384)",
                   p.restart_s, s.reliability.restart_s ? "scenario" : "assumed, MODELS-REFERENCE E7 example"),
   };
-  if (s.hw.power_limit_W)
-    p.assumptions.push_back(fmt::format(
-        "power limit {:.0f} W of {:.0f} W TDP: tensor-core work at {:.3f} of the rate held at TDP (((limit − idle)/(TDP − idle))^(1/{:g}), "
-        "F-EN-4; the exponent measured on an H200 by the GPU kit's duty section), memory-bound work at the full HBM rate",
-        *s.hw.power_limit_W, s.hw.datasheet.tdp_W.value_or(0), s.hw.clock_ratio, models::kTensorPowerExponent));
   add_efficiency_assumptions(p.assumptions, eff);
   add_sustained_assumption(p.assumptions, s.hw, ctx.math);
 
