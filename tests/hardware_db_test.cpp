@@ -136,3 +136,27 @@ TEST_CASE("cross-file errors: dangling references, wrong link classes, duplicate
   CHECK(load_error_with("offers/runpod-h100-sxm.toml", "devices = { value = 1,", "devices = { value = 16,") ==
         "offers/runpod-h100-sxm.toml:7:21: devices: 16 devices is more than system 'dgx-h100' has per node (8)");
 }
+
+TEST_CASE("a part without its own held rate takes the measured parts' it names (sustained_dense.from), refused in one line when it cannot") {
+  const perfcast::AcceleratorSpec& b200 = shipped_db().accelerator("b200");
+  const perfcast::AcceleratorSpec& h100 = shipped_db().accelerator("h100-sxm");
+  const perfcast::AcceleratorSpec& h200 = shipped_db().accelerator("h200");
+  CHECK(b200.sustained_ratio(Precision::bf16) == doctest::Approx((0.896 + 0.843) / 2));
+  CHECK(b200.sustained_ratio(Precision::fp8) == doctest::Approx((h100.sustained_ratio(Precision::fp8) + h200.sustained_ratio(Precision::fp8)) / 2));
+  CHECK(b200.sustained_ratio(Precision::fp4) == b200.sustained_ratio(Precision::fp8));  // its datapath class, after the transfer
+  CHECK(b200.sustained_dense_basis[static_cast<std::size_t>(Precision::bf16)] ==
+        "sustained_dense.from: not measured on this device; the mean of the held rates perfcast measured on h100-sxm (0.896) and h200 (0.843)");
+  CHECK(shipped_db().accelerator("h100-sxm-hbm2e").sustained_ratio(Precision::bf16) == h100.sustained_ratio(Precision::bf16));
+  const std::string file = "accelerators/b200.toml";
+  const std::string from = "from = [\"h100-sxm\", \"h200\"]";
+  CHECK(load_error_with(file, from, "from = [\"h100-smx\"]").find("sustained_dense.from: no accelerator named 'h100-smx' in the database (did you mean 'h100-sxm'") !=
+        std::string::npos);
+  CHECK(load_error_with(file, from, "from = [\"gb200\"]").find("'gb200' takes its held rates from other parts itself; name measured parts") !=
+        std::string::npos);
+  CHECK(load_error_with(file, from, "from = [\"a100-sxm-80gb\"]").find("sustained_dense.from: a100-sxm-80gb share no measured held rate") !=
+        std::string::npos);
+  CHECK(load_error_with(file, from, "from = []").find("sustained_dense.from: name at least one measured accelerator") != std::string::npos);
+  CHECK(load_error_with(file, from, from + "\nbf16 = { value = 0.9, source = \"blackwell-page\" }")
+            .find("the record gives sustained_dense.bf16 itself; give the figure or the parts to take it from, not both") != std::string::npos);
+  CHECK(load_error_with(file, from, "from = \"h100-sxm\"").find("sustained_dense.from: expected an array of strings") != std::string::npos);
+}

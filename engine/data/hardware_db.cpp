@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "engine/core/edit_distance.hpp"
 #include "engine/core/input_file.hpp"
@@ -55,7 +56,52 @@ HardwareDb HardwareDb::load(const std::filesystem::path& root) {
     }
   }
   db.check_references();
+  db.resolve_sustained_rates();
   return db;
+}
+
+void HardwareDb::resolve_sustained_rates() {
+  for (const Record* r : records_of(schema::Kind::accelerator)) {
+    const Entry* from = r->find("sustained_dense.from");
+    if (!from) continue;
+    AcceleratorSpec& a = accelerators_.at(r->name);
+    if (from->list.empty()) throw r->error(*from, "sustained_dense.from: name at least one measured accelerator");
+    std::vector<const AcceleratorSpec*> parts;
+    for (const std::string& name : from->list) {
+      auto it = accelerators_.find(name);
+      if (it == accelerators_.end()) {
+        std::vector<std::string> candidates;
+        for (const auto& [n, spec] : accelerators_) candidates.push_back(n);
+        throw r->error(*from, fmt::format("sustained_dense.from: no accelerator named '{}' in the database{}", name,
+                                          did_you_mean(name, candidates)));
+      }
+      if (name == r->name || records_[by_name_.at(name)].find("sustained_dense.from"))
+        throw r->error(*from, fmt::format("sustained_dense.from: '{}' takes its held rates from other parts itself; name measured parts", name));
+      parts.push_back(&it->second);
+    }
+    bool took = false;
+    for (std::size_t i = 0; i < kPrecisionCount; ++i) {
+      if (!std::all_of(parts.begin(), parts.end(), [&](const AcceleratorSpec* p) { return p->sustained_dense_ratio[i].has_value(); }))
+        continue;
+      if (a.sustained_dense_ratio[i])
+        throw r->error(*from, fmt::format("sustained_dense.from: the record gives sustained_dense.{} itself; give the figure or the "
+                                          "parts to take it from, not both", kPrecisionNames[i]));
+      double sum = 0;
+      std::vector<std::string> each;
+      for (std::size_t k = 0; k < parts.size(); ++k) {
+        sum += *parts[k]->sustained_dense_ratio[i];
+        each.push_back(fmt::format("{} ({:.3f})", from->list[k], *parts[k]->sustained_dense_ratio[i]));
+      }
+      a.sustained_dense_ratio[i] = sum / double(parts.size());
+      a.sustained_dense_basis[i] = fmt::format("sustained_dense.from: not measured on this device; {} perfcast measured on {}",
+                                               parts.size() > 1 ? "the mean of the held rates" : "the held rate", fmt::join(each, " and "));
+      took = true;
+    }
+    if (!took)
+      throw r->error(*from, fmt::format("sustained_dense.from: {} share no measured held rate (sustained_dense.bf16, .fp16 or .fp8)",
+                                        fmt::join(from->list, ", ")));
+  }
+  for (auto& [name, a] : accelerators_) fill_sustained_classes(a);
 }
 
 void HardwareDb::check_references() const {

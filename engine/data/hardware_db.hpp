@@ -35,6 +35,9 @@ class HardwareDb {
  private:
   const Record& record_of_kind(std::string_view name, schema::Kind kind) const;
   void check_references() const;
+  // F-EN-5: the held rates a part without its own takes from the measured parts it names
+  // (sustained_dense.from), then every accelerator's datapath classes.
+  void resolve_sustained_rates();
 
   std::vector<Record> records_;
   std::map<std::string, std::size_t, std::less<>> by_name_;

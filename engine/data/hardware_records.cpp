@@ -12,6 +12,17 @@ std::optional<int> integer(const Record& r, std::string_view path) {
 
 }  // namespace
 
+void fill_sustained_classes(AcceleratorSpec& a) {
+  const auto take = [&](Precision p, Precision from) {
+    const auto to = static_cast<std::size_t>(p), of = static_cast<std::size_t>(from);
+    if (a.sustained_dense_ratio[to]) return;
+    a.sustained_dense_ratio[to] = a.sustained_dense_ratio[of];
+    a.sustained_dense_basis[to] = a.sustained_dense_basis[of];
+  };
+  for (Precision p : {Precision::tf32, Precision::fp16}) take(p, Precision::bf16);
+  for (Precision p : {Precision::fp6, Precision::fp4, Precision::int8, Precision::int4}) take(p, Precision::fp8);
+}
+
 AcceleratorSpec accelerator_from(const Record& r) {
   AcceleratorSpec a;
   a.name = r.name;
@@ -30,16 +41,6 @@ AcceleratorSpec accelerator_from(const Record& r) {
     if (const Entry* e = r.find(path); e && a.sustained_dense_ratio[i])
       a.sustained_dense_basis[i] = e->note.empty() ? path : fmt::format("{}: {}", path, e->note);
   }
-  // F-EN-5: a tensor precision without its own held rate takes its datapath class's, measured at the same
-  // power limit: TF32 and FP16 BF16's, the narrower formats (FP6, FP4, INT8, INT4) FP8's.
-  const auto take = [&](Precision p, Precision from) {
-    const auto to = static_cast<std::size_t>(p), of = static_cast<std::size_t>(from);
-    if (a.sustained_dense_ratio[to]) return;
-    a.sustained_dense_ratio[to] = a.sustained_dense_ratio[of];
-    a.sustained_dense_basis[to] = a.sustained_dense_basis[of];
-  };
-  for (Precision p : {Precision::tf32, Precision::fp16}) take(p, Precision::bf16);
-  for (Precision p : {Precision::fp6, Precision::fp4, Precision::int8, Precision::int4}) take(p, Precision::fp8);
   a.memory_capacity_marketing_B = r.number("memory.capacity");
   a.memory_capacity_usable_B = r.number("memory.usable_capacity");
   a.memory_bandwidth_Bps = r.number("memory.bandwidth");

@@ -43,6 +43,9 @@ constexpr Field kSustained[] = {
     sustained("bf16", "BF16 dense tensor rate held at the power limit, over its burst rate"),
     sustained("fp16", "FP16 dense tensor rate held at the power limit, over its burst rate"),
     sustained("fp8", "FP8 dense tensor rate held at the power limit, over its burst rate"),
+    Field{.key = "from", .type = FieldType::text_list,
+          .help = "accelerators whose measured held rates this part, which has none of its own, takes: their mean per precision "
+                  "(an assumption the predictions state; F-EN-5)"},
 };
 
 constexpr Field kMemory[] = {
