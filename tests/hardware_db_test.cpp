@@ -144,7 +144,7 @@ TEST_CASE("a part without its own held rate takes the measured parts' it names (
   CHECK(b200.sustained_ratio(Precision::bf16) == doctest::Approx((0.896 + 0.843) / 2));
   CHECK(b200.sustained_ratio(Precision::fp8) == doctest::Approx((h100.sustained_ratio(Precision::fp8) + h200.sustained_ratio(Precision::fp8)) / 2));
   CHECK(b200.sustained_ratio(Precision::fp4) == b200.sustained_ratio(Precision::fp8));  // its datapath class, after the transfer
-  CHECK(b200.sustained_dense_basis[static_cast<std::size_t>(Precision::bf16)] ==
+  CHECK(b200.sustained_basis(Precision::bf16) ==
         "sustained_dense.from: not measured on this device; the mean of the held rates perfcast measured on h100-sxm (0.896) and h200 (0.843)");
   CHECK(shipped_db().accelerator("h100-sxm-hbm2e").sustained_ratio(Precision::bf16) == h100.sustained_ratio(Precision::bf16));
   const std::string file = "accelerators/b200.toml";

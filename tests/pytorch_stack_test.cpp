@@ -400,7 +400,7 @@ TEST_CASE("F-EN-5: a precision without its own held rate takes its datapath clas
             doctest::Approx((h100.sustained_ratio(p) + h200.sustained_ratio(p)) / 2).epsilon(0.001));
     }
     // The record says it was not measured there, and the assumption line carries it.
-    CHECK(b.sustained_dense_basis[static_cast<std::size_t>(Precision::fp4)].find("not measured on this device") != std::string::npos);
+    CHECK(b.sustained_basis(Precision::fp4).find("not measured on this device") != std::string::npos);
   }
   const Scenario b200 = test::scenario(llama8b("system = \"dgx-b200\"\nnodes = 1", "precision = \"fp8\""));
   CHECK(*b200.hw.device.peak(Precision::fp4) == doctest::Approx(*b200.hw.datasheet.peak(Precision::fp4) * 0.861));

@@ -87,7 +87,7 @@ void add_sustained_assumption(std::vector<std::string>& out, const ResolvedHardw
   if (hw.sustained && r < 1)
     out.push_back(fmt::format("{} tensor work held at the power limit: the peak is {:.3f} of the datasheet's, the rate a long run "
                               "holds over the burst rate the GEMM efficiencies describe (hardware_db {}, {}; F-EN-5)",
-                              name_of(p), r, hw.datasheet.name, hw.datasheet.sustained_dense_basis[static_cast<std::size_t>(p)]));
+                              name_of(p), r, hw.datasheet.name, hw.datasheet.sustained_basis(p)));
   if (hw.power_limit_W && hw.clock_ratio < 1)
     out.push_back(fmt::format("power limit {:.0f} W of {:.0f} W TDP: tensor-core work at {:.3f} of the rate held at TDP "
                               "(((limit − idle)/(TDP − idle))^(1/{:g}), the exponent measured on an H200 by the GPU kit's duty section; "

@@ -48,6 +48,7 @@ struct AcceleratorSpec {
   std::array<std::optional<double>, kPrecisionCount> sustained_dense_ratio{};
   std::array<std::string, kPrecisionCount> sustained_dense_basis{};
   double sustained_ratio(Precision p) const { return sustained_dense_ratio[static_cast<std::size_t>(p)].value_or(1); }
+  const std::string& sustained_basis(Precision p) const { return sustained_dense_basis[static_cast<std::size_t>(p)]; }
   // What allocations can use: the driver-reported capacity when known, else the vendor figure.
   std::optional<double> memory_capacity_B() const {
     return memory_capacity_usable_B ? memory_capacity_usable_B : memory_capacity_marketing_B;
