@@ -148,8 +148,10 @@ TEST_CASE("validate prints per-case errors, summaries by kind and source, and fa
   CHECK(r.out.find("azure-gemm-h100-fp8-8192x8192x8192") != std::string::npos);
   CHECK(r.out.find("kind gemm: ") != std::string::npos);
   CHECK(r.out.find("kind model_states: ") != std::string::npos);
-  // Attention microbenchmarks are kept with a skip reason: nothing held out, no median printed.
-  CHECK(r.out.find("kind attention: 10 cases, 0 scored, none held out; 0 of 0 within tolerance") != std::string::npos);
+  // The one GPU-to-GPU copy is kept with a skip reason: nothing held out, no median printed.
+  CHECK(r.out.find("kind peer_link: 1 cases, 0 scored, none held out; 0 of 0 within tolerance") != std::string::npos);
+  // Attention microbenchmarks are timed by F-ATT-1 (the two Azure rows, which state no pass or mask, are skipped).
+  CHECK(r.out.find("kind attention: 18 cases, 16 scored, 16 held-out; held-out |error| median 8.9%") != std::string::npos);
   Run g = run("validate --kind gemm");
   CHECK(g.code == 4);
   // and 11 of the Blackwell 4-bit shapes (validation/gemm-blackwell-fp4.toml): medium shapes run slower than modelled;
