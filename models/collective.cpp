@@ -37,6 +37,27 @@ double ring_busbw(const Fabric& f, const CollectiveParams& p) {
   return f.ranks_per_domain() > 1 ? std::min(intra, inter) : inter;
 }
 
+// NCCL's LL bus-bandwidth cap: by GPU generation inside one domain, by host CPU vendor across them.
+double ll_cap(const Fabric& f, const CollectiveParams& p) {
+  if (f.domains <= 1) return p.ll_max_busbw_one_domain;
+  return p.ll_max_busbw[f.amd_host ? 1 : 0][f.domains <= 2 ? 0 : 1];
+}
+
+// The ring's bus bandwidth under a protocol (tuning.cc): LL moves a quarter of it across domains and
+// for reductions, a third otherwise, capped; LL128 120/128 of it.
+double ring_rate(const Fabric& f, const CollectiveParams& p, Protocol proto, Collective op) {
+  const double busbw = ring_busbw(f, p);
+  switch (proto) {
+    case Protocol::ll: {
+      const bool quarter = f.domains > 1 || op == Collective::all_reduce || op == Collective::reduce;
+      return std::min(ll_cap(f, p), busbw * (quarter ? p.ll_ring_factor : p.ll_ring_gather_factor));
+    }
+    case Protocol::ll128: return busbw * p.ll128_bandwidth_factor;
+    case Protocol::simple: return busbw;
+  }
+  return busbw;
+}
+
 double protocol_factor(Protocol proto, const CollectiveParams& p) {
   switch (proto) {
     case Protocol::ll: return p.ll_bandwidth_factor;
@@ -47,11 +68,15 @@ double protocol_factor(Protocol proto, const CollectiveParams& p) {
 }
 
 // NCCL's ring latency: base + (steps - inter-domain steps)·intra hop + inter-domain steps·net hop.
-double ring_latency(const Fabric& f, const CollectiveParams& p, Protocol proto, int steps, int inter_steps) {
+// A ring across domains posts a network operation every step, so for all-reduce, all-gather and
+// reduce-scatter an intra hop takes at least the network overhead (x3 with Simple).
+double ring_latency(const Fabric& f, const CollectiveParams& p, Protocol proto, int steps, int inter_steps,
+                    bool net_overhead = false) {
   const int pi = index_of(proto);
-  const int intra = static_cast<int>(f.intra_tier);
-  return p.base_s[kRing][pi] + (steps - inter_steps) * p.hop_s[intra][kRing][pi] +
-         inter_steps * p.hop_s[static_cast<int>(LinkTier::net)][kRing][pi];
+  double intra_hop = p.hop_s[static_cast<int>(f.intra_tier)][kRing][pi];
+  if (net_overhead && f.domains > 1)
+    intra_hop = std::max(intra_hop, p.net_overhead_s[f.amd_host ? 1 : 0] * (proto == Protocol::simple ? p.net_overhead_simple_factor : 1));
+  return p.base_s[kRing][pi] + (steps - inter_steps) * intra_hop + inter_steps * p.hop_s[static_cast<int>(LinkTier::net)][kRing][pi];
 }
 
 bool protocol_runs(Protocol proto, const Fabric& f) {
@@ -79,17 +104,18 @@ std::optional<CollectiveTime> all_reduce(double S, const Fabric& f, const Collec
   const int intra = static_cast<int>(f.intra_tier), net = static_cast<int>(LinkTier::net);
   switch (a) {
     case CollectiveAlgorithm::ring: {
-      t.latency_s = ring_latency(f, p, proto, 2 * (n - 1), 2 * (N - 1));
+      t.latency_s = ring_latency(f, p, proto, 2 * (n - 1), 2 * (N - 1), true);
       // Multi-node ring plateau (NCCL applies it from nRanks/16·64 KiB up).
       if (proto == Protocol::simple && N > 1 && S >= n / 16.0 * 65536) t.latency_s *= p.ring_plateau_factor;
-      t.transfer_s = time_at_busbw(Collective::all_reduce, S, n, ring_busbw(f, p) * protocol_factor(proto, p));
+      t.transfer_s = time_at_busbw(Collective::all_reduce, S, n, ring_rate(f, p, proto, Collective::all_reduce));
       return t;
     }
     case CollectiveAlgorithm::tree: {
       t.latency_s = p.base_s[kTree][pi] + 2 * ((g - 1) * p.hop_s[intra][kTree][pi] + std::log2(N) * p.hop_s[net][kTree][pi]);
       // Pipelined double binary tree: each rank moves about 2S, so algbw = busbw / 2 (NCCL's tuner),
       // with NCCL's size-dependent correction for medium messages.
-      double busbw = ring_busbw(f, p) * p.tree_bandwidth_factor * protocol_factor(proto, p);
+      double busbw = ring_busbw(f, p) * p.tree_bandwidth_factor;
+      busbw = proto == Protocol::ll ? std::min(busbw * p.ll_tree_factor, ll_cap(f, p)) : busbw * protocol_factor(proto, p);
       const int log_size = static_cast<int>(std::floor(std::log2(std::max(S / 64, 1.0))));
       if (log_size < 23) busbw *= p.tree_correction[pi][std::max(log_size, 0)];
       t.transfer_s = S / (busbw * 0.5);
@@ -152,13 +178,18 @@ std::optional<CollectiveTime> all_reduce(double S, const Fabric& f, const Collec
 //    on 8xH100 (nccl-tests #212, maintainer); other generations scale by their nvlsEfficiency
 //    (0.74 Blackwell) from NVIDIA/nccl src/graph/tuning.cc. The #212 case is marked used_for.
 //  Protocol factors, latencies, plateau and tree correction: NVIDIA/nccl src/graph/tuning.cc
-//    (baseLat, hwLat, LL ×0.5, LL128 ×0.92 = 120/128, tree ×0.92, NVLS hwLat 25 µs, plateau 1.4
+//    (baseLat, hwLat, LL128 ×0.92 = 120/128, tree ×0.92, NVLS hwLat 25 µs, plateau 1.4
 //    for sm80+, treeCorrectionFactor: the snapshot's 24 entries, 64 B to 256 MiB, applied to
 //    all-reduce below index 23), as summarised in MODELS-REFERENCE F-COLL-3; from the same
 //    file (snapshot 5067397c): NVLSTree network hwLat 20.9 µs; CollNet Direct 3.7 / 31 µs, Chain
 //    2.8 / 30 µs (NVLink / network Simple), 0.4 µs arity serialisation per local peer, Direct busbw
 //    ×0.85 on sm90+; PAT baseLat 8 µs, log2(nodes) × network tree hop / 3.5 + 2.8 µs per rank,
-//    busbw ×0.75.
+//    busbw ×0.75. LL (tuning.cc @ b6475625; the ×1/4 rule is the same in the 2020 release @ 01afd20): ring
+//    busbw ×1/4 across nodes and for all-reduce / reduce, ×1/3 otherwise; tree ×1/3.8; both capped
+//    at llMaxBws: 87.7 GB/s in one node (Ampere, Hopper), 39.0 / 20.4 GB/s on two / more nodes of
+//    Intel (or other) hosts, 22.5 / 19.0 on AMD hosts; a multi-node ring step costs at least the
+//    network overhead, 1 µs on Intel (and other) hosts, 2 µs on AMD, x3 with Simple (getNetOverhead).
+//    Point-to-point LL: half of each 8-byte line is its flag (ll_bandwidth_factor 0.5).
 //  slot_bytes: NCCL_BUFFSIZE 4 MiB (NCCL environment-variable docs) / NCCL_STEPS 8 (NCCL source);
 //  channels 16: assumed (NCCL_NVLS_NCHANNELS' default; ring channel counts vary by system);
 //  p2p_channels 2: NCCL_NCHANNELS_PER_NET_PEER's documented default, used for every peer;
@@ -174,6 +205,13 @@ CollectiveParams default_collective_params() {
   p.nvls_algbw_fraction = 275.0 / 450.0;
   p.nvls_reference_efficiency = 0.85;
   p.ll_bandwidth_factor = 0.5;
+  p.ll_ring_factor = 1.0 / 4;
+  p.ll_ring_gather_factor = 1.0 / 3;
+  p.ll_tree_factor = 1.0 / 3.8;
+  p.ll_max_busbw_one_domain = 87.7e9;
+  p.ll_max_busbw = {{{39.0e9, 20.4e9}, {22.5e9, 19.0e9}}};
+  p.net_overhead_s = {us(1), us(2)};
+  p.net_overhead_simple_factor = 3;
   p.ll128_bandwidth_factor = 0.92;
   p.tree_bandwidth_factor = 0.92;
   p.ring_plateau_factor = 1.4;
@@ -269,14 +307,14 @@ std::optional<CollectiveTime> collective_time(Collective op, double S, const Fab
   switch (op) {
     case Collective::all_gather:
     case Collective::reduce_scatter:
-      t.latency_s = ring_latency(f, p, proto, n - 1, N - 1);
-      t.transfer_s = time_at_busbw(op, S, n, ring_busbw(f, p) * protocol_factor(proto, p));
+      t.latency_s = ring_latency(f, p, proto, n - 1, N - 1, true);
+      t.transfer_s = time_at_busbw(op, S, n, ring_rate(f, p, proto, op));
       break;
     case Collective::broadcast:
     case Collective::reduce:
       // Pipelined chain through the ring (F-COLL-4): n-1 hops of latency, S at the ring rate.
       t.latency_s = ring_latency(f, p, proto, n - 1, N - 1);
-      t.transfer_s = S / (ring_busbw(f, p) * protocol_factor(proto, p));
+      t.transfer_s = S / ring_rate(f, p, proto, op);
       break;
     case Collective::all_to_all: {
       // Pairwise exchange, every peer served at once: of the S bytes a rank sends, (g-1)/n stay in

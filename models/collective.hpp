@@ -39,6 +39,7 @@ struct Fabric {
   double nvls_efficiency = 0;    // the switch's NCCL nvlsEfficiency; 0 without NVLink SHARP
   bool intra_switch = false;     // the domain is an NVLink switch (CollNet Direct needs one)
   bool collnet = false;          // in-network reduction in the scale-out switches, enabled (NCCL_COLLNET_ENABLE=1)
+  bool amd_host = false;         // AMD host CPUs: NCCL's tuner takes its multi-node LL cap and network overhead by CPU vendor
   int ranks_per_domain() const { return ranks / domains; }
 };
 
@@ -50,7 +51,15 @@ struct CollectiveParams {
   double pcie_efficiency = 0;           // bulk PCIe transfers / per-direction rate
   double nvls_algbw_fraction = 0;       // NVLS algbw / per-direction link rate at nvls_reference_efficiency
   double nvls_reference_efficiency = 0; // NCCL's nvlsEfficiency of the generation that fraction was measured on
-  double ll_bandwidth_factor = 0, ll128_bandwidth_factor = 0, tree_bandwidth_factor = 0;
+  double ll_bandwidth_factor = 0;       // point-to-point LL: half of each 8-byte line is flag
+  double ll_ring_factor = 0;            // ring LL busbw / ring busbw: across domains, all-reduce and reduce
+  double ll_ring_gather_factor = 0;     // ring LL busbw / ring busbw: other collectives inside one domain
+  double ll_tree_factor = 0;            // tree LL busbw / tree busbw
+  double ll_max_busbw_one_domain = 0;   // LL busbw cap inside one domain (Ampere and later)
+  std::array<std::array<double, 2>, 2> ll_max_busbw{};  // LL busbw cap [Intel or other, AMD host][two domains, more]
+  std::array<double, 2> net_overhead_s{};  // per ring step across domains, at least [Intel or other, AMD host]
+  double net_overhead_simple_factor = 0;   // Simple protocol: that overhead x this
+  double ll128_bandwidth_factor = 0, tree_bandwidth_factor = 0;
   double ring_plateau_factor = 0;       // multi-node ring Simple all-reduce latency multiplier
   double slot_bytes = 0;                // NCCL_BUFFSIZE / NCCL_STEPS: the Simple protocol's pipeline unit
   int channels = 0;                     // channels a collective is split over

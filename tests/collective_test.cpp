@@ -62,6 +62,40 @@ TEST_CASE("NCCL tuner latency: ring all-reduce on 8 NVLink GPUs, Simple = 8.4 + 
   CHECK(tree->latency_s == doctest::Approx(64.4e-6).epsilon(1e-9));
 }
 
+TEST_CASE("NCCL's LL rates and network overhead: 100 MB all-gather over 1,536 A100 on AMD-hosted DGX A100 (F-COLL-3)") {
+  const Fabric f = fabric_for_first(system_topology("dgx-a100-80gb"), 1536);
+  REQUIRE(f.domains == 192);
+  CHECK(f.amd_host);
+  const CollectiveParams p = default_collective_params();
+  auto ll = collective_time(Collective::all_gather, 1e8, f, p, CollectiveAlgorithm::ring, Protocol::ll);
+  auto ll128 = collective_time(Collective::all_gather, 1e8, f, p, CollectiveAlgorithm::ring, Protocol::ll128);
+  REQUIRE(ll);
+  REQUIRE(ll128);
+  // LL: 6.6 + 1,344 x max(0.6, 2) + 191 x 2.7 us; a quarter of 8 x 23.5 GB/s capped at llMaxBw 19.0 GB/s.
+  CHECK(ll->latency_s == doctest::Approx(6.6e-6 + 1344 * 2e-6 + 191 * 2.7e-6).epsilon(1e-9));
+  CHECK(ll->transfer_s == doctest::Approx(1e8 * 1535.0 / 1536 / 19.0e9).epsilon(1e-9));
+  CHECK(ll->time_s == doctest::Approx(8.47e-3).epsilon(2e-3));
+  // LL128: 14 + 1,344 x max(1.9, 2) + 191 x 4 us at 188 x 0.92 GB/s: 4.04 ms, the faster, as the tuner picks.
+  CHECK(ll128->time_s == doctest::Approx(4.04e-3).epsilon(2e-3));
+  auto best = best_collective_time(Collective::all_gather, 1e8, f, p, std::nullopt);
+  REQUIRE(best);
+  CHECK(best->protocol == Protocol::ll128);
+  // Inside one node the LL ring all-gather moves a third of the ring's rate, the all-reduce a quarter;
+  // one DGX A100's ring (300 x 370/450 = 246.7 GB/s) stays under the 87.7 GB/s cap either way, one
+  // DGX H100's (370 GB/s) does not: a third and a quarter are both capped.
+  const Fabric a100 = fabric_for_first(system_topology("dgx-a100-80gb"), 8);
+  const double ring = 300e9 * 370 / 450;
+  auto ag = collective_time(Collective::all_gather, 1e8, a100, p, CollectiveAlgorithm::ring, Protocol::ll);
+  auto ar = collective_time(Collective::all_reduce, 1e8, a100, p, CollectiveAlgorithm::ring, Protocol::ll);
+  auto ar_h100 = collective_time(Collective::all_reduce, 1e8, nvlink8(), p, CollectiveAlgorithm::ring, Protocol::ll);
+  REQUIRE(ag);
+  REQUIRE(ar);
+  REQUIRE(ar_h100);
+  CHECK(ag->transfer_s == doctest::Approx(1e8 * 7.0 / 8 / (ring / 3)).epsilon(1e-9));
+  CHECK(ar->transfer_s == doctest::Approx(1e8 * 14.0 / 8 / (ring / 4)).epsilon(1e-9));
+  CHECK(ar_h100->transfer_s == doctest::Approx(1e8 * 14.0 / 8 / 87.7e9).epsilon(1e-9));
+}
+
 TEST_CASE("large messages approach the link figures they come from") {
   const CollectiveParams p = default_collective_params();
   const double big = 8.0 * 1024 * 1024 * 1024;

@@ -100,7 +100,8 @@ SystemSpec system_from(const Record& r) {
           .scale_up_domain = integer(r, "scale_up_domain").value_or(0),
           .nics_per_node = integer(r, "nics_per_node"),
           .node_power_W = r.number("node_power"),
-          .price_usd = r.number("price")};
+          .price_usd = r.number("price"),
+          .amd_host = r.text("cpu_vendor") == "amd"};
 }
 
 OfferSpec offer_from(const Record& r) {

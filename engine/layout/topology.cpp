@@ -57,6 +57,7 @@ Topology topology_of(const ResolvedHardware& hw, int devices, int devices_per_no
     t.name = hw.system->name;
     t.devices_per_node = hw.system->devices_per_node;
     t.scale_up_domain = hw.system->scale_up_domain;
+    t.amd_host = hw.system->amd_host;
   } else {
     t.name = fmt::format("{} x {}", devices, hw.datasheet.name);
     t.devices_per_node = std::max(1, devices_per_node);
@@ -88,6 +89,7 @@ models::Fabric fabric_for(const Topology& t, std::span<const int> members) {
   f.nvls_efficiency = t.nvls_efficiency;
   f.intra_switch = t.scale_up_switch;
   f.collnet = t.collnet && t.scale_out_reduction && nodes > 1;
+  f.amd_host = t.amd_host;
   if (f.domains > 1) {
     if (nodes > 1 && t.scale_out.empty())
       throw InputError({}, fmt::format("{} has no scale-out network: a group of {} devices does not fit in one node of {}",

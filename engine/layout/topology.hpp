@@ -30,6 +30,7 @@ struct Topology {
   int pcie_sharing = 1;               // devices behind one PCIe switch uplink (PCIe-only boxes)
   bool scale_out_reduction = false;   // the scale-out switches reduce in the network (InfiniBand SHARP)
   bool collnet = false;               // ... and NCCL uses it (CollNet is opt-in: NCCL_COLLNET_ENABLE=1)
+  bool amd_host = false;              // the nodes' host CPUs are AMD (NCCL's tuner: LL cap, network overhead)
 
   // Per-device share of the NICs when every device of a node talks across nodes at once.
   double nic_share_Bps() const;

@@ -69,6 +69,7 @@ struct SystemSpec {
   int scale_up_domain = 0;
   std::optional<int> nics_per_node;
   std::optional<double> node_power_W, price_usd;
+  bool amd_host = false;  // cpu_vendor = "amd": NCCL's tuner takes some constants by host CPU vendor
 };
 
 struct OfferSpec {

@@ -9,6 +9,8 @@ namespace {
 
 using namespace units::dim;
 
+constexpr std::string_view kCpuVendors[] = {"intel", "amd", "arm"};
+
 constexpr Field kSystem[] = {
     reference("accelerator", "accelerator", "the accelerator the system holds", true),
     count("devices_per_node", 1e4, "accelerators per node (per rack for rack-scale systems)", true),
@@ -19,6 +21,8 @@ constexpr Field kSystem[] = {
     count("nics_per_node", 1e4, "scale-out compute NICs per node (storage NICs excluded)"),
     reference("host_link", "interconnect", "accelerator-to-host link"),
     text("cpu", "host CPUs"),
+    choice("cpu_vendor", kCpuVendors, "host CPU vendor: NCCL's tuner takes its multi-node LL cap and network overhead by it "
+                                      "(AMD, or Intel for every other)"),
     quantity("node_power", watts, 1e6, "maximum power of the node (rack) as specified"),
     quantity("price", usd, 1e9, "price of one node (rack)"),
 };
