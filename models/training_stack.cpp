@@ -75,6 +75,46 @@ constexpr StackTraits torchtitan_2024() {
   return t;
 }
 
+constexpr StackTraits kDeepspeed{
+        .id = TrainingStack::deepspeed,
+        .name = "deepspeed",
+        .description = "DeepSpeed (with Megatron-DeepSpeed's TP): ZeRO 1-3, its own 1F1B pipeline engine without "
+                       "interleaving, which refuses ZeRO-2/3; full activation checkpointing; TP collectives not overlapped",
+        .zero_stages = {true, true, true, true},
+        .sharded_with_pp = false,
+        .interleaved = false,
+        .schedules = kOneFOneB,
+        .sequence_parallel = false, .selective_recompute = false, .context_parallel = false, .expert_parallel = true,
+        .cp_chunks = 1,
+        .tp_overlap = exposed, .tp_overlap_max = exposed,
+        .recipe_bf16 = "mixed-adam", .recipe_fp16 = "mixed-adam", .recipe_fp8 = "mixed-adam",
+        .fp8_scaling = Fp8Scaling::delayed,
+        .gather = {.bucket_params = 5e7, .prefetch_layers = 1},
+        .source = "microsoft/DeepSpeed @ edaa722126: runtime/pipe/engine.py ('ZeRO-2 and ZeRO-3 are incompatible with "
+                  "pipeline parallelism'), runtime/pipe/schedule.py (TrainSchedule), runtime/zero/config.py "
+                  "(stage3_prefetch_bucket_size 5e7); its sequence parallelism is Ulysses (all-to-all), not modelled",
+    };
+
+// DeepSpeed as Narayanan et al. ran its ZeRO-3 in early 2021 (DeepSpeed 0.3.x): the parameter fetch
+// of a module waited on its all-gathers. The prefetch traced the module order off by one until PR
+// #1170 (June 2021, 'Fix significant zero-3 slowdown compared to zero-2'); issue #1174 (0.3.16, 8 x
+// A100 with NVLink) measured a forward of 480 ms under ZeRO-3 against 60 ms under ZeRO-2, 'largely
+// bounded by the parameter gathering'. The gradient reduce-scatter overlapped the backward
+// (overlap_comm, on by default for stage 3).
+constexpr StackTraits deepspeed_2021() {
+  StackTraits t = kDeepspeed;
+  t.id = TrainingStack::deepspeed_2021;
+  t.name = "deepspeed-2021";
+  t.description = "DeepSpeed 0.3 (early 2021): as deepspeed, but ZeRO-3 parameter all-gathers on the critical path "
+                  "(fetched when a module runs, not prefetched under the compute before it)";
+  t.gather.prefetch_layers = 0;
+  t.source = "deepspeedai/DeepSpeed issue #1174 'ZeRO3 is slow, even with nvlink for all-gather' (DeepSpeed 0.3.16: "
+             "forward 480 ms under ZeRO-3 vs 60 ms under ZeRO-2, bounded by the parameter gathering) and PR #1170 "
+             "'ZeRO-3 Slowdown' (2021-06: the prefetch's module trace was off by one); runtime/zero/config.py of that "
+             "time: overlap_comm defaults to true for stage 3 (ZERO3_OPTIMIZATION_OVERLAP_COMM_DEFAULT); layouts as deepspeed";
+  return t;
+}
+
 constexpr std::array kStacks = {
     StackTraits{
         .id = TrainingStack::megatron_lm,
@@ -183,25 +223,8 @@ constexpr std::array kStacks = {
     },
     kTorchtitan,
     torchtitan_2024(),
-    StackTraits{
-        .id = TrainingStack::deepspeed,
-        .name = "deepspeed",
-        .description = "DeepSpeed (with Megatron-DeepSpeed's TP): ZeRO 1-3, its own 1F1B pipeline engine without "
-                       "interleaving, which refuses ZeRO-2/3; full activation checkpointing; TP collectives not overlapped",
-        .zero_stages = {true, true, true, true},
-        .sharded_with_pp = false,
-        .interleaved = false,
-        .schedules = kOneFOneB,
-        .sequence_parallel = false, .selective_recompute = false, .context_parallel = false, .expert_parallel = true,
-        .cp_chunks = 1,
-        .tp_overlap = exposed, .tp_overlap_max = exposed,
-        .recipe_bf16 = "mixed-adam", .recipe_fp16 = "mixed-adam", .recipe_fp8 = "mixed-adam",
-        .fp8_scaling = Fp8Scaling::delayed,
-        .gather = {.bucket_params = 5e7, .prefetch_layers = 1},
-        .source = "microsoft/DeepSpeed @ edaa722126: runtime/pipe/engine.py ('ZeRO-2 and ZeRO-3 are incompatible with "
-                  "pipeline parallelism'), runtime/pipe/schedule.py (TrainSchedule), runtime/zero/config.py "
-                  "(stage3_prefetch_bucket_size 5e7); its sequence parallelism is Ulysses (all-to-all), not modelled",
-    },
+    kDeepspeed,
+    deepspeed_2021(),
 };
 
 }  // namespace

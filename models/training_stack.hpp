@@ -12,9 +12,10 @@
 
 namespace perfcast::models {
 
-enum class TrainingStack { megatron_lm, megatron_lm_2022, megatron_lm_2021, megatron_zb, nemo, torchtitan, torchtitan_2024, deepspeed };
-inline constexpr std::array<std::string_view, 8> kTrainingStackKeys{
-    "megatron-lm", "megatron-lm-2022", "megatron-lm-2021", "megatron-zb", "nemo", "torchtitan", "torchtitan-2024", "deepspeed"};  // in enum order
+enum class TrainingStack { megatron_lm, megatron_lm_2022, megatron_lm_2021, megatron_zb, nemo, torchtitan, torchtitan_2024, deepspeed, deepspeed_2021 };
+inline constexpr std::array<std::string_view, 9> kTrainingStackKeys{
+    "megatron-lm", "megatron-lm-2022", "megatron-lm-2021", "megatron-zb", "nemo", "torchtitan", "torchtitan-2024", "deepspeed",
+    "deepspeed-2021"};  // in enum order
 
 // How a stack overlaps tensor-parallel collectives with its GEMMs.
 //  exposed:   every TP collective on the critical path (Megatron-LM as run in 2021-2022);
@@ -28,10 +29,11 @@ inline constexpr std::array<std::string_view, 3> kTpOverlapKeys{"exposed", "back
 
 // How a ZeRO-3 / FSDP data-parallel group gathers parameters: one all-gather per transformer layer
 // (FSDP2 fully_shard per block, Megatron-FSDP), or in buckets of `gather_bucket_params` (DeepSpeed's
-// stage3_prefetch_bucket_size).
+// stage3_prefetch_bucket_size); prefetched under the compute before the one that needs it, or
+// fetched on demand, on the critical path.
 struct ShardedGather {
   double bucket_params = 0;   // 0: one call per layer
-  int prefetch_layers = 1;    // gathers in flight ahead of the compute that needs them
+  int prefetch_layers = 1;    // gathers in flight ahead of the compute that needs them; 0: on demand
 };
 
 // SMs the communication kernels of a pipelined TP overlap (Transformer Engine userbuffers) occupy

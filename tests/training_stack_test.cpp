@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <map>
 
 #include "engine/core/errors.hpp"
 #include "engine/data/scenario_reader.hpp"
@@ -216,6 +217,30 @@ TEST_CASE("ZeRO-3 gathers per layer (FSDP) or per DeepSpeed bucket, every micro-
   const models::TrafficItem bucketed = gather(5e7);
   CHECK(bucketed.calls == doctest::Approx(2 * 3500));  // 1.75e11 / 5e7 buckets, each micro-batch
   CHECK(bucketed.bytes * bucketed.calls == doctest::Approx(per_layer.bytes * per_layer.calls));
+}
+
+TEST_CASE("deepspeed-2021 waits on its ZeRO-3 gathers (DeepSpeed 0.3); deepspeed prefetches them under compute") {
+  models::TransformerSpec m = scenario(gpt3_64("megatron-lm", "tp = 8")).workload.transformer();
+  models::TrainingLayout l;
+  l.dp = 64, l.zero = 3, l.seq_len = 2048, l.dense_layers = 96, l.micro_batches = 2, l.dense_parameters = 1.75e11;
+  auto overlaps = [&](models::TrainingStack stack) {
+    l.gather = models::traits(stack).gather;
+    std::map<std::string, models::OverlapWith> out;
+    for (const models::TrafficItem& x : models::training_traffic(m, l)) out[std::string(x.what)] = x.overlap;
+    return out;
+  };
+  auto now = overlaps(models::TrainingStack::deepspeed);
+  auto then = overlaps(models::TrainingStack::deepspeed_2021);
+  CHECK(now.at("ZeRO-3 forward parameter all-gather") == models::OverlapWith::forward);
+  CHECK(now.at("ZeRO-3 backward parameter all-gather") == models::OverlapWith::backward);
+  CHECK(then.at("ZeRO-3 forward parameter all-gather") == models::OverlapWith::nothing);
+  CHECK(then.at("ZeRO-3 backward parameter all-gather") == models::OverlapWith::nothing);
+  // overlap_comm on for stage 3: the gradient reduce-scatter still runs under the backward pass.
+  CHECK(then.at("gradient reduce-scatter") == models::OverlapWith::backward);
+
+  const double prefetched = predict_training(scenario(gpt3_64("deepspeed", "zero = 3"))).step_time_s;
+  const double on_demand = predict_training(scenario(gpt3_64("deepspeed-2021", "zero = 3"))).step_time_s;
+  CHECK(on_demand > prefetched);
 }
 
 TEST_CASE("A stack's default recipe sets the bytes per parameter; the assumptions name the stack") {

@@ -33,8 +33,11 @@ struct Pin {
 // rows it touches (TensorRT-LLM v0.6, Azure) were already too fast and lose their padding.
 // 2026-11-24, the H100's sustained tensor rate at its 700 W limit, measured by the GPU kit (F-EN-5):
 // training 14.910 % -> 13.791 % (25 -> 30 within), inference 13.244 % -> 9.809 % (32 -> 35 within).
+// 2026-11-27, NCCL's LL rates (a quarter or a third of the ring's, capped at llMaxBw) and multi-node network
+// overhead (F-COLL-3), and DeepSpeed 0.3's on-demand ZeRO-3 gathers (stack deepspeed-2021) for Narayanan's
+// Table 2: training 13.791 % -> 13.471 % (30 -> 31 within; Table 2's ZeRO-3 rows +56..+132 % -> -9..+56 %).
 const std::map<std::string, Pin> kPins = {
-    {"training", {0.13792, 30, 47}},  {"inference", {0.09810, 35, 59}}, {"edge", {0.58005, 2, 6}},
+    {"training", {0.13471, 31, 47}},  {"inference", {0.09810, 35, 59}}, {"edge", {0.58005, 2, 6}},
     {"collective", {0.07518, 28, 26}}, {"memory", {0.01682, 5, 5}},      {"gemm", {0.06295, 27, 19}},
     {"carbon", {0.00421, 15, 15}},
     // Serving under load (serving_* metrics: the engine simulated under the benchmark's protocol), added
@@ -45,7 +48,9 @@ const std::map<std::string, Pin> kPins = {
     // measured decode-attention rate (F-ATT-2): 16.425 % (37 within).
     // 2026-11-27, Blackwell's tensor rates held at the power limit, transferred from the two measured Hopper
     // SXM parts (F-EN-5): 16.425 % -> 16.159 %.
-    {"serving", {0.16159, 37, 63}},
+    // 2026-11-27, NCCL's LL rates (F-COLL-3): TP-8 decode all-reduces of a few hundred KB no longer at half the
+    // ring's rate: 16.159 % -> 12.885 % (37 -> 38 within).
+    {"serving", {0.12886, 38, 63}},
     // 2026-11-27, attention microbenchmarks scored through F-ATT-1 (the kit's cuDNN calls, which SDPA picks:
     // eight on the H100 of 2026-11-24, 9.947 %; eight more on the lent H200 of 2026-11-27, 7.4 %): every one
     // slower than measured (cuDNN 9.19 beats the 2024 figures F-ATT-1 takes).
@@ -111,7 +116,8 @@ const std::vector<SourcePin> kSourcePins = {
     {"training", "NVIDIA-NeMo/Megatron-Bridge", {0.11495, 7, 10}},
     {"training", ", block-scaled rows", {0.26152, 0, 7}},
     {"training", "pytorch/torchtitan", {0.08422, 14, 18}},
-    {"inference", "perf-overview.md @ 00f37686", {0.07744, 70, 100}},
+    // 2026-11-27, NCCL's LL rates (F-COLL-3): 7.743 % -> 7.479 %.
+    {"inference", "perf-overview.md @ 00f37686", {0.07479, 70, 100}},
     {"gemm", "pytorch/ao PR #2427", {0.15503, 4, 6}},
     // The same pytorch/ao run's BF16 reference rows on B200 (added 2026-11-25; gemm-blackwell-bf16.toml): at
     // 4096^3 and up cuBLAS holds 1.41-1.45 PF/s, 0.63-0.64 of peak, below the MAMF best (0.776) the
@@ -137,7 +143,8 @@ const std::vector<SourcePin> kSourcePins = {
     // A published rate sweep (added 2026-11-26; validation/serving-sglang-rate-sweep.toml): SGLang v0.3.0 serving
     // ShareGPT at 4 and 8 requests/s (Llama 3.1 8B on an A100, 70B on 4 H100), medians of TTFT, TPOT and E2E,
     // scored at the rate with SGLang's prompt and decode steps apart: the 8B within 1-19 %, the 70B 21-33 % fast.
-    {"serving", "benchmark/benchmark_vllm_060/README.md", {0.19937, 6, 12}},
+    // 2026-11-27, NCCL's LL rates (F-COLL-3): the 70B's TP-4 all-reduces slower, 19.937 % -> 19.001 % (6 -> 7 within).
+    {"serving", "benchmark/benchmark_vllm_060/README.md", {0.19001, 7, 12}},
 };
 
 // The pin a case counts under: the last source pin whose text its source contains (a later pin
@@ -158,13 +165,9 @@ void check_pin(const ValidationSummary& s, const Pin& pin) {
 
 // Held-out cases more than 50 % off, each with why (and the issue that takes it on).
 const std::map<std::string, std::string> kKnownOutliers = {
-    {"narayanan2021-t2-zero3-174p6b-1536gpu", "DeepSpeed ZeRO-3 (2021): its bucketed gathers and their SM contention are modelled, its per-parameter hooks and fetch "
-                                              "serialisation are not (issue 23)"},
-    {"narayanan2021-t2-zero3-529p6b-2240gpu", "ZeRO-3, as above (issue 23)"},
-    {"narayanan2021-t2-zero3-174p6b-768gpu", "ZeRO-3, as above (issue 23)"},
-    {"narayanan2021-t2-zero3-529p6b-1120gpu", "ZeRO-3, as above (issue 23)"},
-    {"narayanan2021-t2-zero3-529p6b-640gpu", "ZeRO-3, as above (issue 23)"},
-    {"narayanan2021-t2-zero3-174p6b-384gpu", "ZeRO-3, as above (issue 23)"},
+    {"narayanan2021-t2-zero3-174p6b-768gpu", "DeepSpeed ZeRO-3 (2021, stack deepspeed-2021): gathers on demand at NCCL's LL128 rates; the "
+                                             "384-GPU run stays +35 % and this one +56 %, the 1,536-GPU one +33 %: the strong-scaling "
+                                             "trend is not reproduced (a recomputed forward's third gather per layer is unsourced) (issue 23)"},
     {"trtllm-perfmd-thr-llama-2-70b-h100-tp2-bs64-2048-2048", "max-throughput rows: the engine's scheduler limits (max_num_tokens, batch cap, KV paging) are not modelled (issue 24)"},
     {"trtllm-perfmd-thr-llama-2-70b-h100-tp4-bs480-128-2048", "max-throughput rows, as above (issue 24)"},
     {"trtllm-perfmd-thr-falcon-180b-h100-tp8-bs1024-128-2048", "max-throughput rows, as above (issue 24)"},
