@@ -37,7 +37,8 @@ double ring_busbw(const Fabric& f, const CollectiveParams& p) {
   return f.ranks_per_domain() > 1 ? std::min(intra, inter) : inter;
 }
 
-// NCCL's LL bus-bandwidth cap: by GPU generation inside one domain, by host CPU vendor across them.
+// NCCL's LL bus-bandwidth cap: inside one domain its Ampere-and-later figure (the database holds no
+// older NVIDIA part), across domains by the host CPU vendor and whether there are two domains or more.
 double ll_cap(const Fabric& f, const CollectiveParams& p) {
   if (f.domains <= 1) return p.ll_max_busbw_one_domain;
   return p.ll_max_busbw[f.amd_host ? 1 : 0][f.domains <= 2 ? 0 : 1];

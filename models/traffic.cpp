@@ -46,7 +46,7 @@ double kv_exchange_width(const TransformerSpec& m, int tp) {
 //  * DP: gradient buckets reduce during the backward pass (overlap_grad_reduce); the distributed
 //    optimizer's parameter all-gather runs under the next forward (overlap_param_gather); ZeRO-3
 //    gathers prefetch under the previous layer's compute, or wait on the critical path where the
-//    stack fetches on demand (ShardedGather::prefetch_layers = 0: DeepSpeed 0.3).
+//    stack fetches on demand (ShardedGather::prefetched false: DeepSpeed 0.3).
 // Recomputation repeats the forward collectives of the recomputed region: all of them with full
 // recompute, none with selective (the attention core has no communication).
 // Each overlapped item carries the SMs its kernels take from the compute it hides under
@@ -144,9 +144,8 @@ void training_traffic(const TransformerSpec& m, const TrainingLayout& l, std::ve
       // One call per layer (FSDP units) or per bucket of parameters (DeepSpeed), every micro-batch.
       const double units = l.gather.bucket_params > 0 ? std::max(1.0, std::ceil(params / l.gather.bucket_params)) : std::max(1.0, layers);
       // A stack without prefetch waits on each gather before the module that needs it runs.
-      const bool prefetched = l.gather.prefetch_layers > 0;
-      const OverlapWith forward = prefetched ? OverlapWith::forward : OverlapWith::nothing;
-      const OverlapWith backward = prefetched ? OverlapWith::backward : OverlapWith::nothing;
+      const OverlapWith forward = l.gather.prefetched ? OverlapWith::forward : OverlapWith::nothing;
+      const OverlapWith backward = l.gather.prefetched ? OverlapWith::backward : OverlapWith::nothing;
       add(out, g, "ZeRO-3 forward parameter all-gather", Collective::all_gather, param_bytes / units, mb * units, forward);
       add(out, g, "ZeRO-3 backward parameter all-gather", Collective::all_gather, param_bytes / units, mb * units, backward);
       add(out, g, rs, Collective::reduce_scatter, grad_bytes / units, mb * units, OverlapWith::backward);

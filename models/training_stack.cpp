@@ -33,7 +33,7 @@ constexpr StackTraits kTorchtitan{
         .tp_overlap = exposed, .tp_overlap_max = pipelined,
         .recipe_bf16 = "fp32-adam", .recipe_fp16 = "fp32-adam", .recipe_fp8 = "fp32-adam",
         .fp8_scaling = Fp8Scaling::current,
-        .gather = {.bucket_params = 0, .prefetch_layers = 1},
+        .gather = {.bucket_params = 0, .prefetched = true},
         .attention_hopper = AttentionImpl::cudnn, .attention_blackwell = AttentionImpl::cudnn,
         .op_level_selective = true,
         .float8_torchao = true,
@@ -89,7 +89,7 @@ constexpr StackTraits kDeepspeed{
         .tp_overlap = exposed, .tp_overlap_max = exposed,
         .recipe_bf16 = "mixed-adam", .recipe_fp16 = "mixed-adam", .recipe_fp8 = "mixed-adam",
         .fp8_scaling = Fp8Scaling::delayed,
-        .gather = {.bucket_params = 5e7, .prefetch_layers = 1},
+        .gather = {.bucket_params = 5e7, .prefetched = true},
         .source = "microsoft/DeepSpeed @ edaa722126: runtime/pipe/engine.py ('ZeRO-2 and ZeRO-3 are incompatible with "
                   "pipeline parallelism'), runtime/pipe/schedule.py (TrainSchedule), runtime/zero/config.py "
                   "(stage3_prefetch_bucket_size 5e7); its sequence parallelism is Ulysses (all-to-all), not modelled",
@@ -107,7 +107,7 @@ constexpr StackTraits deepspeed_2021() {
   t.name = "deepspeed-2021";
   t.description = "DeepSpeed 0.3 (early 2021): as deepspeed, but ZeRO-3 parameter all-gathers on the critical path "
                   "(fetched when a module runs, not prefetched under the compute before it)";
-  t.gather.prefetch_layers = 0;
+  t.gather.prefetched = false;
   t.source = "deepspeedai/DeepSpeed issue #1174 'ZeRO3 is slow, even with nvlink for all-gather' (DeepSpeed 0.3.16: "
              "forward 480 ms under ZeRO-3 vs 60 ms under ZeRO-2, bounded by the parameter gathering) and PR #1170 "
              "'ZeRO-3 Slowdown' (2021-06: the prefetch's module trace was off by one); runtime/zero/config.py of that "

@@ -33,7 +33,7 @@ inline constexpr std::array<std::string_view, 3> kTpOverlapKeys{"exposed", "back
 // fetched on demand, on the critical path.
 struct ShardedGather {
   double bucket_params = 0;   // 0: one call per layer
-  int prefetch_layers = 1;    // gathers in flight ahead of the compute that needs them; 0: on demand
+  bool prefetched = true;     // issued ahead, under the compute before; false: on demand
 };
 
 // SMs the communication kernels of a pipelined TP overlap (Transformer Engine userbuffers) occupy

@@ -127,12 +127,14 @@ TEST_CASE("unknown names suggest the closest one") {
   CHECK_THROWS_WITH(shipped_db().accelerator("dgx-h100"), "'dgx-h100' is an system, not an accelerator");
 }
 
-TEST_CASE("cross-file errors: dangling references, wrong link classes, duplicate names") {
+TEST_CASE("cross-file errors: dangling references, wrong link classes, duplicate names; a cpu_vendor outside its choices") {
   CHECK(load_error_with("systems/dgx-h100.toml", "accelerator = \"h100-sxm\"", "accelerator = \"h100-sxn\"") ==
         "systems/dgx-h100.toml:4:15: accelerator: no accelerator named 'h100-sxn' in the database (did you mean "
         "'h100-sxm'?)");
   CHECK(load_error_with("systems/dgx-h100.toml", "scale_out = \"ib-ndr\"", "scale_out = \"nvlink4\"") ==
         "systems/dgx-h100.toml:9:13: scale_out: 'nvlink4' is a scale-up interconnect; expected a scale-out one");
+  CHECK(load_error_with("systems/dgx-a100-80gb.toml", "cpu_vendor = \"amd\"", "cpu_vendor = \"AMD EPYC\"") ==
+        "systems/dgx-a100-80gb.toml:13:14: cpu_vendor: 'AMD EPYC' is not one of: intel, amd, arm");
   CHECK(load_error_with("offers/runpod-h100-sxm.toml", "devices = { value = 1,", "devices = { value = 16,") ==
         "offers/runpod-h100-sxm.toml:7:21: devices: 16 devices is more than system 'dgx-h100' has per node (8)");
 }

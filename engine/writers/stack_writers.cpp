@@ -42,7 +42,7 @@ std::string features_text(const StackTraits& t) {
 
 std::string gather_text(const StackTraits& t) {
   const std::string unit = t.gather.bucket_params > 0 ? fmt::format("buckets of {:g} parameters", t.gather.bucket_params) : "one layer per call";
-  return unit + (t.gather.prefetch_layers > 0 ? ", prefetched" : ", on demand (exposed)");
+  return unit + (t.gather.prefetched ? ", prefetched" : ", on demand (exposed)");
 }
 
 std::string bytes_text(std::string_view recipe) {
@@ -123,7 +123,7 @@ std::string stacks_json() {
                       {"tp_overlap", models::kTpOverlapKeys[std::size_t(t->tp_overlap)]},
                       {"tp_overlap_max", models::kTpOverlapKeys[std::size_t(t->tp_overlap_max)]},
                       {"zero3_bucket_params", t->gather.bucket_params},
-                      {"zero3_prefetch", t->gather.prefetch_layers > 0},
+                      {"zero3_prefetch", t->gather.prefetched},
                       {"tp_overlap_sms", userbuffers_text(*t)},
                       {"attention", {{"hopper", models::name_of(t->attention_hopper)}, {"blackwell", models::name_of(t->attention_blackwell)}}},
                       {"recipes", {{"bf16", t->recipe_bf16}, {"fp16", t->recipe_fp16}, {"fp8", t->recipe_fp8}}},
