@@ -13,7 +13,7 @@ import sys
 from case_toml import emit as emit_case
 
 # The training stack each source ran (models/training_stack.hpp; perfcast stacks).
-STACKS = (("narayanan2021-t2-zero3", "deepspeed"), ("narayanan2021", "megatron-lm-2021"), ("korthikanti2022", "megatron-lm-2022"),
+STACKS = (("narayanan2021-t2-zero3", "deepspeed-2021"), ("narayanan2021", "megatron-lm-2021"), ("korthikanti2022", "megatron-lm-2022"),
           ("bloom", "deepspeed"), ("nemo2407", "nemo"),
           # Meta's own FSDP + TP + PP stack is not public; torchtitan (compiled: fused elementwise ops
           # assumed) is the modelled stack closest to it.
@@ -40,11 +40,32 @@ NEMO_PRESETS = {"LLAMA2-7B": "llama2-7b", "LLAMA2-13B": "llama2-13b", "LLAMA2-70
                 "LLAMA3-8B": "llama3-8b", "LLAMA3-70B": "llama3-70b", "GPT3-175B": "gpt3-175b"}
 
 
-def gpt_model(m):
-    # GPT-3-style Megatron model of Narayanan/Korthikanti: the gpt3-175b preset's layer kind with this size.
+def gpt_model(m, case_id):
+    # GPT-3-style Megatron model of Narayanan/Korthikanti: the gpt3-175b preset's layer kind with this size
+    # (dropout 0.1 included: Megatron-LM's --attention-dropout / --hidden-dropout defaults, which those
+    # runs kept). A size other than the preset's is named after the paper's table.
     h, a = m["hidden"], m["heads"]
-    return {"preset": "gpt3-175b", "layers": m["layers"], "hidden": h, "heads": a, "kv_heads": a,
-            "head_dim": h // a, "ffn_hidden": m["ffn_hidden"] or 4 * h, "vocab": m["vocab"] or 51200}
+    model = {"preset": "gpt3-175b", "layers": m["layers"], "hidden": h, "heads": a, "kv_heads": a,
+             "head_dim": h // a, "ffn_hidden": m["ffn_hidden"] or 4 * h, "vocab": m["vocab"] or 51200}
+    if (m["layers"], h) != (96, 12288):
+        model = {"preset": "gpt3-175b", "display_name": f"Megatron GPT {model_size(case_id)} ({table_of(case_id)})", **model}
+    return model
+
+
+def model_size(case_id):
+    # "1p7b" -> "1.7B"; "1008p0b" and "1t" -> "1T"
+    token = next(t for t in case_id.split("-")[1:] if t[0].isdigit() and t[-1] in "bt")
+    if token in ("1008p0b", "1t"):
+        return "1T"
+    return token.replace("p", ".").upper()
+
+
+def table_of(case_id):
+    if case_id.startswith("narayanan2021-t1"):
+        return "Narayanan et al. 2021, Table 1"
+    if case_id.startswith("narayanan2021-t2"):
+        return "Narayanan et al. 2021, Table 2"
+    return "Korthikanti et al. 2022, Table 3"
 
 
 def a100_nodes(count):
@@ -73,7 +94,7 @@ for c in cases:
     i, m, p, b, meas = c["id"], c["model"], c["parallelism"], c["batch"], c["measured"]
     n = c["hardware"]["count"]
     if i.startswith("narayanan2021-t1"):
-        sc = {"model": gpt_model(m), "hardware": a100_nodes(n),
+        sc = {"model": gpt_model(m, i), "hardware": a100_nodes(n),
               "training": {"seq_len": 2048, "global_batch": b["global_batch"], "micro_batch": 1, "precision": "fp16", "recompute": "full"},
               "parallelism": {"tp": p["tp"], "pp": p["pp"]}, "attention": {"kernel": "materialised"}}
         emit(c, "narayanan_tflops_per_device", meas["tflops_per_gpu"], sc,
@@ -81,14 +102,14 @@ for c in cases:
              "(Table 1 does not give the micro-batch or the interleaving degree; interleaving would shrink the bubble). "
              + c["notes"][:300])
     elif i.startswith("narayanan2021-t2-zero3"):
-        sc = {"model": gpt_model(m), "hardware": a100_nodes(n),
+        sc = {"model": gpt_model(m, i), "hardware": a100_nodes(n),
               "training": {"seq_len": 2048, "global_batch": b["global_batch"], "micro_batch": b["micro_batch"], "precision": "fp16",
                            "recompute": "full"},
               "parallelism": {"zero": 3}, "attention": {"kernel": "materialised"}}
         emit(c, "narayanan_tflops_per_device", meas["tflops_per_gpu"], sc, "Table 2, ZeRO-3 (DeepSpeed) without model parallelism. " + c["notes"][:300])
     elif i.startswith("narayanan2021-t2-ptd"):
         tp, pp = NAR_T2_PTD[i.split("-")[3]]
-        sc = {"model": gpt_model(m), "hardware": a100_nodes(n),
+        sc = {"model": gpt_model(m, i), "hardware": a100_nodes(n),
               "training": {"seq_len": 2048, "global_batch": b["global_batch"], "micro_batch": 1, "precision": "fp16", "recompute": "full"},
               "parallelism": {"tp": tp, "pp": pp}, "attention": {"kernel": "materialised"}}
         emit(c, "narayanan_tflops_per_device", meas["tflops_per_gpu"], sc,
@@ -103,7 +124,7 @@ for c in cases:
             par["vp"] = p["vp"]
         if p.get("dp") and p["dp"] > 1:
             par["dp"] = p["dp"]
-        sc = {"model": gpt_model(m), "hardware": a100_nodes(n), "training": tr, "parallelism": par, "attention": {"kernel": "materialised"}}
+        sc = {"model": gpt_model(m, i), "hardware": a100_nodes(n), "training": tr, "parallelism": par, "attention": {"kernel": "materialised"}}
         note = "Assumed: fp16 (the paper says mixed precision, 16-bit). " + c["notes"][:400]
         if "t4" in i:
             emit(c, "layer_time_s", meas["layer_combined_ms"] / 1000, sc, "Table 4: one layer's forward + backward. " + note, tolerance=0.2)
@@ -124,12 +145,18 @@ for c in cases:
             par = {"tp": tp, "pp": p["pp"] or 1, "cp": p["cp"] or 1, "sequence_parallel": tp > 1, "zero": 1}
             if p.get("vp") and p["vp"] > 1:
                 par["vp"] = p["vp"]
-            sc = {"model": {"preset": preset}, "hardware": {"system": "dgx-h100", "nodes": n // 8},
+            model = {"preset": preset}
+            if preset == "gpt3-175b":
+                model["dropout"] = 0  # NeMo's GPTConfig175B: hidden_dropout = attention_dropout = 0.0
+            sc = {"model": model, "hardware": {"system": "dgx-h100", "nodes": n // 8},
                   "training": {"seq_len": m["seq_len"], "global_batch": b["global_batch"], "micro_batch": b["micro_batch"],
                                "precision": "fp8", "recompute": "none"}, "parallelism": par}
         emit(c, "tokens_per_s_per_device", meas["tokens_per_s_per_gpu"], sc,
              "Assumed NeMo defaults where the table is silent: sequence parallelism whenever tp > 1, the distributed optimizer (ZeRO-1), "
-             "no recomputation, FlashAttention. " + c["notes"][:300], skip=skip)
+             "no recomputation, FlashAttention. "
+             + ("No dropout: NeMo's GPTConfig175B sets hidden_dropout = attention_dropout = 0.0 (NVIDIA/NeMo @ 7ce2c55 "
+                "nemo/collections/llm/gpt/model/base.py). " if preset == "gpt3-175b" else "")
+             + c["notes"][:300], skip=skip)
     elif i.startswith("bloom"):
         # Megatron-DeepSpeed's --pp-partition-method 'type:transformer|embedding' counts the two
         # embedding stages as layers: 72 units / 12 stages = 6, so the first and last stage hold
