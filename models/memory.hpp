@@ -64,7 +64,7 @@ struct ActivationContext {
   AttentionKernel kernel = AttentionKernel::flash;
   double activation_bytes = 2;   // β_a
   double gemm_input_bytes = 2;   // saved GEMM inputs (1 with FP8 training: DeepSeek-V3 §3.3, TE)
-  double mask_bytes = 1;         // β_m, dropout masks (Korthikanti et al. 2022)
+  double mask_bytes = kDropoutMaskBytes;  // β_m, dropout masks (Korthikanti et al. 2022)
   double capacity_factor = 1;    // MoE token capacity C (1 = dropless, balanced)
 };
 

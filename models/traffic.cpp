@@ -43,7 +43,8 @@ double kv_exchange_width(const TransformerSpec& m, int tp) {
 //    fully hidden when s/cp is above the block-size bound).
 //  * EP all-to-all: exposed (Megatron: 30-40 % of step time without optimisation, §16).
 //  * PP: 1F1B sends are blocking; interleaved schedules overlap them with other micro-batches.
-//  * DP: gradient buckets reduce during the backward pass (overlap_grad_reduce); the distributed
+//  * DP: gradient buckets reduce during the backward pass (overlap_grad_reduce), or after it where the
+//    stack reduces once the backward is done (Megatron-LM 2021-2022); the distributed
 //    optimizer's parameter all-gather runs under the next forward (overlap_param_gather); ZeRO-3
 //    gathers prefetch under the previous layer's compute, or wait on the critical path where the
 //    stack fetches on demand (ShardedGather::prefetched false: DeepSpeed 0.3).
@@ -135,10 +136,11 @@ void training_traffic(const TransformerSpec& m, const TrainingLayout& l, std::ve
                            std::string_view rs) {
     if (ranks <= 1 || params <= 0) return;
     const double grad_bytes = params * l.gradient_bytes, param_bytes = params * l.parameter_bytes;
+    const OverlapWith reduce = l.grad_reduce_overlapped ? OverlapWith::backward : OverlapWith::nothing;
     if (l.zero == 0) {
-      add(out, g, grads, Collective::all_reduce, grad_bytes, 1, OverlapWith::backward);
+      add(out, g, grads, Collective::all_reduce, grad_bytes, 1, reduce);
     } else if (l.zero < 3) {
-      add(out, g, rs, Collective::reduce_scatter, grad_bytes, 1, OverlapWith::backward);
+      add(out, g, rs, Collective::reduce_scatter, grad_bytes, 1, reduce);
       add(out, g, gather, Collective::all_gather, param_bytes, 1, OverlapWith::forward);
     } else {
       // One call per layer (FSDP units) or per bucket of parameters (DeepSpeed), every micro-batch.

@@ -43,6 +43,7 @@ struct TrainingLayout {
   UserbufferSms userbuffers;                   // the stack's, for pipelined TP overlap
   bool fp8 = false;                            // FP8 math (the userbuffer settings differ)
   ShardedGather gather;                        // the stack's ZeRO-3 gather unit
+  bool grad_reduce_overlapped = true;          // the stack's DP gradient reduction under the backward
   Recompute recompute = Recompute::none;
   double micro_batch = 1, seq_len = 0, micro_batches = 1;  // micro-batches per optimizer step
   double activation_bytes = 2;        // per element on the wire (bf16)

@@ -158,8 +158,13 @@ constexpr std::array kStacks = {
         .recipe_bf16 = "megatron-bf16", .recipe_fp16 = "megatron-fp16", .recipe_fp8 = "fp8-te",
         .fp8_scaling = Fp8Scaling::delayed,
         .gather = {},
+        .grad_reduce_overlapped = false,
+        .grad_accumulation = GradAccumulation::fused_fp32_only,
         .source = "Korthikanti et al., 'Reducing Activation Recomputation in Large Transformer Models' (arXiv:2205.05198) "
-                  "§4.2.2 and Table 3; exposed TP communication as Calculon (Isaev et al., SC'23) models the same runs",
+                  "§4.2.2 and Table 3; exposed TP communication as Calculon (Isaev et al., SC'23) models the same runs; NVIDIA/Megatron-LM "
+                  "@ f602ac56bd (2022-05) megatron/training.py train_step: the gradient all-reduce after forward_backward_func; "
+                  "megatron/arguments.py: gradient accumulation fusion off in fp16 without --accumulate-allreduce-grads-in-fp32 "
+                  "(until 07916bf245, 2022-09)",
     },
     StackTraits{
         .id = TrainingStack::megatron_lm_2021,
@@ -176,8 +181,13 @@ constexpr std::array kStacks = {
         .recipe_bf16 = "megatron-bf16", .recipe_fp16 = "megatron-fp16", .recipe_fp8 = "fp8-te",
         .fp8_scaling = Fp8Scaling::delayed,
         .gather = {},
+        .grad_reduce_overlapped = false,
+        .grad_accumulation = GradAccumulation::separate,
         .source = "Narayanan et al., 'Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM' "
-                  "(SC21, arXiv:2104.04473) §2-§4: PTD-P, interleaved schedule, activation recomputation",
+                  "(SC21, arXiv:2104.04473) §2-§4: PTD-P, interleaved schedule, activation recomputation; NVIDIA/Megatron-LM @ "
+                  "8044c7b461 (2021-05) megatron/training.py train_step: allreduce_gradients() after forward_backward_func; "
+                  "megatron/model/distributed.py: weight gradients added to main_grad by a backward hook (no "
+                  "gradient accumulation fusion before 83b1e42f30, 2022-02)",
     },
     StackTraits{
         .id = TrainingStack::megatron_zb,

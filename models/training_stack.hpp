@@ -58,6 +58,15 @@ struct EagerModules {
   bool compile_covers_loss = false;  // torch.compile, when on, compiles the loss with the blocks
 };
 
+// How a weight gradient reaches the main gradient over the micro-batches of a step.
+//  fused:           the weight-gradient GEMM accumulates into it (Megatron's gradient_accumulation_fusion,
+//                   Transformer Engine's fuse_wgrad_accumulation);
+//  fused_fp32_only: fused with FP32 main gradients only: Megatron-LM from February to September 2022
+//                   switched the fusion off in FP16 unless --accumulate-allreduce-grads-in-fp32 was set;
+//  separate:        the GEMM writes a 16-bit gradient and a hook adds it to the main gradient in its own
+//                   kernel (Megatron-LM 2021: LocalDDP's param_hook, main_grad.add_(grad)).
+enum class GradAccumulation { fused, fused_fp32_only, separate };
+
 struct StackTraits {
   TrainingStack id;
   std::string_view name, description;
@@ -72,6 +81,10 @@ struct StackTraits {
   std::string_view recipe_bf16, recipe_fp16, recipe_fp8;  // optimizer recipes (models/memory) it keeps
   Fp8Scaling fp8_scaling;              // its FP8 recipe's scaling by default
   ShardedGather gather;
+  // The data-parallel gradient reduction runs in buckets under the backward (Megatron-Core's
+  // overlap_grad_reduce, DDP and FSDP hooks); false: once, after the whole backward.
+  bool grad_reduce_overlapped = true;
+  GradAccumulation grad_accumulation = GradAccumulation::fused;
   UserbufferSms userbuffers;           // with tp_overlap = pipelined
   // The fused attention kernel it runs on Hopper (sm90) and on Blackwell (sm100) GPUs; generic where
   // no source says (the roofline's scalar attention efficiencies apply, as on every other GPU).

@@ -50,6 +50,9 @@ inline constexpr std::array<std::string_view, 2> kLinearAttentionKeys{"gated-del
 inline constexpr double kLinearStateBytes = 4;
 // Bytes per element of the short convolution's window: the BF16 activations it reads.
 inline constexpr double kConvStateBytes = 2;
+// Bytes per element of a dropout mask: PyTorch's native_dropout saves a bool mask for the backward
+// (Korthikanti et al. 2022 count masks at one byte in their activation memory, §4.1).
+inline constexpr double kDropoutMaskBytes = 1;
 
 struct LinearAttentionSpec {
   LinearAttentionKind kind = LinearAttentionKind::gated_deltanet;

@@ -178,12 +178,24 @@ class LayerBuilder {
     memory(std::move(name), tokens * width * act_, tokens * width * act_);
   }
   void norm(std::string name, double width) { norm(std::move(name), Tn_, width); }
+  // With hidden dropout, Megatron-LM's fused bias-dropout-add also writes the dropout mask, and the
+  // backward scales the gradient by it in a pass of its own (F-DROP-1).
   void residual(std::string name) {
     const double e = Tn_ * m_.hidden;
-    memory(std::move(name), 2 * e * act_, e * act_);
-    if (!eager_) return;
-    ops_.back().backward = over(eager_residual_gradient(act_), e);
+    memory(std::move(name), 2 * e * act_, e * act_ + (dropout() ? e * kDropoutMaskBytes : 0));
+    if (!eager_ && !dropout()) return;
+    MemoryPass back{0, 0, 0};
+    if (eager_) back = over(eager_residual_gradient(act_), e);
+    if (dropout()) back = MemoryPass{back.read + e * (act_ + kDropoutMaskBytes), back.written + e * act_, back.kernels + 1};
+    ops_.back().backward = back;
   }
+  // F-DROP-1: a dropout over `elements` values as its own kernel (torch.nn.Dropout): reads the input,
+  // writes the output and a one-byte mask; its backward reads the gradient and the mask.
+  void dropout_pass(std::string name, double elements) {
+    memory(std::move(name), elements * act_, elements * (act_ + kDropoutMaskBytes));
+    ops_.back().backward = MemoryPass{elements * (act_ + kDropoutMaskBytes), elements * act_, 1};
+  }
+  bool dropout() const { return c_.phase == Phase::training && m_.dropout > 0; }
   void rope(double elements) {
     if (eager_) return eager("attn.rope", elements, eager_rope(act_));
     memory("attn.rope", elements * act_, elements * act_);
@@ -231,6 +243,8 @@ class LayerBuilder {
       gemm("attn.scores" + suffix, q, keys, qk_dim, n, false);
       ops_.back().model_flops *= full_share;
       memory("attn.softmax" + suffix, n * q * keys * act_, n * q * keys * act_);
+      // Attention dropout on the probabilities (a fused FlashAttention kernel drops inside itself).
+      if (dropout()) dropout_pass("attn.dropout" + suffix, n * q * keys);
       gemm("attn.context" + suffix, q, v_dim, keys, n, false);
       ops_.back().model_flops *= full_share;
     }
@@ -435,6 +449,7 @@ class LayerBuilder {
     const double pos = m_.max_positions > 0 ? T_ * h * c_.weight_bytes : 0;
     memory("embed.lookup", T_ * h * c_.weight_bytes + pos, T_ * h * act_);
     ops_.back().weight_bytes = T_ * h * c_.weight_bytes + pos;
+    if (dropout()) dropout_pass("embed.dropout", T_ * h);
     output_head("final.norm", "lm_head");
   }
 
@@ -526,7 +541,7 @@ void append_group(std::vector<OpGroup>& groups, std::string name, double repeats
 
 bool is_attention_core(const Op& op) {
   return op.kind == OpKind::attention || op.name.starts_with("attn.scores") || op.name.starts_with("attn.softmax") ||
-         op.name.starts_with("attn.context");
+         op.name.starts_with("attn.dropout") || op.name.starts_with("attn.context");
 }
 
 std::vector<Op> backward_ops(const std::vector<Op>& forward, const OpContext& c) {
@@ -540,15 +555,23 @@ std::vector<Op> backward_ops(const std::vector<Op>& forward, const OpContext& c)
       const GemmShape& s = f.gemm;
       // dA = dC . B^T : (M x N)(N x K)
       Op da = gemm_op(f.name + ".dgrad", {s.m, s.k, s.n, s.count}, f.precision, s.c_bytes, s.b_bytes, s.a_bytes, s.b_is_weight);
-      // dB = A^T . dC : (K x M)(M x N); a weight gradient accumulates in grad_bytes
+      // dB = A^T . dC : (K x M)(M x N); a weight gradient accumulates in grad_bytes, or is written in the
+      // activations' format and added to the main gradient by a kernel of its own (F-GRAD-1)
+      const bool separate = s.b_is_weight && c.separate_grad_accumulation;
       Op db = gemm_op(f.name + (s.b_is_weight ? ".wgrad" : ".dgrad_b"), {s.k, s.n, s.m, s.count}, f.precision, s.a_bytes,
-                      s.c_bytes, s.b_is_weight ? c.grad_bytes : s.b_bytes, false);
+                      s.c_bytes, separate ? c.activation_bytes : s.b_is_weight ? c.grad_bytes : s.b_bytes, false);
       da.model_flops = f.model_flops;  // each is one forward's worth: 2x in all (§6.1)
       db.model_flops = f.model_flops;
       da.pass = db.pass = Pass::backward;
       if (bytes_per_element(f.precision) <= 1 && s.b_is_weight) quantise_backward(out, f, c);
       out.push_back(std::move(da));
       out.push_back(std::move(db));
+      if (separate) {
+        const double elements = s.k * s.n * s.count;
+        Op add = memory_op(f.name + ".grad_accumulate", elements * (c.activation_bytes + c.grad_bytes), elements * c.grad_bytes);
+        add.pass = Pass::backward;
+        out.push_back(std::move(add));
+      }
     } else if (f.kind == OpKind::attention) {
       // FlashAttention-2 backward: five matmuls against the forward's two (Dao 2023, §3.1.2), so
       // 2.5x the forward FLOPs executed; model FLOPs count the usual 2x (§6.1 training multiplier).

@@ -50,6 +50,9 @@ struct OpContext {
   double activation_bytes = 2;       // activations (GEMM A operand is `math`-sized when smaller)
   double kv_bytes = 2;               // KV cache element (inference)
   double grad_bytes = 4;             // weight gradients accumulate in FP32 (Megatron main_grads, §17.2)
+  // The weight-gradient GEMM writes an activation-sized gradient that a kernel of its own adds to the
+  // grad_bytes main gradient, every micro-batch (F-GRAD-1), instead of accumulating into it.
+  bool separate_grad_accumulation = false;
   // Eager PyTorch modules (F-EAGER-1): the elementwise ops of the transformer blocks and of the head
   // (final norm, loss) run as the separate kernels torch ops launch, not one fused pass each.
   struct Eager {

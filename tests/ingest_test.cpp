@@ -217,6 +217,10 @@ TEST_CASE("Megatron-LM log: what cannot be read or mapped is named") {
   MegatronRun odd = parse_megatron_log(read_input_file(log, "log"), log);
   odd.arguments["world_size"] = "60";
   CHECK_THROWS_WITH_AS(megatron_scenario(odd, "dgx-a100-80gb", 8), doctest::Contains("world_size 60 is not whole nodes"), InputError);
+  MegatronRun wet = parse_megatron_log(read_input_file(log, "log"), log);
+  wet.arguments["hidden_dropout"] = "1.5";
+  CHECK_THROWS_WITH_AS(megatron_scenario(wet, "dgx-a100-80gb", 8), doctest::Contains("hidden_dropout = '1.5' is not a probability below 1"),
+                       InputError);
 }
 
 TEST_CASE("vLLM benchmark_serving result: its closed loop on the serving scenario, scored through the engine's steady state") {

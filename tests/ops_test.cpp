@@ -250,3 +250,80 @@ TEST_CASE("F-ATT-2: decode attention streams its cache at the device's measured 
   CHECK(time_op(prefill, b200, e).memory_s == doctest::Approx(1e9 / (0.9 * 7.7e12)));
   CHECK(time_op(memory_op("norm", 1e9, 0), b200, e).time_s == doctest::Approx(1e9 / (0.9 * 7.7e12)));
 }
+
+TEST_CASE("F-DROP-1: Korthikanti's 22B layer trains with dropout: 671.1 MB each way over the probabilities, a mask at each residual") {
+  TransformerSpec m = spec("gpt3-175b");
+  m.layers = 48, m.hidden = 6144, m.heads = 64, m.kv_heads = 64, m.head_dim = 96, m.ffn_hidden = 24576;
+  m.dropout = 0.1;
+  OpContext c = training(4, 2048, AttentionMask::causal);
+  c.tp = 8;
+  c.kernel = AttentionKernel::materialised;
+  auto layer = [&](const OpContext& ctx, const TransformerSpec& spec_) {
+    const std::vector<OpGroup> g = transformer_ops(spec_, ctx);
+    return g.at(1).ops;  // the dense layer
+  };
+  auto find = [](const std::vector<Op>& ops, std::string_view name) -> const Op* {
+    for (const Op& op : ops)
+      if (op.name == name) return &op;
+    return nullptr;
+  };
+  const std::vector<Op> ops = layer(c, m);
+  const double probs = 4.0 * 8 * 2048 * 2048;  // 134.2 M per rank
+  const Op* drop = find(ops, "attn.dropout");
+  REQUIRE(drop);
+  CHECK(drop->bytes_read + drop->bytes_written == doctest::Approx(5 * probs));
+  CHECK(5 * probs == doctest::Approx(671.089e6).epsilon(1e-6));
+  const Op* back = find(ops, "attn.dropout.bwd");
+  REQUIRE(back);
+  CHECK(back->bytes_read + back->bytes_written == doctest::Approx(5 * probs));
+  const double e = 4.0 * 2048 * 6144;  // the residual's elements (no sequence parallelism)
+  const Op* residual = find(ops, "attn.residual");
+  REQUIRE(residual);
+  CHECK(residual->bytes_written == doctest::Approx(3 * e));  // output (2 B) and mask (1 B)
+  const Op* residual_back = find(ops, "attn.residual.bwd");
+  REQUIRE(residual_back);
+  CHECK(residual_back->bytes_read == doctest::Approx(3 * e));
+  CHECK(residual_back->bytes_written == doctest::Approx(2 * e));
+  // Selective recomputation redoes it with the attention core.
+  OpContext selective = c;
+  selective.recompute = Recompute::selective;
+  CHECK(find(layer(selective, m), "attn.dropout.recompute"));
+  // A FlashAttention kernel drops inside itself; without dropout there is nothing at all.
+  OpContext flash = c;
+  flash.kernel = AttentionKernel::flash;
+  CHECK_FALSE(find(layer(flash, m), "attn.dropout"));
+  TransformerSpec dry = m;
+  dry.dropout = 0;
+  const std::vector<Op> none = layer(c, dry);
+  CHECK_FALSE(find(none, "attn.dropout"));
+  CHECK_FALSE(find(none, "attn.residual.bwd"));
+  CHECK(find(none, "attn.residual")->bytes_written == doctest::Approx(2 * e));
+}
+
+TEST_CASE("F-GRAD-1: weight gradients added apart move (b + g) + g bytes per weight; 530B on tp 8 in FP16: 3.77 GB a layer") {
+  TransformerSpec m = spec("gpt3-175b");
+  m.layers = 105, m.hidden = 20480, m.heads = 128, m.kv_heads = 128, m.head_dim = 160, m.ffn_hidden = 81920;
+  OpContext c = training(1, 2048, AttentionMask::causal);
+  c.tp = 8;
+  c.separate_grad_accumulation = true;
+  c.grad_bytes = 2;
+  double moved = 0, wgrad_written = 0;
+  const std::vector<OpGroup> separate = transformer_ops(m, c);
+  for (const Op& op : separate.at(1).ops) {
+    if (op.name.ends_with(".grad_accumulate")) moved += op.bytes_read + op.bytes_written;
+    if (op.name.ends_with(".wgrad")) wgrad_written += op.bytes_written;
+  }
+  const double weights = 12.0 * 20480 * 20480 / 8;  // 629.1 M per rank
+  CHECK(moved == doctest::Approx(6 * weights));
+  CHECK(moved == doctest::Approx(3.775e9).epsilon(1e-3));
+  CHECK(wgrad_written == doctest::Approx(2 * weights));  // the GEMMs write a 16-bit gradient
+  c.separate_grad_accumulation = false;
+  c.grad_bytes = 4;
+  wgrad_written = 0;
+  const std::vector<OpGroup> fused = transformer_ops(m, c);
+  for (const Op& op : fused.at(1).ops) {
+    CHECK_FALSE(op.name.ends_with(".grad_accumulate"));
+    if (op.name.ends_with(".wgrad")) wgrad_written += op.bytes_written;
+  }
+  CHECK(wgrad_written == doctest::Approx(4 * weights));  // fused: accumulated into the FP32 main gradient
+}

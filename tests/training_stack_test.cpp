@@ -11,10 +11,12 @@
 
 #include "engine/core/errors.hpp"
 #include "engine/data/scenario_reader.hpp"
+#include "engine/predict/roofline.hpp"
 #include "engine/predict/training.hpp"
 #include "engine/predict/training_step.hpp"
 #include "engine/sweep/training_sweep.hpp"
 #include "models/traffic.hpp"
+#include "models/transformer_ops.hpp"
 #include "tests/run_binary.hpp"
 #include "tests/scenario_text.hpp"
 #include "tests/shipped_db.hpp"
@@ -241,6 +243,43 @@ TEST_CASE("deepspeed-2021 waits on its ZeRO-3 gathers (DeepSpeed 0.3); deepspeed
   const double prefetched = predict_training(scenario(gpt3_64("deepspeed", "zero = 3"))).step_time_s;
   const double on_demand = predict_training(scenario(gpt3_64("deepspeed-2021", "zero = 3"))).step_time_s;
   CHECK(on_demand > prefetched);
+}
+
+TEST_CASE("Megatron-LM 2021-2022 reduced gradients after the backward and, in FP16, added them to the main gradient in a kernel of their own") {
+  models::TransformerSpec m = scenario(gpt3_64("megatron-lm", "tp = 8")).workload.transformer();
+  models::TrainingLayout l;
+  l.tp = 8, l.pp = 8, l.dp = 4, l.seq_len = 2048, l.dense_layers = 12, l.micro_batches = 16, l.dense_parameters = 2.7e9;
+  auto all_reduce = [&](models::TrainingStack stack) {
+    l.grad_reduce_overlapped = models::traits(stack).grad_reduce_overlapped;
+    for (const models::TrafficItem& x : models::training_traffic(m, l))
+      if (x.what == "gradient all-reduce") return x.overlap;
+    FAIL("no gradient all-reduce");
+    return models::OverlapWith::nothing;
+  };
+  CHECK(all_reduce(models::TrainingStack::megatron_lm) == models::OverlapWith::backward);
+  CHECK(all_reduce(models::TrainingStack::megatron_lm_2021) == models::OverlapWith::nothing);
+  CHECK(all_reduce(models::TrainingStack::megatron_lm_2022) == models::OverlapWith::nothing);
+
+  // F-GRAD-1: the 2022 stack fuses only into FP32 main gradients; the 2021 one never does.
+  auto accumulate_ops = [](const std::string& text) {
+    const Scenario s = scenario(text);
+    const models::OpContext c = training_context(s, s.hw.device);
+    int n = 0;
+    for (const models::OpGroup& g : models::transformer_ops(s.workload.transformer(), c))
+      for (const models::Op& op : g.ops) n += op.name.ends_with(".grad_accumulate");
+    return std::pair{c.separate_grad_accumulation, n};
+  };
+  const std::string dp2 = "tp = 8\npp = 4";
+  CHECK(accumulate_ops(gpt3_64("megatron-lm", dp2)) == std::pair{false, 0});
+  CHECK(accumulate_ops(gpt3_64("megatron-lm-2021", dp2)) == std::pair{true, 5});  // QKV, projection, FC1, FC2 and the LM head
+  const auto fp16 = accumulate_ops(gpt3_64("megatron-lm-2022", dp2, "precision = \"fp16\""));
+  CHECK(fp16.first);
+  const auto bf16 = accumulate_ops(gpt3_64("megatron-lm-2022", dp2, "precision = \"bf16\""));
+  CHECK_FALSE(bf16.first);
+  // Exposing the reduction and adding the gradients apart only ever slow the step.
+  const double now = predict_training(scenario(gpt3_64("megatron-lm", dp2))).step_time_s;
+  const double then = predict_training(scenario(gpt3_64("megatron-lm-2021", dp2))).step_time_s;
+  CHECK(then > now);
 }
 
 TEST_CASE("A stack's default recipe sets the bytes per parameter; the assumptions name the stack") {

@@ -39,6 +39,14 @@ struct Args {
   }
   std::optional<long> optional_integer(const std::string& name) const { return text(name) ? std::optional<long>(integer(name)) : std::nullopt; }
   bool flag(const std::string& name) const { return text(name).value_or("False") == "True"; }
+  // A probability, `fallback` where the block does not print it.
+  double probability(const std::string& name, double fallback) const {
+    const auto v = text(name);
+    if (!v) return fallback;
+    const auto p = parse_number(*v);
+    if (!p || !(*p >= 0 && *p < 1)) throw InputError({run.file, 0, 0}, fmt::format("megatron log: {} = '{}' is not a probability below 1", name, *v));
+    return *p;
+  }
 };
 
 }  // namespace
@@ -112,6 +120,9 @@ toml::table megatron_scenario(const MegatronRun& run, const std::string& system,
   model.insert("norm", a.text("normalization").value_or("LayerNorm") == "RMSNorm" ? "rmsnorm" : "layernorm");
   model.insert("tied_embeddings", !a.flag("untie_embeddings_and_output_weights"));
   if (a.text("add_bias_linear")) model.insert("linear_bias", a.flag("add_bias_linear"));
+  // Megatron-LM's --hidden-dropout and --attention-dropout, 0.1 unless set (megatron/training/arguments.py);
+  // perfcast's model takes one probability for both.
+  model.insert("dropout", std::max(a.probability("hidden_dropout", 0.1), a.probability("attention_dropout", 0.1)));
 
   const long world = a.integer("world_size");
   if (devices_per_node < 1 || world % devices_per_node != 0)

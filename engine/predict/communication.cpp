@@ -90,6 +90,7 @@ models::TrainingLayout training_layout(const Scenario& s, int stage) {
   l.sequence_parallel = p.sequence_parallel;
   l.tp_overlap = tr.tp_overlap;
   l.gather = models::traits(tr.stack).gather;
+  l.grad_reduce_overlapped = models::traits(tr.stack).grad_reduce_overlapped;
   l.userbuffers = models::traits(tr.stack).userbuffers;
   l.fp8 = quantised_training_format(precision);  // Bridge's userbuffer settings name only BF16 and FP8
   l.recompute = tr.recompute;

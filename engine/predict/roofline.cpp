@@ -234,6 +234,12 @@ models::OpContext training_context(const Scenario& s, const AcceleratorSpec& a) 
                      : a.architecture == GpuArchitecture::blackwell ? stack.attention_blackwell
                                                                     : models::AttentionImpl::generic;
   c.op_level_selective = stack.op_level_selective;
+  // F-GRAD-1: without gradient accumulation fusion the main gradient is FP16 in FP16 training (Megatron-LM's
+  // --accumulate-allreduce-grads-in-fp32 off by default) and FP32 otherwise (forced for BF16).
+  using models::GradAccumulation;
+  c.separate_grad_accumulation = stack.grad_accumulation == GradAccumulation::separate ||
+                                 (stack.grad_accumulation == GradAccumulation::fused_fp32_only && p == Precision::fp16);
+  if (c.separate_grad_accumulation && p == Precision::fp16) c.grad_bytes = 2;
   const models::EagerModules& eager = stack.eager_modules;
   c.eager = {.blocks = eager.eager && !t.compile,
              .head = eager.eager && !(t.compile && eager.compile_covers_loss),

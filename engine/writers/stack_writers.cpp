@@ -40,6 +40,10 @@ std::string features_text(const StackTraits& t) {
   return out;
 }
 
+std::string_view grad_reduce_text(const StackTraits& t) {
+  return t.grad_reduce_overlapped ? "under the backward" : "after the backward (exposed)";
+}
+
 std::string gather_text(const StackTraits& t) {
   const std::string unit = t.gather.bucket_params > 0 ? fmt::format("buckets of {:g} parameters", t.gather.bucket_params) : "one layer per call";
   return unit + (t.gather.prefetched ? ", prefetched" : ", on demand (exposed)");
@@ -85,13 +89,13 @@ std::string stacks_markdown() {
       "rule, and `sweep` drops and counts such layouts by reason. `[training] tp_overlap` picks the TP overlap up to the "
       "stack's most. Without an `optimizer`, the stack's recipe for the precision sets the bytes per parameter.\n\n"
       "| stack | ZeRO stages | ZeRO-2/3 with pp | schedules | features | TP overlap (default / most) | SMs a pipelined TP "
-      "overlap takes | ZeRO-3 gathers | recipe bf16 / fp16 / fp8 | FP8 scaling (casts) | attention on Hopper / Blackwell | elementwise ops |\n"
-      "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+      "overlap takes | DP gradient reduction | ZeRO-3 gathers | recipe bf16 / fp16 / fp8 | FP8 scaling (casts) | attention on Hopper / Blackwell | elementwise ops |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const StackTraits* t : all())
-    out += fmt::format("| `{}` | {} | {} | {} | {} | {} / {} | {} | {} | {} / {} / {} | {} ({}) | {} / {} | {} |\n", t->name, fmt::join(zero_stages(*t), ", "),
+    out += fmt::format("| `{}` | {} | {} | {} | {} | {} / {} | {} | {} | {} | {} / {} / {} | {} ({}) | {} / {} | {} |\n", t->name, fmt::join(zero_stages(*t), ", "),
                        t->sharded_with_pp ? "yes" : "no", schedules_text(*t), features_text(*t),
                        models::kTpOverlapKeys[std::size_t(t->tp_overlap)], models::kTpOverlapKeys[std::size_t(t->tp_overlap_max)],
-                       userbuffers_text(*t), gather_text(*t), bytes_text(t->recipe_bf16), bytes_text(t->recipe_fp16),
+                       userbuffers_text(*t), grad_reduce_text(*t), gather_text(*t), bytes_text(t->recipe_bf16), bytes_text(t->recipe_fp16),
                        bytes_text(t->recipe_fp8), models::kFp8ScalingKeys[std::size_t(t->fp8_scaling)], fp8_casts(*t), models::name_of(t->attention_hopper), models::name_of(t->attention_blackwell),
                        elementwise_text(*t));
   out += fmt::format("\nSMs: what the communication kernels of a hidden collective take from the compute beside it "
@@ -122,6 +126,7 @@ std::string stacks_json() {
                       {"expert_parallel", t->expert_parallel},
                       {"tp_overlap", models::kTpOverlapKeys[std::size_t(t->tp_overlap)]},
                       {"tp_overlap_max", models::kTpOverlapKeys[std::size_t(t->tp_overlap_max)]},
+                      {"grad_reduce_overlapped", t->grad_reduce_overlapped},
                       {"zero3_bucket_params", t->gather.bucket_params},
                       {"zero3_prefetch", t->gather.prefetched},
                       {"tp_overlap_sms", userbuffers_text(*t)},
