@@ -126,6 +126,9 @@ const std::vector<SourcePin> kSourcePins = {
     // 4096^3 and up cuBLAS holds 1.41-1.45 PF/s, 0.63-0.64 of peak, below the MAMF best (0.776) the
     // shared `gemm` default stands near: +19 to +24 % too fast there, as Blackwell training is.
     {"gemm", "the torch.bfloat16 reference rows", {0.18990, 3, 7}},
+    // Transformer Engine's GEMM profiling tutorial on a B300 (added 2026-11-27; gemm-b300-te.toml): the four BF16
+    // forward GEMMs of a 5B layer, 0.66-0.77 of peak, the model +2 to +20 % as on B200's cuBLAS rows.
+    {"gemm", "docs/examples/gemm_profiling/gemm_profiling.rst", {0.18695, 1, 4}},
     {"gemm", "deepseek-ai/DeepGEMM PR #348", {0.19460, 6, 14}},
     {"gemm", "flashinfer-ai/flashinfer PR #1979", {0.00931, 1, 1}},
     {"gemm", kKitSource, {0.05617, 81, 94}},
