@@ -162,3 +162,23 @@ TEST_CASE("a part without its own held rate takes the measured parts' it names (
             .find("the record gives sustained_dense.bf16 itself; give the figure or the parts to take it from, not both") != std::string::npos);
   CHECK(load_error_with(file, from, "from = \"h100-sxm\"").find("sustained_dense.from: expected an array of strings") != std::string::npos);
 }
+
+TEST_CASE("a part without a decode-attention measurement takes a measured part's share of memory bandwidth (decode_attention_from)") {
+  const perfcast::AcceleratorSpec& b200 = shipped_db().accelerator("b200");
+  const perfcast::AcceleratorSpec& gb200 = shipped_db().accelerator("gb200");
+  REQUIRE(gb200.decode_attention_Bps);
+  // B200's trtllm-gen kernel: 6.11 of 7.7 TB/s (0.794), at GB200's 8 TB/s: 6.35 TB/s.
+  CHECK(*gb200.decode_attention_Bps == doctest::Approx(6.11e12 / 7.7e12 * 8e12));
+  CHECK(gb200.decode_attention_basis ==
+        "memory.decode_attention_from: not measured on this device; b200's measured kernel rate, 0.794 of its memory bandwidth, at this part's");
+  CHECK(b200.decode_attention_basis == "memory.decode_attention_bandwidth");
+  const std::string file = "accelerators/gb200.toml";
+  const std::string from = "decode_attention_from = \"b200\"";
+  CHECK(load_error_with(file, from, "decode_attention_from = \"h100-sxm\"")
+            .find("memory.decode_attention_from: 'h100-sxm' has no measured memory.decode_attention_bandwidth") != std::string::npos);
+  CHECK(load_error_with(file, from, "decode_attention_from = \"gb200\"")
+            .find("memory.decode_attention_from: name another accelerator, one measured") != std::string::npos);
+  CHECK(load_error_with(file, from, "decode_attention_from = \"b2000\"").find("no accelerator named 'b2000'") != std::string::npos);
+  CHECK(load_error_with(file, from, from + "\ndecode_attention_bandwidth = { value = \"6 TB/s\", source = \"blackwell-page\" }")
+            .find("gives memory.decode_attention_bandwidth itself; give one") != std::string::npos);
+}

@@ -57,7 +57,25 @@ HardwareDb HardwareDb::load(const std::filesystem::path& root) {
   }
   db.check_references();
   db.resolve_sustained_rates();
+  db.resolve_decode_attention();
   return db;
+}
+
+void HardwareDb::resolve_decode_attention() {
+  for (const Record* r : records_of(schema::Kind::accelerator)) {
+    const Entry* from = r->find("memory.decode_attention_from");
+    if (!from) continue;
+    const AcceleratorSpec& measured = accelerators_.at(from->text);  // check_references found it
+    if (!measured.decode_attention_Bps || records_[by_name_.at(from->text)].find("memory.decode_attention_from"))
+      throw r->error(*from, fmt::format("memory.decode_attention_from: '{}' has no measured memory.decode_attention_bandwidth",
+                                        from->text));
+    AcceleratorSpec& a = accelerators_.at(r->name);
+    const double share = *measured.decode_attention_Bps / *measured.memory_bandwidth_Bps;
+    a.decode_attention_Bps = share * *a.memory_bandwidth_Bps;
+    a.decode_attention_basis = fmt::format("memory.decode_attention_from: not measured on this device; {}'s measured kernel rate, "
+                                           "{:.3f} of its memory bandwidth, at this part's",
+                                           from->text, share);
+  }
 }
 
 void HardwareDb::resolve_sustained_rates() {

@@ -38,6 +38,8 @@ class HardwareDb {
   // F-EN-5: the held rates a part without its own takes from the measured parts it names
   // (sustained_dense.from), then every accelerator's datapath classes.
   void resolve_sustained_rates();
+  // A part without a decode-attention measurement takes a measured part's as a share of memory bandwidth.
+  void resolve_decode_attention();
 
   std::vector<Record> records_;
   std::map<std::string, std::size_t, std::less<>> by_name_;

@@ -296,6 +296,10 @@ InferencePrediction predict_inference(const Scenario& s, const InferenceOptions&
   p.assumptions.push_back("static batch: every sequence prefills together (TTFT = prefill of the batch), decode timed at the mean "
                           "context input_len + output_len/2; E2E = TTFT + (n_out − 1)·TPOT (F-INF-3)");
   add_sustained_assumption(p.assumptions, s.hw, prefill.precision);
+  if (const AcceleratorSpec& d = s.hw.device; d.decode_attention_Bps)
+    p.assumptions.push_back(fmt::format("decode attention streams its KV cache at {:.3g} TB/s, a measured decode kernel's rate in place of "
+                                        "bandwidth x efficiency.memory (hardware_db {}, {}; F-ATT-2)",
+                                        *d.decode_attention_Bps / 1e12, d.name, d.decode_attention_basis));
   if (s.serving.arrival_rate && o.extras) serving_at_rate(s, o, p);
   if (s.serving.concurrency && o.extras) {
     p.closed_loop = closed_loop(s, *s.serving.concurrency, o);

@@ -60,6 +60,9 @@ constexpr Field kMemory[] = {
     quantity("decode_attention_bandwidth", bytes_per_second, 1e14,
              "best measured rate of a decode-attention kernel over a paged KV cache (Q, K and V bytes per second); "
              "times decode attention in place of bandwidth x efficiency.memory"),
+    reference("decode_attention_from", "accelerator",
+              "an accelerator whose measured decode-attention rate this part, which has none of its own, takes as the same "
+              "fraction of its memory bandwidth (the same kernel on the same die: an assumption the predictions state; F-ATT-2)"),
 };
 
 constexpr Field kOnChip[] = {
@@ -174,6 +177,12 @@ void check_accelerator(const Record& r) {
                                        usable->text, capacity->text));
   // A kernel cannot stream faster than the memory it reads; a figure above the peak is a unit slip
   // (benchmarks that print bytes/ms/2^20 as "GB/s", GB against GiB).
+  if (const Entry* from = r.find("memory.decode_attention_from")) {
+    if (!bandwidth) throw r.error(*from, "memory.decode_attention_from needs memory.bandwidth beside it");
+    if (r.find("memory.decode_attention_bandwidth"))
+      throw r.error(*from, "memory.decode_attention_from: the record gives memory.decode_attention_bandwidth itself; give one");
+    if (from->text == r.name) throw r.error(*from, "memory.decode_attention_from: name another accelerator, one measured");
+  }
   if (const Entry* decode = r.find("memory.decode_attention_bandwidth")) {
     if (!bandwidth) throw r.error(*decode, "memory.decode_attention_bandwidth needs memory.bandwidth beside it");
     if (decode->number > bandwidth->number)
