@@ -186,14 +186,21 @@ class LayerBuilder {
     if (!eager_ && !dropout()) return;
     MemoryPass back{0, 0, 0};
     if (eager_) back = over(eager_residual_gradient(act_), e);
-    if (dropout()) back = MemoryPass{back.read + e * (act_ + kDropoutMaskBytes), back.written + e * act_, back.kernels + 1};
+    if (dropout()) {
+      const MemoryPass drop = dropout_gradient(e);
+      back = MemoryPass{back.read + drop.read, back.written + drop.written, back.kernels + drop.kernels};
+    }
     ops_.back().backward = back;
   }
   // F-DROP-1: a dropout over `elements` values as its own kernel (torch.nn.Dropout): reads the input,
   // writes the output and a one-byte mask; its backward reads the gradient and the mask.
   void dropout_pass(std::string name, double elements) {
     memory(std::move(name), elements * act_, elements * (act_ + kDropoutMaskBytes));
-    ops_.back().backward = MemoryPass{elements * (act_ + kDropoutMaskBytes), elements * act_, 1};
+    ops_.back().backward = dropout_gradient(elements);
+  }
+  // A dropout's backward, one kernel: the gradient and the mask read, the gradient written.
+  MemoryPass dropout_gradient(double elements) const {
+    return MemoryPass{elements * (act_ + kDropoutMaskBytes), elements * act_, 1};
   }
   bool dropout() const { return c_.phase == Phase::training && m_.dropout > 0; }
   void rope(double elements) {
