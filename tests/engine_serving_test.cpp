@@ -276,6 +276,30 @@ TEST_CASE("batch = \"max\" and capacity --concurrency: the engine's steady state
   CHECK(one.closed_loop->result.tpot_mean_s == doctest::Approx(decode_step_seconds(s, 1, 1100)).epsilon(0.05));
 }
 
+TEST_CASE("batch = \"max\" with benchmark_requests: a dataset queued at once, as trtllm-bench throughput runs one") {
+  // TensorRT-LLM's published table runs a finite dataset per ISL/OSL (perf-overview.md, "$num_requests"),
+  // all queued at t = 0, and divides the output tokens by the time to the last completion.
+  const InferencePrediction endless = predict_inference(serving_scenario("engine = \"trtllm\""));
+  const InferencePrediction dataset = predict_inference(serving_scenario("engine = \"trtllm\"\n[serving]\nbenchmark_requests = 300"));
+  REQUIRE(endless.engine);
+  REQUIRE(dataset.engine);
+  const SimulatedServing& r = dataset.engine->result;
+  CHECK(r.requests == 300);   // every request counted
+  CHECK(dataset.engine->concurrency == 300);  // all sent at once
+  CHECK(dataset.engine->load.find("300 requests, all queued at once") != std::string::npos);
+  // The ramp (prompts filling the batch) and the drain cost throughput against the endless queue,
+  // and the last of 300 requests queued at once waits for ~300 / batch cohorts before its first token.
+  CHECK(dataset.output_tokens_per_s < endless.output_tokens_per_s);
+  CHECK(dataset.output_tokens_per_s > 0.5 * endless.output_tokens_per_s);
+  CHECK(r.ttft_mean_s > endless.engine->result.ttft_mean_s);
+  // Throughput is the output over the run: requests x output_len / the time to the last completion.
+  CHECK(r.output_tokens_per_s == doctest::Approx(r.requests_per_s * 200).epsilon(1e-9));
+  // A dataset no larger than one cohort is all admitted at once.
+  const InferencePrediction small = predict_inference(serving_scenario("engine = \"trtllm\"\n[serving]\nbenchmark_requests = 4"));
+  CHECK(small.engine->result.requests == 4);
+  CHECK(small.output_tokens_per_s < dataset.output_tokens_per_s);
+}
+
 TEST_CASE("decode throughput rises with the batch wherever memory does not bind (no tile cliff)") {
   // Llama 3.1 70B FP8 on one H200, 1000 + 1000 tokens: batch 128 -> 150 used to lose 7 %.
   const Scenario s = parse_scenario(R"(

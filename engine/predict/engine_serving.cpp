@@ -35,10 +35,14 @@ EngineSteadyState run(const Scenario& s, models::EngineMode mode, double clients
   r.mode = mode;
   r.limits = engine_limits_for(s, mode);
   const models::RequestShape shape = request_shape(s);
+  // A finite benchmark of N requests: the server's clients send C at a time; offline (batch = "max") the
+  // whole dataset is queued at once, as trtllm-bench throughput and vllm bench throughput run one.
+  const bool finite = s.serving.benchmark_requests.has_value();
+  const bool whole_dataset = finite && mode == models::EngineMode::offline;
+  if (whole_dataset) clients = *s.serving.benchmark_requests;
   if (clients <= 0) clients = endless_queue_clients(r.limits.limits, shape);
   r.concurrency = clients;
   const models::StepCosts costs = step_costs(s, r.limits.limits, o);
-  const bool finite = mode == models::EngineMode::server && s.serving.benchmark_requests.has_value();
   const models::Load load{.kind = models::LoadKind::closed_loop,
                           .concurrency = clients,
                           .benchmark_requests = finite ? static_cast<int>(*s.serving.benchmark_requests) : 0};
@@ -50,12 +54,18 @@ EngineSteadyState run(const Scenario& s, models::EngineMode mode, double clients
       "in-flight batching simulated step by step (F-SRV-2): decodes first, then prompt chunks within the step's token budget, first "
       "come first served; one forward pass per step timed by the roofline with the weights read once for all its tokens");
   const std::string lengths = request_lengths_text(s);
-  r.assumptions.push_back(finite ? fmt::format("a benchmark of {} requests from an idle engine, {:g} sent at once and each next one when one "
-                                               "finishes, every request counted, throughput over the time to the last completion; {}",
-                                               r.result.requests, std::min(clients, *s.serving.benchmark_requests), lengths)
-                                 : fmt::format("steady state: statistics over {} requests after {} warm-up ones, the load applied "
-                                               "throughout; {}",
-                                               r.result.requests, r.result.warmup, lengths));
+  r.assumptions.push_back(whole_dataset ? fmt::format("a benchmark of {} requests from an idle engine, all queued at once ([serving] "
+                                                      "benchmark_requests), every request counted, throughput over the time to the last "
+                                                      "completion: the ramp while the first prompts fill the batch and the drain after the "
+                                                      "last admission are in the figures; {}",
+                                                      r.result.requests, lengths)
+                          : finite        ? fmt::format("a benchmark of {} requests from an idle engine, {:g} sent at once and each next one "
+                                                        "when one finishes, every request counted, throughput over the time to the last "
+                                                        "completion; {}",
+                                                        r.result.requests, std::min(clients, *s.serving.benchmark_requests), lengths)
+                                          : fmt::format("steady state: statistics over {} requests after {} warm-up ones, the load applied "
+                                                        "throughout; {}",
+                                                        r.result.requests, r.result.warmup, lengths));
   return r;
 }
 
@@ -212,7 +222,10 @@ std::optional<double> slo_rate_of(const RateModel& m, const models::Slo& slo) {
 
 EngineSteadyState max_throughput(const Scenario& s, const InferenceOptions& o) {
   EngineSteadyState r = run(s, models::EngineMode::offline, 0, o);
-  r.load = fmt::format("maximum throughput: a queue that never empties ({:g} requests in the loop)", r.concurrency);
+  r.load = s.serving.benchmark_requests
+               ? fmt::format("maximum throughput over a benchmark of {:g} requests, all queued at once on an idle engine",
+                             *s.serving.benchmark_requests)
+               : fmt::format("maximum throughput: a queue that never empties ({:g} requests in the loop)", r.concurrency);
   return r;
 }
 

@@ -28,7 +28,8 @@ models::EngineLimits engine_limits_for(const Scenario& s, models::EngineMode mod
 // C clients, each sending its next request when the last finishes.
 EngineSteadyState closed_loop(const Scenario& s, double clients, const InferenceOptions& o = {});
 // The longest request stream the engine's limits allow (what `trtllm-bench throughput` and `vllm
-// bench throughput` measure): a queue that never empties, in the engine's offline mode.
+// bench throughput` measure), in the engine's offline mode: a queue that never empties, or with
+// [serving] benchmark_requests = N a dataset of N requests queued at once on an idle engine.
 EngineSteadyState max_throughput(const Scenario& s, const InferenceOptions& o = {});
 
 // Open-loop load on one replica behind the engine's server: Poisson arrivals at a rate, the engine's

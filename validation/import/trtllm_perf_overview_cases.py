@@ -10,6 +10,13 @@ ModelOpt (nvidia/Llama-3.1-8B-Instruct-FP8, Llama-3.3-70B-Instruct-FP8/-FP4, Lla
 PyTorch backend; datasets of fixed lengths (prepare_dataset.py --input-stdev=0 --output-stdev=0); CUDA graphs
 with padding; "in many cases" kv_cache_free_gpu_mem_fraction 0.95. Every dense Llama row of the table is here,
 none left out; the MoE tables (Llama 4, Qwen3) wait for those presets.
+
+Each row is a finite run: the page's 'Preparing a Dataset' table gives the $num_requests of each ISL/OSL (30,000
+requests at 128/128 down to 1,000 at 20000/2000), and trtllm-bench "will run an offline maximum throughput
+scenario such that all requests are queued in rapid succession"; its Total Output Throughput is the output tokens
+over the Total Latency (the page's example: 43.2089 requests/s x 115.717 s = 5,000 requests). So every case is
+[serving] benchmark_requests = $num_requests: the dataset queued at once on an idle engine, the ramp and the
+drain included (F-SRV-2).
 """
 from case_toml import emit
 
@@ -19,6 +26,9 @@ SOURCE = ("NVIDIA TensorRT-LLM docs 'Overview' of performance (docs/source/perfo
 
 LENGTHS = ["128/128", "128/2048", "128/4096", "500/2000", "1000/1000", "1000/2000", "2048/128", "2048/2048", "5000/500",
            "20000/2000"]
+# The page's $num_requests for each ISL/OSL ('Preparing a Dataset').
+NUM_REQUESTS = {"128/128": 30000, "128/2048": 3000, "128/4096": 1500, "1000/2000": 1500, "2048/128": 3000,
+                "2048/2048": 1500, "5000/500": 1500, "1000/1000": 3000, "500/2000": 3000, "20000/2000": 1000}
 # (table, preset, accelerator, tp, weight/math dtype): the table's column, one figure per LENGTHS entry.
 COLUMNS = [
     ("Llama 3.1 8B", "llama3.1-8b", "h200", 1, "fp8", [27911, 26221, 18027, 20770, 17744, 16828, 3538, 12194, 3902, 1804]),
@@ -35,7 +45,8 @@ COLUMNS = [
 
 print("""# TensorRT-LLM's maximum-throughput table as inference cases, written by
 # validation/import/trtllm_perf_overview_cases.py (read it for the source and what each column is). Each case is
-# batch = "max" with engine = "trtllm": the engine's steady state on a queue that never empties (F-SRV-2).
+# batch = "max" with engine = "trtllm" over the page's dataset of [serving] benchmark_requests, all queued at once
+# on an idle engine, throughput over the time to the last completion (F-SRV-2).
 # Uncalibrated; tolerance 15 % as the other inference cases.
 schema_version = 1
 suite = "inference"
@@ -45,12 +56,14 @@ for table, preset, accelerator, tp, dtype, figures in COLUMNS:
         isl, osl = (int(x) for x in lengths.split("/"))
         case = {"id": f"trtllm-v1.0-max-{preset}-{accelerator}-tp{tp}-{dtype}-{isl}-{osl}", "source": SOURCE}
         notes = (f"{table} column '{accelerator.upper()} TP{tp} ({dtype.upper()})', ISL/OSL {lengths}: {measured:,} output tokens/s "
-                 "for the TP group. KV cache FP8 as in the ModelOpt checkpoints (kv_cache_quant_algo FP8).")
+                 f"for the TP group over a dataset of {NUM_REQUESTS[lengths]:,} requests. KV cache FP8 as in the ModelOpt "
+                 "checkpoints (kv_cache_quant_algo FP8).")
         scenario = {
             "model": {"preset": preset},
             "hardware": {"accelerator": accelerator, "count": tp},
             "inference": {"input_len": isl, "output_len": osl, "batch": "max", "engine": "trtllm", "compute_dtype": dtype,
                           "weight_dtype": dtype, "kv_dtype": "fp8"},
             "parallelism": {"tp": tp},
+            "serving": {"benchmark_requests": NUM_REQUESTS[lengths]},
         }
         emit(case, "output_tokens_per_s", measured, scenario, notes)

@@ -235,8 +235,9 @@ constexpr ScenarioKey kServing[] = {
            "Prompt and output lengths drawn uniformly from [f x length, length], as vLLM's benchmark_serving.py random "
            "dataset does at --random-range-ratio f (the scenario's lengths are the longest)"),
     integer("benchmark_requests", "requests", "none (the steady state)", 1, 1e6,
-            "With concurrency: a finite benchmark of this many requests (vllm bench serve --num-prompts) from an idle engine, "
-            "every request counted, throughput over the time to the last completion"),
+            "A finite benchmark of this many requests from an idle engine, every request counted, throughput over the time to "
+            "the last completion: with concurrency, C sent at a time (vllm bench serve --num-prompts); with batch = \"max\", "
+            "all queued at once (trtllm-bench throughput, vllm bench throughput over a dataset)"),
 };
 
 constexpr ScenarioKey kCost[] = {
