@@ -719,7 +719,7 @@ TEST_CASE("ingest nccl-tests: cases on stdout or a file that validate scores, an
   Run trtllm = run("ingest trtllm-bench " + data + "trtllm_bench_llama3-70b_tp8.txt --scenario " + std::string(PERFCAST_SOURCE_DIR) +
                    "/scenarios/llama3-70b-h100-serving.toml");
   REQUIRE(trtllm.code == 0);
-  CHECK(trtllm.out.find("metric = 'ttft_s'") != std::string::npos);
+  CHECK(trtllm.out.find("metric = 'serving_ttft_mean_s'") != std::string::npos);  // a --concurrency run: the closed loop
   Run throughput = run("ingest vllm " + data + "vllm_throughput_llama3-70b_tp8.json --scenario " + std::string(PERFCAST_SOURCE_DIR) +
                        "/scenarios/llama3-70b-h100-serving.toml");
   REQUIRE(throughput.code == 0);

@@ -314,30 +314,59 @@ TEST_CASE("MLPerf summary: fields, an Offline case on the scenario, and what is 
 
 TEST_CASE("trtllm-bench: the report's request, world and performance blocks become inference cases") {
   const std::string file = sample("trtllm_bench_llama3-70b_tp8.txt");
-  const TrtllmBenchRun r = parse_trtllm_bench(read_input_file(file, "report"), file);
+  const std::string text = read_input_file(file, "report");
+  const TrtllmBenchRun r = parse_trtllm_bench(text, file);
   CHECK(r.model == "meta-llama/Llama-3.1-70B");
   CHECK(r.version == "1.1.0");
   CHECK(r.requests == 1024);
-  CHECK(r.concurrency == doctest::Approx(31.8723));
+  REQUIRE(r.concurrency);
+  CHECK(*r.concurrency == doctest::Approx(31.8723));
   CHECK(r.input_len == 2048);
   CHECK(r.output_len == 256);
   CHECK(r.tp == 8);
   CHECK(r.pp == 1);
+  CHECK(r.max_batch_size == 32);
+  CHECK(r.max_num_tokens == 8192);
   CHECK(r.per_gpu_output_tokens_per_s == doctest::Approx(139.2384));
   CHECK(r.avg_request_latency_s == doctest::Approx(7.3124410));
   REQUIRE(r.avg_ttft_s);
   CHECK(*r.avg_ttft_s == doctest::Approx(1.6042217));
+  // Issued over the run (4.49 requests/s against 4.35 completed): a --concurrency run, scored as a closed
+  // loop of its 32 clients over its 1,024 requests, under the run's limits.
+  CHECK_FALSE(r.all_at_once());
   const std::string scenario = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-h100-serving.toml";
-  const std::vector<CaseScore> scores = score_case_text(trtllm_cases_toml(r, scenario, shipped_db(), ""), "perfcast-trtllm");
+  const std::string cases = trtllm_cases_toml(r, scenario, shipped_db(), "");
+  for (const char* key : {"concurrency = 32", "benchmark_requests = 1024", "max_concurrency = 32", "max_batched_tokens = 8192", "engine = 'trtllm'"})
+    CHECK_MESSAGE(cases.find(key) != std::string::npos, key);
+  const std::vector<CaseScore> scores = score_case_text(cases, "perfcast-trtllm");
   REQUIRE(scores.size() == 3);
-  CHECK(scores[0].measured == doctest::Approx(139.2384));
+  CHECK(scores[0].detail.rfind("serving_output_tokens_per_s ", 0) == 0);
+  CHECK(scores[0].measured == doctest::Approx(139.2384 * 8));
+  CHECK(scores[1].detail.rfind("serving_e2e_mean_s ", 0) == 0);
   CHECK(scores[1].measured == doctest::Approx(7.3124410));
+  CHECK(scores[2].detail.rfind("serving_ttft_mean_s ", 0) == 0);
   CHECK(scores[2].measured == doctest::Approx(1.6042217));
   for (const CaseScore& s : scores) CHECK(s.scored);
-  CHECK(scores[0].detail.find("batch 32") != std::string::npos);  // mean concurrency 31.87 rounds to 32
+
+  // The same report with every request queued at once (trtllm-bench's default: an issue rate of ~1e14
+  // requests/s): batch = "max" over the dataset, TTFT counted from the common start.
+  std::string at_once = text;
+  at_once.replace(at_once.find("4.4902E+00"), 10, "1.2876E+14");
+  const TrtllmBenchRun q = parse_trtllm_bench(at_once, "at_once.txt");
+  CHECK(q.all_at_once());
+  const std::string max_cases = trtllm_cases_toml(q, scenario, shipped_db(), "");
+  CHECK(max_cases.find("batch = 'max'") != std::string::npos);
+  CHECK(max_cases.find(" concurrency = ") == std::string::npos);  // no clients: the dataset at once
+  const std::vector<CaseScore> max_scores = score_case_text(max_cases, "perfcast-trtllm");
+  REQUIRE(max_scores.size() == 3);
+  CHECK(max_scores[0].detail.rfind("output_tokens_per_s_per_device ", 0) == 0);
+  CHECK(max_scores[2].detail.rfind("ttft_s ", 0) == 0);
+  // 1,024 requests queued at once, 32 running: the mean request waits for half the run before its
+  // first token, far longer than a client of the closed loop waits; its first token still precedes its last.
+  CHECK(max_scores[2].predicted > 10 * scores[2].predicted);
+  CHECK(max_scores[2].predicted < max_scores[1].predicted);
 
   // Without --streaming there is no TTFT line: two cases.
-  const std::string text = read_input_file(file, "report");
   std::string plain;
   for (std::size_t pos = 0; pos < text.size();) {
     const std::size_t end = text.find('\n', pos);
@@ -348,9 +377,37 @@ TEST_CASE("trtllm-bench: the report's request, world and performance blocks beco
   CHECK_FALSE(parse_trtllm_bench(plain, "plain.txt").avg_ttft_s);
 }
 
+TEST_CASE("trtllm-bench: the 1.0 report's labels (tokens/sec/gpu, no concurrency line) are read too") {
+  // As TensorRT-LLM's performance overview prints one (perf-overview.md @ 00f37686, its example output).
+  const std::string v10 =
+      "Number of requests:             5000\n"
+      "Average Input Length (tokens):  128.0000\n"
+      "Average Output Length (tokens): 128.0000\n"
+      "TP Size:                1\n"
+      "Max Runtime Batch Size: 2048\n"
+      "Max Runtime Tokens:     4096\n"
+      "Issue Rate (req/sec):   7.6753E+14\n"
+      "Request Throughput (req/sec):                     43.2089\n"
+      "Per GPU Output Throughput (tokens/sec/gpu):       5530.7382\n"
+      "Average request latency (ms):                     75903.4456\n";
+  const TrtllmBenchRun r = parse_trtllm_bench(v10, "v10.txt");
+  CHECK(r.per_gpu_output_tokens_per_s == doctest::Approx(5530.7382));
+  CHECK_FALSE(r.concurrency);
+  CHECK(r.all_at_once());
+  // Issued over the run but no concurrency line: nothing says how many clients; refused in one line.
+  std::string held = v10;
+  held.replace(held.find("7.6753E+14"), 10, "4.5000E+01");
+  CHECK_THROWS_WITH_AS(parse_trtllm_bench(held, "held.txt"), doctest::Contains("held.txt:7:1: trtllm-bench: the requests were issued over the run"),
+                       InputError);
+  std::string fractional = v10;
+  fractional.replace(fractional.find("Max Runtime Batch Size: 2048"), 28, "Max Runtime Batch Size: 20.5");
+  CHECK_THROWS_WITH_AS(parse_trtllm_bench(fractional, "f.txt"), doctest::Contains("f.txt:5:1: trtllm-bench: 'Max Runtime Batch Size'"),
+                       InputError);
+}
+
 TEST_CASE("trtllm-bench: a missing line or a bad number is named, with the line") {
   CHECK_THROWS_WITH_AS(parse_trtllm_bench("Number of requests: 10\n", "r.txt"),
-                       doctest::Contains("no 'Number of concurrent requests' line"), InputError);
+                       doctest::Contains("no 'Average Input Length (tokens)' line"), InputError);
   const std::string bad = "Number of requests: 10\nNumber of concurrent requests: lots\n";
   CHECK_THROWS_WITH_AS(parse_trtllm_bench(bad, "r.txt"), doctest::Contains("r.txt:2:1: trtllm-bench: 'Number of concurrent requests': 'lots'"),
                        InputError);

@@ -187,15 +187,27 @@ std::string vllm_throughput_cases_toml(const VllmThroughputRun& run, const std::
                                                    run.total_tokens, run.requests, in, out, scenario_file));
   const double output_tokens = run.total_output_tokens.value_or(run.requests * out);
   const int replica_devices = s.parallelism.tp * s.parallelism.pp;
+  if (s.hardware.count != replica_devices)
+    throw InputError({run.file, 0, 0}, fmt::format("vLLM throughput benchmark: the run is one replica of tp x pp = {} devices; the scenario {} has {}",
+                                                   replica_devices, scenario_file, s.hardware.count));
+  // The engine simulated over the same dataset: every request queued at once on an idle engine (F-SRV-2).
+  toml::table& inference = *read.table["inference"].as_table();
+  inference.insert_or_assign("batch", "max");
+  inference.insert_or_assign("engine", "vllm");
+  toml::table serving = read.table.contains("serving") ? *read.table["serving"].as_table() : toml::table{};
+  serving.erase("arrival_rate");
+  serving.erase("concurrency");
+  serving.insert_or_assign("benchmark_requests", static_cast<std::int64_t>(std::round(run.requests)));
+  read.table.insert_or_assign("serving", serving);
   toml::array cases;
   cases.push_back(scenario_case(
       fmt::format("{}-output_tokens_per_s_per_device", slug(std::filesystem::path(run.file).stem().string())),
       source.empty() ? fmt::format("vLLM benchmark_throughput result {}", run.file) : source, "output_tokens_per_s_per_device",
       output_tokens / run.elapsed_s / replica_devices,
-      fmt::format("offline vLLM run: {:g} requests queued at once, {:g} s; output tokens {} / elapsed / the replica's {} devices; continuous "
-                  "batching up to max_num_seqs compared with static batches of the scenario's {:g}",
+      fmt::format("offline vLLM run: {:g} requests queued at once, {:g} s; output tokens {} / elapsed / the replica's {} devices; scored "
+                  "against vLLM's offline engine simulated over the same {:g} requests (batch = \"max\", [serving] benchmark_requests)",
                   run.requests, run.elapsed_s, run.total_output_tokens ? "as recorded" : "= requests x output_len", replica_devices,
-                  s.inference->batch.value_or(1)),
+                  std::round(run.requests)),
       std::move(read.table)));
   return case_file("inference", std::move(cases), "the vLLM result " + run.file);
 }
@@ -206,26 +218,55 @@ std::string trtllm_cases_toml(const TrtllmBenchRun& run, const std::string& scen
   if (s.parallelism.tp != run.tp || s.parallelism.pp != run.pp)
     throw InputError({run.file, 0, 0}, fmt::format("trtllm-bench: the run used TP {} PP {}, the scenario {} has tp {} pp {}", run.tp, run.pp,
                                                    scenario_file, s.parallelism.tp, s.parallelism.pp));
-  toml::table& inference = *read.table["inference"].as_table();
-  const double batch = std::max(1.0, std::round(run.concurrency));
-  inference.insert_or_assign("batch", static_cast<std::int64_t>(batch));
+  // The engine simulated under the run's protocol (F-SRV-2): its dataset of N requests, its scheduler
+  // limits, and either every request queued at once (batch = "max") or the --concurrency clients.
+  toml::table& scenario = read.table;
+  toml::table& inference = *scenario["inference"].as_table();
+  inference.insert_or_assign("engine", "trtllm");
   inference.insert_or_assign("input_len", static_cast<std::int64_t>(std::round(run.input_len)));
   inference.insert_or_assign("output_len", static_cast<std::int64_t>(std::round(run.output_len)));
+  toml::table serving = scenario.contains("serving") ? *scenario["serving"].as_table() : toml::table{};
+  serving.erase("arrival_rate");
+  serving.erase("concurrency");
+  serving.insert_or_assign("benchmark_requests", static_cast<std::int64_t>(run.requests));
+  if (run.max_batch_size) serving.insert_or_assign("max_concurrency", static_cast<std::int64_t>(*run.max_batch_size));
+  if (run.max_num_tokens) serving.insert_or_assign("max_batched_tokens", static_cast<std::int64_t>(*run.max_num_tokens));
+  const bool at_once = run.all_at_once();
+  const double clients = at_once ? run.requests : std::max(1.0, std::round(*run.concurrency));
+  if (at_once) {
+    inference.insert_or_assign("batch", "max");
+  } else {
+    inference.erase("batch");
+    serving.insert_or_assign("concurrency", static_cast<std::int64_t>(clients));
+  }
+  scenario.insert_or_assign("serving", serving);
+  const std::string limits =
+      run.max_batch_size || run.max_num_tokens
+          ? fmt::format("; the run's limits: max batch size {}, max tokens {}", run.max_batch_size ? fmt::format("{:g}", *run.max_batch_size) : "the engine's",
+                        run.max_num_tokens ? fmt::format("{:g}", *run.max_num_tokens) : "the engine's")
+          : std::string();
+  const std::string notes = fmt::format(
+      "trtllm-bench throughput{}{}: {:g} requests {}, {} concurrent on average, mean {:.4g} input and {:.4g} output tokens{}; scored against "
+      "the engine simulated over the same dataset",
+      run.model.empty() ? "" : " of " + run.model, run.version.empty() ? "" : ", TensorRT-LLM " + run.version, run.requests,
+      at_once ? "queued at once" : fmt::format("from {:g} clients (issued over the run)", clients),
+      run.concurrency ? fmt::format("{:.4g}", *run.concurrency) : std::string("(not reported)"), run.input_len, run.output_len, limits);
   const std::string stem = slug(std::filesystem::path(run.file).stem().string());
-  const std::string notes =
-      fmt::format("trtllm-bench throughput{}{}: {:g} requests, {:.4g} concurrent on average (the batch), mean {:.4g} input and {:.4g} output "
-                  "tokens; in-flight batching compared with static batches",
-                  run.model.empty() ? "" : " of " + run.model, run.version.empty() ? "" : ", TensorRT-LLM " + run.version, run.requests,
-                  run.concurrency, run.input_len, run.output_len);
   toml::array cases;
-  auto add = [&](const char* metric, double value, const char* what) {
+  auto add = [&](const std::string& metric, double value, const char* what) {
     cases.push_back(scenario_case(fmt::format("{}-{}", stem, metric),
                                   source.empty() ? fmt::format("trtllm-bench report {}", run.file) : source, metric, value,
-                                  fmt::format("{} ({})", notes, what), read.table));
+                                  fmt::format("{} ({})", notes, what), scenario));
   };
-  add("output_tokens_per_s_per_device", run.per_gpu_output_tokens_per_s, "Per GPU Output Throughput (tps/gpu)");
-  add("latency_s", run.avg_request_latency_s, "Average request latency (ms)");
-  if (run.avg_ttft_s) add("ttft_s", *run.avg_ttft_s, "Average time-to-first-token [TTFT] (ms)");
+  if (at_once) {
+    add("output_tokens_per_s_per_device", run.per_gpu_output_tokens_per_s, "Per GPU Output Throughput");
+    add("latency_s", run.avg_request_latency_s, "Average request latency (ms)");
+    if (run.avg_ttft_s) add("ttft_s", *run.avg_ttft_s, "Average time-to-first-token [TTFT] (ms)");
+  } else {
+    add("serving_output_tokens_per_s", run.per_gpu_output_tokens_per_s * run.tp * run.pp, "Per GPU Output Throughput x TP x PP");
+    add("serving_e2e_mean_s", run.avg_request_latency_s, "Average request latency (ms)");
+    if (run.avg_ttft_s) add("serving_ttft_mean_s", *run.avg_ttft_s, "Average time-to-first-token [TTFT] (ms)");
+  }
   return case_file("inference", std::move(cases), "the trtllm-bench report " + run.file);
 }
 
@@ -248,6 +289,7 @@ std::string vllm_cases_toml(const VllmServingRun& run, const std::string& scenar
   if (run.all_at_once) {
     const double clients = std::min(run.max_concurrency.value_or(run.completed), run.completed);
     serving.insert_or_assign("concurrency", static_cast<std::int64_t>(std::max(1.0, std::round(clients / replicas))));
+    serving.insert_or_assign("benchmark_requests", static_cast<std::int64_t>(std::max(1.0, std::round(run.completed / replicas))));
     load = fmt::format("{:g} clients (--max-concurrency, request_rate inf)", clients);
   } else {
     serving.insert_or_assign("arrival_rate", *run.request_rate);
@@ -257,9 +299,11 @@ std::string vllm_cases_toml(const VllmServingRun& run, const std::string& scenar
   scenario.insert_or_assign("serving", serving);
   const std::string stem = slug(std::filesystem::path(run.file).stem().string());
   const std::string notes = fmt::format("vLLM {} run of {}: {:g} requests at {}, mean {:g} input and {:g} output tokens, scored against the "
-                                        "engine's simulated steady state (the run includes its ramp-up and drain)",
+                                        "engine simulated {}",
                                         run.backend.empty() ? "benchmark" : run.backend, run.model_id.empty() ? "the model" : run.model_id,
-                                        run.completed, load, input_len, output_len);
+                                        run.completed, load, input_len, output_len,
+                                        run.all_at_once ? "over the same finite benchmark from an idle engine (ramp-up and drain included)"
+                                                        : "in its steady state at the rate (the run includes its ramp-up and drain)");
   toml::array cases;
   auto add = [&](const char* metric, double value, const char* what) {
     cases.push_back(scenario_case(fmt::format("{}-{}", stem, metric),

@@ -14,7 +14,9 @@ namespace {
 constexpr std::string_view kLabels[] = {
     "Number of requests",   "Number of concurrent requests", "Average Input Length (tokens)", "Average Output Length (tokens)",
     "TP Size",              "PP Size",                       "EP Size",
-    "Per GPU Output Throughput (tps/gpu)", "Average request latency (ms)", "Average time-to-first-token [TTFT] (ms)",
+    "Per GPU Output Throughput (tps/gpu)", "Per GPU Output Throughput (tokens/sec/gpu)", "Average request latency (ms)",
+    "Average time-to-first-token [TTFT] (ms)", "Max Runtime Batch Size", "Max Runtime Tokens", "Issue Rate (req/sec)",
+    "Request Throughput (req/sec)",
     "Model",                "TensorRT LLM Version",          "TensorRT-LLM Version",          "Dtype"};
 
 struct Field {
@@ -60,7 +62,7 @@ TrtllmBenchRun parse_trtllm_bench(std::string_view text, const std::string& file
   r.version = text_of("TensorRT LLM Version").empty() ? text_of("TensorRT-LLM Version") : text_of("TensorRT LLM Version");
   r.dtype = text_of("Dtype");
   r.requests = *number("Number of requests", true);
-  r.concurrency = *number("Number of concurrent requests", true);
+  r.concurrency = number("Number of concurrent requests", false);
   r.input_len = *number("Average Input Length (tokens)", true);
   r.output_len = *number("Average Output Length (tokens)", true);
   // Parallel sizes: whole numbers a real run could have, checked before the cast to int.
@@ -74,12 +76,37 @@ TrtllmBenchRun parse_trtllm_bench(std::string_view text, const std::string& file
   r.tp = size("TP Size");
   r.pp = size("PP Size");
   r.ep = size("EP Size");
-  r.per_gpu_output_tokens_per_s = *number("Per GPU Output Throughput (tps/gpu)", true);
+  // The per-GPU label changed between releases: "(tps/gpu)" (1.1) and "(tokens/sec/gpu)" (1.0's docs).
+  const std::string_view per_gpu =
+      fields.count("Per GPU Output Throughput (tps/gpu)") ? "Per GPU Output Throughput (tps/gpu)" : "Per GPU Output Throughput (tokens/sec/gpu)";
+  r.per_gpu_output_tokens_per_s = *number(per_gpu, true);
   r.avg_request_latency_s = *number("Average request latency (ms)", true) / 1e3;
   if (auto t = number("Average time-to-first-token [TTFT] (ms)", false)) r.avg_ttft_s = *t / 1e3;
-  if (r.requests <= 0 || r.concurrency <= 0 || r.input_len <= 0 || r.output_len <= 0 || r.per_gpu_output_tokens_per_s <= 0)
-    throw InputError({file, 0, 0}, "trtllm-bench: requests, concurrency, lengths and per-GPU throughput must be positive");
+  // Scheduler limits: whole numbers of requests and tokens, checked like the parallel sizes.
+  auto limit = [&](std::string_view label) -> std::optional<double> {
+    if (!fields.count(label)) return std::nullopt;
+    const double v = *number(label, false);
+    if (v < 1 || v > 1e7 || v != std::floor(v))
+      throw InputError({file, fields[label].line, 1}, fmt::format("trtllm-bench: '{}': '{}' is not a whole number from 1 to 1e7", label,
+                                                              fields[label].value));
+    return v;
+  };
+  r.max_batch_size = limit("Max Runtime Batch Size");
+  r.max_num_tokens = limit("Max Runtime Tokens");
+  r.issue_rate = number("Issue Rate (req/sec)", false);
+  r.request_throughput = number("Request Throughput (req/sec)", false);
+  if (r.requests <= 0 || r.requests > 1e6 || r.requests != std::floor(r.requests))
+    throw InputError({file, fields["Number of requests"].line, 1},
+                     fmt::format("trtllm-bench: 'Number of requests': '{}' is not a whole number from 1 to 1e6", fields["Number of requests"].value));
+  if ((r.concurrency && *r.concurrency <= 0) || r.input_len <= 0 || r.output_len <= 0 || r.per_gpu_output_tokens_per_s <= 0)
+    throw InputError({file, 0, 0}, "trtllm-bench: concurrency, lengths and per-GPU throughput must be positive");
+  if (!r.all_at_once() && !r.concurrency)
+    throw InputError({file, fields["Issue Rate (req/sec)"].line, 1},
+                     "trtllm-bench: the requests were issued over the run (a --concurrency run) but the report has no 'Number of concurrent "
+                     "requests' line to say how many");
   return r;
 }
+
+bool TrtllmBenchRun::all_at_once() const { return !issue_rate || !request_throughput || *issue_rate >= 10 * *request_throughput; }
 
 }  // namespace perfcast

@@ -1,5 +1,6 @@
 #include "engine/ingest/vllm_bench.hpp"
 
+#include <cmath>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -29,6 +30,8 @@ VllmServingRun parse_vllm_serving(std::string_view text, const std::string& file
   if (j.contains("backend") && j["backend"].is_string()) r.backend = j["backend"].get<std::string>();
   r.completed = *number("completed", true);
   if (r.completed <= 0) throw InputError({file, 0, 0}, "vLLM benchmark: 'completed' is 0: no request finished");
+  if (r.completed > 1e6 || r.completed != std::floor(r.completed))
+    throw InputError({file, 0, 0}, fmt::format("vLLM benchmark: 'completed' {:g} is not a whole number from 1 to 1e6", r.completed));
   r.total_input_tokens = *number("total_input_tokens", true);
   r.total_output_tokens = *number("total_output_tokens", true);
   r.output_throughput = *number("output_throughput", true);
@@ -81,6 +84,8 @@ VllmThroughputRun parse_vllm_throughput(std::string_view text, const std::string
   r.total_output_tokens = number("total_output_tokens", false);
   if (r.elapsed_s <= 0 || r.requests <= 0 || r.total_tokens <= 0 || r.tokens_per_s <= 0)
     throw InputError({file, 0, 0}, "vLLM throughput benchmark: elapsed_time, num_requests, total_num_tokens and tokens_per_second must be positive");
+  if (r.requests > 1e6 || r.requests != std::floor(r.requests))
+    throw InputError({file, 0, 0}, fmt::format("vLLM throughput benchmark: num_requests {:g} is not a whole number from 1 to 1e6", r.requests));
   return r;
 }
 
