@@ -157,7 +157,7 @@ models::EngineLimits engine_limits_for(const Scenario& s, models::EngineMode mod
 EngineSteadyState closed_loop(const Scenario& s, double clients, const InferenceOptions& o) {
   EngineSteadyState r = run(s, models::EngineMode::server, clients, o);
   r.load = fmt::format("closed loop of {:g} client{}", clients, clients == 1 ? "" : "s");
-  if (s.serving.benchmark_requests) r.load += fmt::format(", a benchmark of {:g} requests from an idle engine", *s.serving.benchmark_requests);
+  if (s.serving.benchmark_requests) r.load += fmt::format(", a benchmark of {:.0f} requests from an idle engine", *s.serving.benchmark_requests);
   return r;
 }
 
@@ -223,7 +223,7 @@ std::optional<double> slo_rate_of(const RateModel& m, const models::Slo& slo) {
 EngineSteadyState max_throughput(const Scenario& s, const InferenceOptions& o) {
   EngineSteadyState r = run(s, models::EngineMode::offline, 0, o);
   r.load = s.serving.benchmark_requests
-               ? fmt::format("maximum throughput over a benchmark of {:g} requests, all queued at once on an idle engine",
+               ? fmt::format("maximum throughput over a benchmark of {:.0f} requests, all queued at once on an idle engine",
                              *s.serving.benchmark_requests)
                : fmt::format("maximum throughput: a queue that never empties ({:g} requests in the loop)", r.concurrency);
   return r;
