@@ -127,6 +127,10 @@ const std::vector<SourcePin> kSourcePins = {
     // the wrong way knowingly, with 72 -> 81 within: the 40 NVFP4 rows 18.9 % -> 14.0 % (13 -> 21 within), the 60 FP8
     // rows 4.0 % -> 4.5 % in the median (signed mean -0.2 % -> -4.0 %: the ramp and drain they lost to the steady state).
     {"inference", "perf-overview.md @ 00f37686", {0.07691, 81, 100}},
+    // Azure's ND H200 v5 page (added 2026-11-28, inference-azure-nd-h200.toml): the ND H100 v5 rows' workloads on
+    // the H200, +16 to +38 % too fast as the H100 rows are; the model's H200 / H100 ratio within 2 points of the
+    // measured one (+4 to +6 %) on all five paired rows, so the shared residual is not the device's.
+    {"inference", "Azure_Results/ND_H200_v5_results.md", {0.27921, 0, 6}},
     {"gemm", "pytorch/ao PR #2427", {0.15503, 4, 6}},
     // The same pytorch/ao run's BF16 reference rows on B200 (added 2026-11-25; gemm-blackwell-bf16.toml): at
     // 4096^3 and up cuBLAS holds 1.41-1.45 PF/s, 0.63-0.64 of peak, below the MAMF best (0.776) the
