@@ -189,6 +189,17 @@ TEST_CASE("engine limits: trtllm-bench's rounding, vLLM's device tiers, the KV c
   CHECK_FALSE(engine_limits(ServingEngine::sglang, EngineMode::server, h100).limits.mixed_prefill);
   CHECK(engine_limits(ServingEngine::vllm, EngineMode::server, h100).limits.mixed_prefill);
   CHECK(engine_limits(ServingEngine::trtllm, EngineMode::offline, h100).limits.mixed_prefill);
+  // trtllm-bench throughput runs without chunked prefill (its default) and raises max_num_tokens to the
+  // longest prompt + max_batch_size (bench/benchmark/utils/general.py): 5000-token prompts, 300 requests'
+  // KV cache: batch 384, tuned tokens 300 x 11 = 3300 -> 3328, raised to 5000 + 384.
+  const EngineDevice long_prompts{.memory_GiB = 79.6, .kv_sequences = 300, .input_len = 5000, .output_len = 500};
+  const EngineLimits bench = engine_limits(ServingEngine::trtllm, EngineMode::offline, long_prompts);
+  CHECK_FALSE(bench.limits.chunked_prefill);
+  CHECK(bench.limits.max_step_tokens == 5000 + 384);
+  CHECK(bench.limits.max_sequences == 300);
+  // 1000 + 1000 tokens, 5000 requests' KV cache: batch 4096, and the tuned 4096 x 2 = 8192 tokens already
+  // hold a prompt and the batch (1000 + 4096).
+  CHECK(engine_limits(ServingEngine::trtllm, EngineMode::offline, h100).limits.max_step_tokens == 8192);
   EngineDevice b200 = h100;
   b200.memory_GiB = 178;
   CHECK(engine_limits(ServingEngine::sglang, EngineMode::server, b200).limits.max_step_tokens == 16384);

@@ -126,7 +126,11 @@ const std::vector<SourcePin> kSourcePins = {
     // over the time to the last completion; F-SRV-2) instead of an endless queue: 7.174 % -> 7.690 %, the median moved
     // the wrong way knowingly, with 72 -> 81 within: the 40 NVFP4 rows 18.9 % -> 14.0 % (13 -> 21 within), the 60 FP8
     // rows 4.0 % -> 4.5 % in the median (signed mean -0.2 % -> -4.0 %: the ramp and drain they lost to the steady state).
-    {"inference", "perf-overview.md @ 00f37686", {0.07691, 81, 100}},
+    // Then prompts run whole, as trtllm-bench runs them (chunked prefill off by default, max_num_tokens raised to the
+    // prompt + max_batch_size; bench/benchmark/utils/general.py): 7.690 % -> 8.294 %, the median the wrong way again,
+    // knowingly, with 81 -> 83 within: the NVFP4 rows 14.0 % -> 13.8 % (23 within), the FP8 rows 4.5 % -> 5.3 % (all 60
+    // within; signed mean -4.0 % -> -4.6 %).
+    {"inference", "perf-overview.md @ 00f37686", {0.08295, 83, 100}},
     // Azure's ND H200 v5 page (added 2026-11-28, inference-azure-nd-h200.toml): the ND H100 v5 rows' workloads on
     // the H200, +16 to +38 % too fast as the H100 rows are; the model's H200 / H100 ratio within 2 points of the
     // measured one (+4 to +6 %) on all five paired rows, so the shared residual is not the device's.
