@@ -90,6 +90,39 @@ TEST_CASE("inference: the largest batch that fits is the edge of fitting") {
   CHECK(over.verdict.find("would fit") != std::string::npos);
 }
 
+TEST_CASE("the KV cache's share: vLLM's utilisation bounds everything, TensorRT-LLM's takes a share of what is left") {
+  // F-KV-3: Llama 3.1 70B FP8 on one H200 at 1000 + 1000 tokens; vLLM's cache is u·C − F, TensorRT-LLM's
+  // free_gpu_memory_fraction u·(C − F), with C the device memory and F what does not grow with the batch.
+  const std::string text = R"(
+[model]
+preset = "llama3.1-70b"
+[hardware]
+accelerator = "h200"
+[inference]
+input_len = 1000
+output_len = 1000
+compute_dtype = "fp8"
+weight_dtype = "fp8"
+kv_dtype = "fp8"
+)";
+  const MemoryReport vllm = memory_for_scenario(scenario(text + "engine = \"vllm\"\n"));
+  const MemoryReport trtllm = memory_for_scenario(scenario(text + "engine = \"trtllm\"\n"));
+  REQUIRE(vllm.max_batch);
+  REQUIRE(trtllm.max_batch);
+  const double C = 141e9;  // H200 HBM3e, the datasheet's 141 GB
+  CHECK(vllm.capacity_B == doctest::Approx(0.9 * C));
+  // TensorRT-LLM's capacity is F + 0.9·(C − F): F, read back, is the weights and CUDA context plus less
+  // than a gigabyte of one prefill's workspace.
+  const double F = (trtllm.capacity_B - 0.9 * C) / 0.1;
+  const double weights_and_context = component(trtllm, "weights") + component(trtllm, "cuda_context");
+  CHECK(F > weights_and_context);
+  CHECK(F < weights_and_context + 1e9);
+  // 163 sequences of 2000 tokens at 163,840 B a token in 0.9·131.3 − 68.2 = 50.0 GiB; 185 in 56.8 GiB.
+  CHECK(*vllm.max_batch == 163);
+  CHECK(*trtllm.max_batch == 185);
+  CHECK(trtllm.capacity_label.find("free_gpu_memory_fraction") != std::string::npos);
+}
+
 TEST_CASE("a layout that does not fit names the binding part and single changes that fit, which do fit") {
   const std::string text =
       "[model]\npreset = \"llama3-8b\"\n[hardware]\nsystem = \"dgx-h100\"\nnodes = 1\n"

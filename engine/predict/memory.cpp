@@ -449,16 +449,26 @@ MemoryReport memory_for_scenario(const Scenario& s, const MemoryOverheads& o) {
     r.assumptions.push_back("in flight: Narayanan et al. 2021 1F1B warm-up (interleaved: first stage L(1 + (p-1)/(pv)) layers); GPipe all micro-batches");
   } else if (s.workload.is_transformer()) {
     const double util = s.inference->memory_utilization.value_or(o.memory_utilization);
-    capacity *= util;
-    r.capacity_label = fmt::format("{} at {:.0f}% utilisation", r.capacity_label, 100 * util);
     InferenceShape shape = transformer_inference(s, a, 1, o);
+    // vLLM (and the default): the server may use `util` of the device, weights included. TensorRT-LLM:
+    // the KV cache takes free_gpu_memory_fraction of what the weights and buffers leave
+    // (../shared/reference/serving-engines.md §1.3, "How to Change KV Cache Behavior").
+    const bool of_free = s.inference->engine == models::ServingEngine::trtllm;
+    capacity = of_free ? shape.fixed + util * std::max(0.0, capacity - shape.fixed) : capacity * util;
+    r.capacity_label = of_free ? fmt::format("{}: the weights and buffers, and {:.0f}% of what they leave (TensorRT-LLM "
+                                             "free_gpu_memory_fraction)",
+                                             r.capacity_label, 100 * util)
+                               : fmt::format("{} at {:.0f}% utilisation", r.capacity_label, 100 * util);
     const double room = capacity - shape.fixed;
     r.max_batch = room > 0 ? std::floor(room / shape.per_sequence) : 0;
     r.batch = s.inference->batch.value_or(std::max(1.0, *r.max_batch));
     ev = transformer_inference(s, a, *r.batch, o).eval;
     r.kv_bytes_per_token = shape.kv_per_token;
     r.kv_bytes_per_prompt = shape.kv_per_prompt;
-    r.assumptions.push_back(fmt::format("memory utilisation target {:.2f} (vLLM --gpu-memory-utilization default 0.9)", util));
+    r.assumptions.push_back(of_free ? fmt::format("KV cache: {:.2f} of the memory the weights and buffers leave (TensorRT-LLM "
+                                                  "KvCacheConfig.free_gpu_memory_fraction, default 0.9)",
+                                                  util)
+                                    : fmt::format("memory utilisation target {:.2f} (vLLM --gpu-memory-utilization default 0.9)", util));
     r.assumptions.push_back(fmt::format("paged KV cache, blocks of {:g} tokens (vLLM default block size 16)",
                                         s.inference->kv_block.value_or(o.kv_block_tokens)));
   } else {

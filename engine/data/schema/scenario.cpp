@@ -184,7 +184,9 @@ constexpr ScenarioKey kInference[] = {
     choice("kv_dtype", kServingDtypes, "bf16 (int8 on integer-only devices)", "KV cache element format"),
     choice("compute_dtype", kServingDtypes, "bf16 (the device's own on edge parts)", "Math precision"),
     number("target_fps", "frames/s", "none", 0.01, true, 1e6, "Edge: the frame rate the model must sustain (at least one frame per 100 s)"),
-    number("memory_utilization", "", "0.9 (vLLM --gpu-memory-utilization)", 0, false, 1, "Share of device memory the server may use"),
+    number("memory_utilization", "", "0.9 (vLLM --gpu-memory-utilization; TensorRT-LLM free_gpu_memory_fraction)", 0, false, 1,
+           "Share of device memory the server may use, weights included; with engine = \"trtllm\", the KV cache's share of the "
+           "memory the weights and buffers leave"),
     integer("kv_block", "tokens", "16 (vLLM block size)", 1, 1e6, "Paged KV cache block"),
     number("speculative_alpha", "", "none", 0, true, 1, "Speculative decoding: draft token acceptance rate, below 1"),
     integer("draft_length", "tokens", "none", 1, 64, "Speculative decoding: tokens drafted per step"),
