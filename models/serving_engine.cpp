@@ -64,25 +64,19 @@ EngineLimits engine_limits(ServingEngine e, EngineMode mode, const EngineDevice&
       const double batch = trtllm_bench_batch(fit, d.pp);
       const double tuned = trtllm_bench_tokens(std::min(fit, 4096.0) / d.pp, d.input_len, d.output_len);
       l.max_sequences = std::min(batch, fit);
-      if (mode == EngineMode::offline) {
-        // trtllm-bench throughput runs without chunked prefill unless --enable_chunked_context (or the
-        // LLM API options) ask for it, and then raises max_num_tokens to the longest prompt plus
-        // max_batch_size so every prompt fits a step whole (bench/benchmark/utils/general.py,
-        // get_settings, @0171265e; bench/benchmark/throughput.py, default False).
-        l.chunked_prefill = false;
-        l.max_step_tokens = std::max(tuned, d.input_len + batch);
-        out.rule = fmt::format("TensorRT-LLM, max_batch_size {:g} and max_num_tokens {:g} as trtllm-bench throughput derives them "
-                               "(tensorrt_llm/bench/build/tuning.py @04cba882; without chunked prefill, its default, max_num_tokens "
-                               "is at least the prompt + max_batch_size, bench/benchmark/utils/general.py @0171265e): each prompt "
-                               "runs whole in one step",
-                               batch, l.max_step_tokens);
-      } else {
-        l.max_step_tokens = tuned;
-        l.chunked_prefill = true;
-        out.rule = fmt::format("TensorRT-LLM, max_batch_size {:g} and max_num_tokens {:g} as trtllm-bench derives them "
-                               "(tensorrt_llm/bench/build/tuning.py @04cba882); prompts longer than the token budget chunked",
-                               batch, l.max_step_tokens);
-      }
+      // trtllm-bench throughput (offline) runs without chunked prefill unless --enable_chunked_context (or
+      // the LLM API options) ask for it, and then raises max_num_tokens to the longest prompt plus
+      // max_batch_size so every prompt fits a step whole (bench/benchmark/utils/general.py, get_settings,
+      // @0171265e; bench/benchmark/throughput.py, default False).
+      l.chunked_prefill = mode != EngineMode::offline;
+      l.max_step_tokens = l.chunked_prefill ? tuned : std::max(tuned, d.input_len + batch);
+      out.rule = fmt::format("TensorRT-LLM, max_batch_size {:g} and max_num_tokens {:g} as trtllm-bench{} derives them "
+                             "(tensorrt_llm/bench/build/tuning.py @04cba882{}",
+                             batch, l.max_step_tokens, l.chunked_prefill ? "" : " throughput",
+                             l.chunked_prefill ? "); prompts longer than the token budget chunked"
+                                               : "; without chunked prefill, its default, max_num_tokens is at least the prompt + "
+                                                 "max_batch_size, bench/benchmark/utils/general.py @0171265e): each prompt runs "
+                                                 "whole in one step");
       break;
     }
   }

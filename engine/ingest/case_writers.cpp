@@ -194,9 +194,7 @@ std::string vllm_throughput_cases_toml(const VllmThroughputRun& run, const std::
   toml::table& inference = *read.table["inference"].as_table();
   inference.insert_or_assign("batch", "max");
   inference.insert_or_assign("engine", "vllm");
-  toml::table serving = read.table.contains("serving") ? *read.table["serving"].as_table() : toml::table{};
-  serving.erase("arrival_rate");
-  serving.erase("concurrency");
+  toml::table serving;  // read_serving_scenario dropped the file's own [serving]
   serving.insert_or_assign("benchmark_requests", static_cast<std::int64_t>(std::round(run.requests)));
   read.table.insert_or_assign("serving", serving);
   toml::array cases;
@@ -225,9 +223,7 @@ std::string trtllm_cases_toml(const TrtllmBenchRun& run, const std::string& scen
   inference.insert_or_assign("engine", "trtllm");
   inference.insert_or_assign("input_len", static_cast<std::int64_t>(std::round(run.input_len)));
   inference.insert_or_assign("output_len", static_cast<std::int64_t>(std::round(run.output_len)));
-  toml::table serving = scenario.contains("serving") ? *scenario["serving"].as_table() : toml::table{};
-  serving.erase("arrival_rate");
-  serving.erase("concurrency");
+  toml::table serving;  // read_serving_scenario dropped the file's own [serving]
   serving.insert_or_assign("benchmark_requests", static_cast<std::int64_t>(run.requests));
   if (run.max_batch_size) serving.insert_or_assign("max_concurrency", static_cast<std::int64_t>(*run.max_batch_size));
   if (run.max_num_tokens) serving.insert_or_assign("max_batched_tokens", static_cast<std::int64_t>(*run.max_num_tokens));
@@ -282,9 +278,7 @@ std::string vllm_cases_toml(const VllmServingRun& run, const std::string& scenar
   inference.insert_or_assign("output_len", static_cast<std::int64_t>(output_len));
   // The load as the benchmark applied it: --max-concurrency clients with --request-rate inf, or
   // arrivals at the rate (gamma gaps of shape --burstiness).
-  toml::table serving = scenario.contains("serving") ? *scenario["serving"].as_table() : toml::table{};
-  serving.erase("arrival_rate");
-  serving.erase("concurrency");
+  toml::table serving;  // read_serving_scenario dropped the file's own [serving]
   std::string load;
   if (run.all_at_once) {
     const double clients = std::min(run.max_concurrency.value_or(run.completed), run.completed);

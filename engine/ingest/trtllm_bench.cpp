@@ -61,43 +61,32 @@ TrtllmBenchRun parse_trtllm_bench(std::string_view text, const std::string& file
   r.model = text_of("Model");
   r.version = text_of("TensorRT LLM Version").empty() ? text_of("TensorRT-LLM Version") : text_of("TensorRT LLM Version");
   r.dtype = text_of("Dtype");
-  r.requests = *number("Number of requests", true);
+  // Counts and sizes: whole numbers from 1 to `most` a real run could have (written `most_text` in the
+  // message), checked before any cast to int; none where an optional line is absent.
+  auto whole = [&](std::string_view label, bool required, double most, std::string_view most_text) {
+    const std::optional<double> v = number(label, required);
+    if (v && (*v < 1 || *v > most || *v != std::floor(*v)))
+      throw InputError({file, fields[label].line, 1}, fmt::format("trtllm-bench: '{}': '{}' is not a whole number from 1 to {}", label,
+                                                              fields[label].value, most_text));
+    return v;
+  };
+  r.requests = *whole("Number of requests", true, 1e6, "1e6");
   r.concurrency = number("Number of concurrent requests", false);
   r.input_len = *number("Average Input Length (tokens)", true);
   r.output_len = *number("Average Output Length (tokens)", true);
-  // Parallel sizes: whole numbers a real run could have, checked before the cast to int.
-  auto size = [&](std::string_view label) {
-    const double v = number(label, false).value_or(1);
-    if (v < 1 || v > 1e6 || v != std::floor(v))
-      throw InputError({file, fields[label].line, 1}, fmt::format("trtllm-bench: '{}': '{}' is not a whole number from 1 to 1e6", label,
-                                                              fields[label].value));
-    return int(v);
-  };
-  r.tp = size("TP Size");
-  r.pp = size("PP Size");
-  r.ep = size("EP Size");
+  r.tp = int(whole("TP Size", false, 1e6, "1e6").value_or(1));
+  r.pp = int(whole("PP Size", false, 1e6, "1e6").value_or(1));
+  r.ep = int(whole("EP Size", false, 1e6, "1e6").value_or(1));
   // The per-GPU label changed between releases: "(tps/gpu)" (1.1) and "(tokens/sec/gpu)" (1.0's docs).
   const std::string_view per_gpu =
       fields.count("Per GPU Output Throughput (tps/gpu)") ? "Per GPU Output Throughput (tps/gpu)" : "Per GPU Output Throughput (tokens/sec/gpu)";
   r.per_gpu_output_tokens_per_s = *number(per_gpu, true);
   r.avg_request_latency_s = *number("Average request latency (ms)", true) / 1e3;
   if (auto t = number("Average time-to-first-token [TTFT] (ms)", false)) r.avg_ttft_s = *t / 1e3;
-  // Scheduler limits: whole numbers of requests and tokens, checked like the parallel sizes.
-  auto limit = [&](std::string_view label) -> std::optional<double> {
-    if (!fields.count(label)) return std::nullopt;
-    const double v = *number(label, false);
-    if (v < 1 || v > 1e7 || v != std::floor(v))
-      throw InputError({file, fields[label].line, 1}, fmt::format("trtllm-bench: '{}': '{}' is not a whole number from 1 to 1e7", label,
-                                                              fields[label].value));
-    return v;
-  };
-  r.max_batch_size = limit("Max Runtime Batch Size");
-  r.max_num_tokens = limit("Max Runtime Tokens");
+  r.max_batch_size = whole("Max Runtime Batch Size", false, 1e7, "1e7");
+  r.max_num_tokens = whole("Max Runtime Tokens", false, 1e7, "1e7");
   r.issue_rate = number("Issue Rate (req/sec)", false);
   r.request_throughput = number("Request Throughput (req/sec)", false);
-  if (r.requests <= 0 || r.requests > 1e6 || r.requests != std::floor(r.requests))
-    throw InputError({file, fields["Number of requests"].line, 1},
-                     fmt::format("trtllm-bench: 'Number of requests': '{}' is not a whole number from 1 to 1e6", fields["Number of requests"].value));
   if ((r.concurrency && *r.concurrency <= 0) || r.input_len <= 0 || r.output_len <= 0 || r.per_gpu_output_tokens_per_s <= 0)
     throw InputError({file, 0, 0}, "trtllm-bench: concurrency, lengths and per-GPU throughput must be positive");
   if (!r.all_at_once() && !r.concurrency)
