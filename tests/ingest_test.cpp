@@ -234,6 +234,7 @@ TEST_CASE("vLLM benchmark_serving result: its closed loop on the serving scenari
   const std::string scenario = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-h100-serving.toml";
   const std::string text = vllm_cases_toml(run, scenario, shipped_db(), "");
   CHECK(text.find("concurrency = 32") != std::string::npos);
+  CHECK(text.find("benchmark_requests = 256") != std::string::npos);  // the same finite benchmark from an idle engine
   CHECK(text.find("input_len = 2048") != std::string::npos);   // 524,288 / 256
   CHECK(text.find("output_len = 256") != std::string::npos);
   const std::vector<CaseScore> scores = score_case_text(text, "perfcast-vllm");
@@ -263,6 +264,11 @@ TEST_CASE("vLLM benchmark_serving result: what does not map is named") {
   CHECK_THROWS_WITH_AS(parse_measurements("[{\"value\": 2e777}]", "m.json"), doctest::Contains("m.json: measurements: not JSON"),
                        InputError);
   CHECK_THROWS_WITH_AS(parse_vllm_serving("{\"completed\": 10}", "r.json"), doctest::Contains("no 'total_input_tokens'"), InputError);
+  // The completed requests become benchmark_requests: a whole number from 1 to 1e6.
+  CHECK_THROWS_WITH_AS(parse_vllm_serving("{\"completed\": 10.5}", "r.json"),
+                       doctest::Contains("r.json: vLLM benchmark: 'completed' 10.5 is not a whole number from 1 to 1e6"), InputError);
+  CHECK_THROWS_WITH_AS(parse_vllm_serving("{\"completed\": 2e6}", "r.json"), doctest::Contains("is not a whole number from 1 to 1e6"),
+                       InputError);
   const std::string rated = R"({"completed": 10, "total_input_tokens": 100, "total_output_tokens": 100, "output_throughput": 5,
                                "mean_ttft_ms": 50, "request_rate": 4.0})";
   const VllmServingRun run = parse_vllm_serving(rated, "r.json");
@@ -433,4 +439,20 @@ TEST_CASE("vLLM benchmark_throughput JSON: told apart from serving results, leng
   const std::string fp8 = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-8b-l4.toml";  // 1,024 + 256 tokens
   CHECK_THROWS_WITH_AS(vllm_throughput_cases_toml(r, fp8, shipped_db(), ""), doctest::Contains("set the scenario's lengths"), InputError);
   CHECK_THROWS_WITH_AS(parse_vllm_throughput("{\"elapsed_time\": 3}", "x.json"), doctest::Contains("no number 'num_requests'"), InputError);
+  // Scored as vLLM's offline engine over the same 1,000 requests queued at once.
+  const std::string cases = vllm_throughput_cases_toml(r, scenario, shipped_db(), "");
+  CHECK(cases.find("batch = 'max'") != std::string::npos);
+  CHECK(cases.find("engine = 'vllm'") != std::string::npos);
+  CHECK(cases.find("benchmark_requests = 1000") != std::string::npos);
+  CHECK_THROWS_WITH_AS(
+      parse_vllm_throughput(R"({"elapsed_time": 3, "num_requests": 2.5, "total_num_tokens": 10, "tokens_per_second": 3})", "x.json"),
+      doctest::Contains("x.json: vLLM throughput benchmark: num_requests 2.5 is not a whole number from 1 to 1e6"), InputError);
+  // The run is one replica: a scenario of two tp-8 replicas is refused in one line.
+  const std::filesystem::path two = std::filesystem::temp_directory_path() / ("perfcast-two-replicas-" + std::to_string(getpid()) + ".toml");
+  std::string two_text = read_input_file(scenario, "scenario");
+  two_text.replace(two_text.find("nodes = 1"), 9, "nodes = 2");
+  std::ofstream(two) << two_text;
+  CHECK_THROWS_WITH_AS(vllm_throughput_cases_toml(r, two.string(), shipped_db(), ""),
+                       doctest::Contains("the run is one replica of tp x pp = 8 devices; the scenario"), InputError);
+  std::filesystem::remove(two);
 }
