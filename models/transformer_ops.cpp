@@ -307,7 +307,9 @@ class LayerBuilder {
       ops_.back().kernels = 2;
       ops_.back().backward = MemoryPass{full, kv, 2};
     }
-    attention_core(heads, d, d, 2 * (repeat ? heads : kv_heads) * d);
+    // F-ATT-3: a decode kernel with one thread block per query head reads its KV head's cache in each block.
+    const bool per_query_head = c_.phase == Phase::decode && c_.decode_kv == DecodeKvReads::per_query_head;
+    attention_core(heads, d, d, 2 * (repeat || per_query_head ? heads : kv_heads) * d);
     // sigmoid(gate) x the attention output, one elementwise pass.
     if (m_.attention_output_gate) memory("attn.output_gate", 2 * T_ * heads * d * act_, T_ * heads * d * act_);
     gemm("attn.out", T_, h, heads * d);

@@ -21,8 +21,12 @@ enum class Recompute { none, selective, full };
 // tensor's own amax, which a separate reduction pass over it computes first; mxfp8 (Blackwell), an
 // E8M0 scale per 32 consecutive values, computed inside the cast kernel.
 enum class Fp8Scaling { delayed, current, mxfp8 };
+// How a decode step's attention reads the KV cache when query heads share KV heads (MQA/GQA): each KV
+// head once for its group (XQA, FlashAttention, FlashInfer), or once per query head (F-ATT-3).
+enum class DecodeKvReads { shared, per_query_head };
 // Their names in scenario files and outputs, in enum order.
 inline constexpr std::array<std::string_view, 2> kAttentionMaskKeys{"causal", "full"};
+inline constexpr std::array<std::string_view, 2> kDecodeKvReadsKeys{"shared", "per-query-head"};
 inline constexpr std::array<std::string_view, 2> kAttentionKernelKeys{"flash", "materialised"};
 inline constexpr std::array<std::string_view, 3> kRecomputeKeys{"none", "selective", "full"};
 inline constexpr std::array<std::string_view, 3> kFp8ScalingKeys{"delayed", "current", "mxfp8"};
@@ -34,6 +38,7 @@ struct OpContext {
   double context_len = 0;    // decode: tokens already in the KV cache
   AttentionMask mask = AttentionMask::causal;
   AttentionKernel kernel = AttentionKernel::flash;
+  DecodeKvReads decode_kv = DecodeKvReads::shared;
   AttentionImpl attention_impl = AttentionImpl::generic;  // the fused kernel (the stack's choice on this GPU)
   Recompute recompute = Recompute::none;
   // recompute = selective is the stack's op-level policy (torchtitan): every second matmul of a

@@ -251,6 +251,46 @@ TEST_CASE("F-ATT-2: decode attention streams its cache at the device's measured 
   CHECK(time_op(memory_op("norm", 1e9, 0), b200, e).time_s == doctest::Approx(1e9 / (0.9 * 7.7e12)));
 }
 
+TEST_CASE("F-ATT-3: a decode kernel per query head reads each KV head's cache once per query head (16.1 GB -> 128.8 GB)") {
+  // docs/models.md F-ATT-3's example: Llama 2 70B in FP8 on tp 2, batch 64 at a 3,072-token context.
+  const TransformerSpec m = spec("llama2-70b");
+  OpContext c;
+  c.phase = Phase::decode;
+  c.batch = 64;
+  c.context_len = 3071;  // keys = context + 1
+  c.tp = 2;
+  c.math = Precision::fp8;
+  c.kv_bytes = 1;
+  auto kv_read = [&](Phase phase, DecodeKvReads reads) {
+    c.phase = phase;
+    c.seq_len = phase == Phase::decode ? 2048 : 3072;
+    c.decode_kv = reads;
+    double bytes = 0;
+    for (const OpGroup& g : transformer_ops(m, c))
+      for (const Op& op : g.ops)
+        if (op.kind == OpKind::attention) bytes += g.repeats * op.bytes_read;
+    return bytes;
+  };
+  const double queries = 80 * 64 * (64 / 2) * 128 * 1.0;  // the query tokens' own reads (2-byte activations)
+  const double shared = kv_read(Phase::decode, DecodeKvReads::shared) - 2 * queries;
+  const double per_head = kv_read(Phase::decode, DecodeKvReads::per_query_head) - 2 * queries;
+  CHECK(shared == doctest::Approx(64.0 * 3072 * 80 * 2 * 4 * 128));  // 16.1 GB per rank and step
+  CHECK(per_head == doctest::Approx(8 * shared));
+  // Prefill and MHA models do not change.
+  CHECK(kv_read(Phase::prefill, DecodeKvReads::per_query_head) == kv_read(Phase::prefill, DecodeKvReads::shared));
+  const TransformerSpec mha = spec("llama2-7b");
+  c.phase = Phase::decode;
+  auto mha_read = [&](DecodeKvReads reads) {
+    c.decode_kv = reads;
+    double bytes = 0;
+    for (const OpGroup& g : transformer_ops(mha, c))
+      for (const Op& op : g.ops)
+        if (op.kind == OpKind::attention) bytes += g.repeats * op.bytes_read;
+    return bytes;
+  };
+  CHECK(mha_read(DecodeKvReads::per_query_head) == mha_read(DecodeKvReads::shared));
+}
+
 TEST_CASE("F-DROP-1: Korthikanti's 22B layer trains with dropout: 671.1 MB each way over the probabilities, a mask at each residual") {
   TransformerSpec m = spec("gpt3-175b");
   m.layers = 48, m.hidden = 6144, m.heads = 64, m.kv_heads = 64, m.head_dim = 96, m.ffn_hidden = 24576;

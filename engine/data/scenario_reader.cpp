@@ -362,6 +362,7 @@ Scenario read_scenario(TomlSection& root, const std::string& label, const std::f
     KeyReader r(*attention, "attention");
     s.mask = r.pick<models::AttentionMask>("mask").value_or(s.mask);
     s.attention_kernel = r.pick<models::AttentionKernel>("kernel").value_or(s.attention_kernel);
+    s.decode_kv = r.pick<models::DecodeKvReads>("decode_kv").value_or(s.decode_kv);
     attention->finish();
   }
   auto hardware = root.table("hardware");

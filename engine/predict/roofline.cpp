@@ -273,6 +273,7 @@ void add_inference_pass(RooflineReport& r, const Scenario& s, const AcceleratorS
                                             in.weight_dtype, in.kv_dtype, activation_bytes_for(a, r.precision), m.hidden);
   c.mask = s.mask;
   c.kernel = s.attention_kernel;
+  c.decode_kv = s.decode_kv;
   c.attention_math = inference_attention_math(a, r.precision);
   c.ep = par.ep;
   c.sequence_parallel = par.sequence_parallel;

@@ -131,6 +131,7 @@ struct Scenario {
   RegionSettings region;
   models::AttentionMask mask = models::AttentionMask::causal;
   models::AttentionKernel attention_kernel = models::AttentionKernel::flash;
+  models::DecodeKvReads decode_kv = models::DecodeKvReads::shared;
 };
 
 // One combination of `perfcast compare`'s variants: their labels and the scenario they make, or

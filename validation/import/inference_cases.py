@@ -19,6 +19,11 @@ AZURE_RUN = ("Checked, Azure/AI-benchmarking-guide @ 8fd0c6e: Benchmarks/LLMBenc
              "batch x output_len / latency (gpt_benchmark.py): output tokens only. Its committed config lists 128,128; "
              "the results page states output 8, used here. ")
 
+# TensorRT-LLM's 2023 tables (v0.5, v0.6.1) generate with its masked multi-head attention kernel, one thread block per
+# query head reading its KV head's cache (F-ATT-3); XQA, which reads each KV head once for its group, came with v0.8
+# (docs/source/blogs/XQA-kernel.md).
+PRE_XQA = ("'Performance of TensorRT-LLM' (performance.md)", "'H100 has 4.6x A100 Performance in TensorRT-LLM'")
+
 cases = json.load(open(sys.argv[1] if len(sys.argv) > 1 else "../shared/validation/inference_cases.json"))
 
 PRESETS = {"GPT-J-6B": "gpt-j-6b", "LLaMA 7B (Llama-2-7b per methodology)": "llama2-7b", "Llama-2-70B": "llama2-70b",
@@ -70,6 +75,8 @@ for c in cases:
                 "differ by the factor tp")
     sc = {"model": {"preset": preset}, "hardware": {"accelerator": device, "count": s["tp"] or 1},
           "inference": inference, "parallelism": {"tp": s["tp"] or 1}} if not skip else None
+    if sc and any(k in c["source"] for k in PRE_XQA):
+        sc["attention"] = {"decode_kv": "per-query-head"}
     note = ((AZURE_RUN if "Azure/AI-benchmarking-guide" in c["source"] else
              "Assumed: FP8 weights, activations and KV cache (the source's precision is not stated). ")
             if s["precision"] is None else "") + c["notes"][:300]

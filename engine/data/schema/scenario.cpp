@@ -128,6 +128,10 @@ constexpr ScenarioKey kAttention[] = {
     choice("mask", models::kAttentionMaskKeys, "causal", "Attention mask: causal (half the scores) or full"),
     choice("kernel", models::kAttentionKernelKeys, "flash",
            "Attention kernel: flash (fused, no s×s scores in memory) or materialised"),
+    choice("decode_kv", models::kDecodeKvReadsKeys, "shared",
+           "How decode attention reads the KV cache under GQA/MQA: once per KV head (XQA, FlashAttention, FlashInfer) or "
+           "once per query head (TensorRT-LLM's masked multi-head attention kernel, its generation kernel before XQA in "
+           "v0.8; F-ATT-3)"),
 };
 
 constexpr ScenarioKey kHardware[] = {
