@@ -7,6 +7,7 @@
 #include "cli/output_file.hpp"
 #include "engine/core/errors.hpp"
 #include "engine/data/hardware_db.hpp"
+#include "engine/ingest/aiperf_export.hpp"
 #include "engine/ingest/measurements.hpp"
 #include "engine/ingest/megatron_log.hpp"
 #include "engine/ingest/mlperf_summary.hpp"
@@ -73,16 +74,18 @@ struct VllmOptions {
   std::string scenario, source, output;
 };
 
-enum class ServingTool { vllm, mlperf, trtllm };
+enum class ServingTool { vllm, mlperf, trtllm, aiperf };
 
 // One case file per result: vLLM serving or throughput JSON (told apart by their keys), an MLPerf
-// summary, or a trtllm-bench report.
+// summary, a trtllm-bench report, or an AIPerf / GenAI-Perf export.
 int run_serving_result(const GlobalOptions& global, const VllmOptions& o, ServingTool tool) {
   HardwareDb db = HardwareDb::load(global.hardware_db);
   std::string out;
   for (const std::string& f : o.files) {
     if (tool == ServingTool::mlperf) {
       out += mlperf_case_toml(parse_mlperf_summary(read_input_file(f, "MLPerf summary"), f), o.scenario, db, o.source);
+    } else if (tool == ServingTool::aiperf) {
+      out += aiperf_cases_toml(parse_aiperf_export(read_input_file(f, "AIPerf / GenAI-Perf export"), f), o.scenario, db, o.source);
     } else if (tool == ServingTool::trtllm) {
       out += trtllm_cases_toml(parse_trtllm_bench(read_input_file(f, "trtllm-bench report"), f), o.scenario, db, o.source);
     } else {
@@ -150,6 +153,14 @@ void add_ingest_command(CLI::App& app, const GlobalOptions& options, std::functi
   trtllm->add_option("--source", t->source, "Citation for the cases (default: the file)");
   trtllm->add_option("-o,--output", t->output, "Write the cases to this file instead of stdout");
   trtllm->callback([&action, &options, t] { action = [&options, t] { return run_serving_result(options, *t, ServingTool::trtllm); }; });
+  auto a = std::make_shared<VllmOptions>();
+  CLI::App* aiperf = cmd->add_subcommand("aiperf", "AIPerf profile_export_aiperf.json or GenAI-Perf profile_export_genai_perf.json (a "
+                                                   "concurrency or a request rate) as serving cases");
+  aiperf->add_option("files", a->files, "Export JSON files (one run each)")->required();
+  aiperf->add_option("--scenario", a->scenario, "The serving scenario it ran (model, hardware, tp/pp, dtypes, engine)")->required();
+  aiperf->add_option("--source", a->source, "Citation for the cases (default: the file)");
+  aiperf->add_option("-o,--output", a->output, "Write the cases to this file instead of stdout");
+  aiperf->callback([&action, &options, a] { action = [&options, a] { return run_serving_result(options, *a, ServingTool::aiperf); }; });
   auto m = std::make_shared<MeasurementsOptions>();
   CLI::App* generic = cmd->add_subcommand("measurements", "The generic format: CSV or JSON rows of scenario, metric, value [, id, source, "
                                                           "notes, tolerance] as training or inference cases");

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "engine/core/errors.hpp"
+#include "engine/ingest/aiperf_export.hpp"
 #include "engine/ingest/measurements.hpp"
 #include "engine/ingest/megatron_log.hpp"
 #include "engine/ingest/mlperf_summary.hpp"
@@ -288,6 +289,104 @@ TEST_CASE("vLLM benchmark_serving result: what does not map is named") {
   VllmServingRun all = run;
   all.all_at_once = true;
   CHECK_THROWS_WITH_AS(vllm_cases_toml(all, training, shipped_db(), ""), doctest::Contains("must be an LLM [inference] scenario"), InputError);
+}
+
+TEST_CASE("AIPerf export: a closed loop of its clients over its counted requests, every metric in seconds, scored") {
+  const std::string json = sample("aiperf_profile_export_llama3-70b_tp8.json");
+  const AiperfRun run = parse_aiperf_export(read_input_file(json, "AIPerf export"), json);
+  CHECK(run.tool == "AIPerf");
+  CHECK(run.model == "meta-llama/Meta-Llama-3-70B-Instruct");
+  CHECK(run.concurrency == 32);
+  CHECK_FALSE(run.request_rate);
+  CHECK(run.requests == 320);
+  CHECK(run.input_tokens == 2048);
+  CHECK(run.output_tokens == 512);
+  REQUIRE(run.ttft);
+  CHECK(run.ttft->mean_s == doctest::Approx(0.5124));
+  CHECK(run.ttft->p50_s == doctest::Approx(0.4987));
+  REQUIRE(run.itl);
+  CHECK(run.itl->mean_s == doctest::Approx(0.03317));
+  CHECK(run.latency.mean_s == doctest::Approx(17.4628));
+  const std::string scenario = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-h100-serving.toml";
+  const std::string text = aiperf_cases_toml(run, scenario, shipped_db(), "");
+  CHECK(text.find("concurrency = 32") != std::string::npos);
+  CHECK(text.find("benchmark_requests = 320") != std::string::npos);  // the counted requests from an idle engine
+  CHECK(text.find("input_len = 2048") != std::string::npos);
+  CHECK(text.find("output_len = 512") != std::string::npos);
+  CHECK(text.find("length_cv2") == std::string::npos);  // fixed lengths: no spread written
+  const std::vector<CaseScore> scores = score_case_text(text, "perfcast-aiperf");
+  REQUIRE(scores.size() == 7);
+  CHECK(scores[0].detail.starts_with("serving_output_tokens_per_s"));
+  CHECK(scores[0].measured == doctest::Approx(937.5));
+  CHECK(scores[1].measured == doctest::Approx(0.5124));
+  CHECK(scores[2].detail.starts_with("serving_tpot_mean_s"));
+  CHECK(scores[2].measured == doctest::Approx(0.03317));
+  CHECK(scores[3].measured == doctest::Approx(17.4628));
+  CHECK(scores[6].detail.starts_with("serving_e2e_p50_s"));
+  CHECK(scores[6].measured == doctest::Approx(17.4406));
+  for (const CaseScore& s : scores) {
+    CHECK(s.scored);
+    CHECK(std::isfinite(s.error));
+  }
+}
+
+TEST_CASE("GenAI-Perf export: a rate's flat input_config, measurement windows as the steady state, a spread of outputs") {
+  const std::string json = sample("genai_perf_profile_export_llama3-70b_tp8_rate.json");
+  AiperfRun run = parse_aiperf_export(read_input_file(json, "GenAI-Perf export"), json);
+  CHECK(run.tool == "GenAI-Perf");
+  CHECK(run.model == "meta-llama/Meta-Llama-3-70B-Instruct");
+  CHECK_FALSE(run.concurrency);
+  CHECK(run.request_rate == 1.5);
+  CHECK_FALSE(run.requests);  // request_count 0: measurement windows
+  const std::string scenario = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-h100-serving.toml";
+  std::string text = aiperf_cases_toml(run, scenario, shipped_db(), "my run");
+  CHECK(text.find("arrival_rate = 1.5") != std::string::npos);
+  CHECK(text.find("arrival_cv2 = 1") != std::string::npos);  // Poisson
+  CHECK(text.find("benchmark_requests") == std::string::npos);
+  CHECK(text.find("source = 'my run'") != std::string::npos);
+  std::vector<CaseScore> scores = score_case_text(text, "perfcast-genai-perf");
+  REQUIRE(scores.size() == 7);
+  for (const CaseScore& s : scores) CHECK(s.scored);
+  // A spread of output lengths is written as its squared coefficient of variation.
+  run.output_tokens_std = 128;
+  text = aiperf_cases_toml(run, scenario, shipped_db(), "");
+  CHECK(text.find("length_cv2 = 0.25") != std::string::npos);
+}
+
+TEST_CASE("AIPerf / GenAI-Perf export: what does not map is named, with the file") {
+  CHECK_THROWS_WITH_AS(parse_aiperf_export("not json", "p.json"), doctest::Contains("p.json: AIPerf / GenAI-Perf export: not JSON"), InputError);
+  CHECK_THROWS_WITH_AS(parse_aiperf_export("[1]", "p.json"), doctest::Contains("expected the JSON object"), InputError);
+  const std::string base = R"("input_sequence_length": {"unit": "tokens", "avg": 100},
+    "output_sequence_length": {"unit": "tokens", "avg": 10},
+    "output_token_throughput": {"unit": "tokens/sec", "avg": 50},
+    "request_latency": {"unit": "ms", "avg": 200})";
+  auto with = [&](const std::string& more) { return "{" + base + (more.empty() ? "" : ", " + more) + "}"; };
+  const std::string clients = R"("input_config": {"loadgen": {"concurrency": 4}})";
+  CHECK(parse_aiperf_export(with(clients), "p.json").latency.mean_s == doctest::Approx(0.2));
+  CHECK_THROWS_WITH_AS(parse_aiperf_export(with(""), "p.json"),
+                       doctest::Contains("p.json: GenAI-Perf export: input_config gives neither a concurrency nor a request_rate"), InputError);
+  CHECK_THROWS_WITH_AS(parse_aiperf_export(with(R"("input_config": {"loadgen": {"concurrency": 4, "request_rate": 2}})"), "p.json"),
+                       doctest::Contains("p.json: AIPerf export: the run sent requests at a rate capped by a concurrency"), InputError);
+  CHECK_THROWS_WITH_AS(parse_aiperf_export(with(R"("input_config": {"loadgen": {"concurrency": 2.5}})"), "p.json"),
+                       doctest::Contains("concurrency 2.5 is not a whole number from 1 to 1e6"), InputError);
+  CHECK_THROWS_WITH_AS(parse_aiperf_export(with(R"("input_config": {"request_rate": -3})"), "p.json"),
+                       doctest::Contains("request_rate -3 is not a positive rate"), InputError);
+  CHECK_THROWS_WITH_AS(parse_aiperf_export(with(clients + R"(, "was_cancelled": true)"), "p.json"),
+                       doctest::Contains("'was_cancelled' is true"), InputError);
+  CHECK_THROWS_WITH_AS(parse_aiperf_export(with(clients + R"(, "error_request_count": {"unit": "requests", "avg": 3})"), "p.json"),
+                       doctest::Contains("3 requests failed"), InputError);
+  CHECK_THROWS_WITH_AS(parse_aiperf_export(with(clients + R"(, "time_to_first_token": {"unit": "tokens", "avg": 3})"), "p.json"),
+                       doctest::Contains("'time_to_first_token' is in 'tokens', not a time unit"), InputError);
+  CHECK_THROWS_WITH_AS(parse_aiperf_export(with(clients + R"(, "time_to_first_token": {"unit": "ms", "avg": "fast"})"), "p.json"),
+                       doctest::Contains("'time_to_first_token.avg' is not a non-negative number"), InputError);
+  CHECK_THROWS_WITH_AS(parse_aiperf_export(with(clients + R"(, "request_count": {"unit": "requests", "avg": 1e9})"), "p.json"),
+                       doctest::Contains("request_count 1e+09 is not a whole number from 1 to 1e6"), InputError);
+  CHECK_THROWS_WITH_AS(parse_aiperf_export(R"({"input_config": {"loadgen": {"concurrency": 4}}})", "p.json"),
+                       doctest::Contains("no 'input_sequence_length'"), InputError);
+  // Seconds and microseconds are read as such.
+  CHECK(parse_aiperf_export(with(clients + R"(, "time_to_first_token": {"unit": "s", "avg": 0.25})"), "p.json").ttft->mean_s == 0.25);
+  CHECK(parse_aiperf_export(with(clients + R"(, "inter_token_latency": {"unit": "us", "avg": 2000})"), "p.json").itl->mean_s ==
+        doctest::Approx(0.002));
 }
 
 TEST_CASE("MLPerf summary: fields, an Offline case on the scenario, and what is refused") {

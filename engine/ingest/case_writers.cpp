@@ -315,4 +315,52 @@ std::string vllm_cases_toml(const VllmServingRun& run, const std::string& scenar
   return case_file("inference", std::move(cases), "the vLLM result " + run.file);
 }
 
+std::string aiperf_cases_toml(const AiperfRun& run, const std::string& scenario_file, const HardwareDb& db, const std::string& source) {
+  ScenarioFile read = read_serving_scenario(scenario_file, db, run.tool + " export");
+  const Scenario& s = read.scenario;
+  toml::table& scenario = read.table;
+  const double input_len = std::round(run.input_tokens), output_len = std::round(run.output_tokens);
+  const int replicas = data_parallel(s.parallelism, s.hardware.count);
+  toml::table& inference = *scenario["inference"].as_table();
+  inference.insert_or_assign("input_len", static_cast<std::int64_t>(input_len));
+  inference.insert_or_assign("output_len", static_cast<std::int64_t>(output_len));
+  toml::table serving;  // read_serving_scenario dropped the file's own [serving]
+  if (run.output_tokens_std && *run.output_tokens_std > 0)
+    serving.insert_or_assign("length_cv2", std::pow(*run.output_tokens_std / run.output_tokens, 2));
+  std::string load;
+  if (run.concurrency) {
+    serving.insert_or_assign("concurrency", static_cast<std::int64_t>(std::max(1.0, std::round(*run.concurrency / replicas))));
+    if (run.requests)
+      serving.insert_or_assign("benchmark_requests", static_cast<std::int64_t>(std::max(1.0, std::round(*run.requests / replicas))));
+    load = run.requests ? fmt::format("{:g} clients, {:g} requests measured", *run.concurrency, *run.requests)
+                        : fmt::format("{:g} clients (measurement windows: the steady state)", *run.concurrency);
+  } else {
+    serving.insert_or_assign("arrival_rate", *run.request_rate);
+    serving.insert_or_assign("arrival_cv2", run.constant_rate ? 0.0 : 1.0);
+    load = fmt::format("{:g} requests/s ({})", *run.request_rate, run.constant_rate ? "evenly spaced" : "Poisson");
+  }
+  scenario.insert_or_assign("serving", serving);
+  const std::string stem = slug(std::filesystem::path(run.file).stem().string());
+  const std::string notes =
+      fmt::format("{} run of {}: {}, mean {:g} input and {:g} output tokens, scored against the engine simulated {}", run.tool,
+                  run.model.empty() ? "the model" : run.model, load, input_len, output_len,
+                  run.concurrency && run.requests ? "over the same finite benchmark from an idle engine (ramp-up and drain included)"
+                                                  : "in its steady state");
+  toml::array cases;
+  auto add = [&](const char* metric, double value, const char* what) {
+    cases.push_back(scenario_case(fmt::format("{}-{}", stem, metric),
+                                  source.empty() ? fmt::format("{} export {}", run.tool, run.file) : source, metric, value,
+                                  fmt::format("{} ({})", notes, what), scenario));
+  };
+  add("serving_output_tokens_per_s", run.output_tokens_per_s / replicas,
+      fmt::format("output_token_throughput over the scenario's {} replica(s)", replicas).c_str());
+  if (run.ttft) add("serving_ttft_mean_s", run.ttft->mean_s, "time_to_first_token avg");
+  if (run.itl) add("serving_tpot_mean_s", run.itl->mean_s, "inter_token_latency avg: (latency - TTFT) / (output tokens - 1)");
+  add("serving_e2e_mean_s", run.latency.mean_s, "request_latency avg");
+  if (run.ttft && run.ttft->p50_s) add("serving_ttft_p50_s", *run.ttft->p50_s, "time_to_first_token p50");
+  if (run.itl && run.itl->p50_s) add("serving_tpot_p50_s", *run.itl->p50_s, "inter_token_latency p50");
+  if (run.latency.p50_s) add("serving_e2e_p50_s", *run.latency.p50_s, "request_latency p50");
+  return case_file("inference", std::move(cases), fmt::format("the {} export {}", run.tool, run.file));
+}
+
 }  // namespace perfcast

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/data/hardware_db.hpp"
+#include "engine/ingest/aiperf_export.hpp"
 #include "engine/ingest/measurements.hpp"
 #include "engine/ingest/megatron_log.hpp"
 #include "engine/ingest/mlperf_summary.hpp"
@@ -46,6 +47,12 @@ std::string vllm_throughput_cases_toml(const VllmThroughputRun& run, const std::
 // streamed, on the scenario with the run's mean lengths and mean concurrency as its batch.
 std::string trtllm_cases_toml(const TrtllmBenchRun& run, const std::string& scenario_file, const HardwareDb& db, const std::string& source);
 std::string vllm_cases_toml(const VllmServingRun& run, const std::string& scenario_file, const HardwareDb& db, const std::string& source);
+// An AIPerf or GenAI-Perf run as serving cases on the scenario, with the run's mean lengths (and
+// output-length spread) and its load: a closed loop of its concurrency (a finite benchmark of its
+// requests when it counted them) or arrivals at its rate (Poisson, or evenly spaced for AIPerf's
+// constant mode). Cases: output tokens/s per replica and, as the file has them, the means and
+// medians of TTFT, inter-token latency (perfcast's TPOT) and request latency.
+std::string aiperf_cases_toml(const AiperfRun& run, const std::string& scenario_file, const HardwareDb& db, const std::string& source);
 
 // A valid MLPerf Inference Offline LLM result as one inference case on `scenario_file` (the
 // system's model, devices, layout, and the batch and lengths that stand for the run):

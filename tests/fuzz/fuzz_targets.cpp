@@ -24,6 +24,7 @@
 #include "engine/ingest/mlperf_summary.hpp"
 #include "engine/ingest/nccl_tests.hpp"
 #include "engine/ingest/trtllm_bench.hpp"
+#include "engine/ingest/aiperf_export.hpp"
 #include "engine/ingest/vllm_bench.hpp"
 #include "engine/predict/inference.hpp"
 #include "engine/predict/training.hpp"
@@ -127,6 +128,7 @@ void nccl_tests(std::string_view input) {
 void megatron_log(std::string_view input) { refused_or_read([&] { parse_megatron_log(input, "fuzz.log"); }); }
 void vllm_serving(std::string_view input) { refused_or_read([&] { parse_vllm_serving(input, "fuzz.json"); }); }
 void vllm_throughput(std::string_view input) { refused_or_read([&] { parse_vllm_throughput(input, "fuzz.json"); }); }
+void aiperf_export(std::string_view input) { refused_or_read([&] { parse_aiperf_export(input, "fuzz.json"); }); }
 void trtllm_bench(std::string_view input) { refused_or_read([&] { parse_trtllm_bench(input, "fuzz.txt"); }); }
 void mlperf_summary(std::string_view input) { refused_or_read([&] { parse_mlperf_summary(input, "fuzz.txt"); }); }
 void measurements(std::string_view input) {
@@ -199,6 +201,7 @@ const std::vector<Target> kTargets = {
     {"vllm_serving", {"tests/data/ingest/vllm_serving*.json"}, vllm_serving},
     {"vllm_throughput", {"tests/data/ingest/vllm_throughput*.json"}, vllm_throughput},
     {"trtllm_bench", {"tests/data/ingest/trtllm_bench*.txt"}, trtllm_bench},
+    {"aiperf_export", {"tests/data/ingest/*profile_export*.json"}, aiperf_export},
     {"mlperf_summary", {"tests/data/ingest/mlperf_log_summary*.txt"}, mlperf_summary},
     {"measurements", {"tests/data/ingest/measured.*"}, measurements},
     {"hf_config", {"tests/data/hf/*/config.json"}, hf_config},
