@@ -119,6 +119,17 @@ TEST_CASE("a case's measurement is positive and normal: an error against 0 or 4.
   CHECK(case_text_error(inference, "perfcast-subnormal").ends_with(":7:1: case[0].measured: 5e-324 is a subnormal number, not a usable figure"));
 }
 
+TEST_CASE("case ids are unique in a file: a second case with an earlier id is refused, naming it") {
+  const std::string one = "[[case]]\nid = \"g\"\nsource = \"s\"\ndevice = \"H100\"\naccelerator = \"h100-sxm\"\nkind = \"gemm\"\n"
+                          "m = 1024\nn = 1024\nk = 1024\ndtype = \"bf16\"\ntolerance = 0.15\nmeasured = \"500 TFLOP/s\"\n";
+  const std::string head = "schema_version = 1\nsuite = \"microbenchmark\"\n";
+  CHECK(case_text_error(head + one, "perfcast-unique-id").empty());
+  const std::string error = case_text_error(head + one + one, "perfcast-duplicate-id");
+  CHECK(error.find("case[1].id: 'g' is the id of an earlier case in this file") != std::string::npos);
+  // (Every shipped file holds to it: the ratchet scores them all. The kit's files once timed one GEMM shape
+  // twice under one id.)
+}
+
 TEST_CASE("an attention microbenchmark is timed by F-ATT-1 at the burst rate, its FLOPs counted as FlashAttention's papers count them") {
   const std::string head = "schema_version = 1\nsuite = \"microbenchmark\"\n[[case]]\nid = \"a\"\nsource = \"s\"\ndevice = \"H100\"\n"
                            "accelerator = \"h100-sxm\"\nkind = \"attention\"\nmeasured = \"600 TFLOP/s\"\ntolerance = 0.15\n";

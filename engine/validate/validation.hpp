@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <optional>
 #include <span>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -93,11 +94,16 @@ struct CaseFile {
 };
 CaseFile open_case_file(const std::filesystem::path& file);
 
-// Every [[case]] of `f` through `read`, then refuses unknown top-level keys.
+// Every [[case]] of `f` through `read`, then refuses unknown top-level keys. Case ids are unique in
+// a file: calibration lists its fitted cases and --select picks them by id.
 template <class Read>
 auto read_cases(CaseFile& f, Read read) {
   std::vector<std::invoke_result_t<Read, TomlSection&>> cases;
-  for (TomlSection& t : f.root.table_array("case")) cases.push_back(read(t));
+  std::set<std::string, std::less<>> ids;
+  for (TomlSection& t : f.root.table_array("case")) {
+    cases.push_back(read(t));
+    if (!ids.insert(cases.back().id).second) t.fail("id", "'" + cases.back().id + "' is the id of an earlier case in this file");
+  }
   f.root.finish();
   return cases;
 }

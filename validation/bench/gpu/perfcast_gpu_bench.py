@@ -194,7 +194,8 @@ def gemm_shapes(quick):
     shapes += [(tokens, n, k) for n, k in layer] + [(tokens, k, n) for n, k in layer] + [(n, k, tokens) for n, k in layer]
     # Decode: a batch of 1 to 256 tokens against the same weights (memory-bound below ~300 rows).
     shapes += [(m, n, k) for m in (1, 8, 32, 64, 256) for n, k in layer[:4]]
-    return shapes
+    # The O projection's input gradient is its forward's shape: each shape once (case ids are unique).
+    return list(dict.fromkeys(shapes))
 
 
 def gemm_cases(quick, repeats):
