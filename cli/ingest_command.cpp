@@ -131,36 +131,28 @@ void add_ingest_command(CLI::App& app, const GlobalOptions& options, std::functi
   megatron->add_option("--source", g->source, "Citation for the cases (default: the file)");
   megatron->add_option("-o,--output", g->output, "Write the cases to this file instead of stdout");
   megatron->callback([&action, &options, g] { action = [&options, g] { return run_megatron(options, *g); }; });
-  auto v = std::make_shared<VllmOptions>();
-  CLI::App* vllm = cmd->add_subcommand("vllm", "vLLM benchmark_serving.py --save-result JSON (request_rate inf) or benchmark_throughput.py "
-                                               "--output-json as inference cases");
-  vllm->add_option("files", v->files, "Result JSON files")->required();
-  vllm->add_option("--scenario", v->scenario, "The serving scenario it ran (model, hardware, tp/pp, dtypes)")->required();
-  vllm->add_option("--source", v->source, "Citation for the cases (default: the file)");
-  vllm->add_option("-o,--output", v->output, "Write the cases to this file instead of stdout");
-  vllm->callback([&action, &options, v] { action = [&options, v] { return run_serving_result(options, *v, ServingTool::vllm); }; });
-  auto p = std::make_shared<VllmOptions>();
-  CLI::App* mlperf = cmd->add_subcommand("mlperf", "MLPerf Inference mlperf_log_summary.txt (valid Offline LLM runs) as inference cases");
-  mlperf->add_option("files", p->files, "mlperf_log_summary.txt files")->required();
-  mlperf->add_option("--scenario", p->scenario, "The serving scenario standing for the system (model, devices, layout, batch, lengths)")->required();
-  mlperf->add_option("--source", p->source, "Citation for the cases (default: the file)");
-  mlperf->add_option("-o,--output", p->output, "Write the cases to this file instead of stdout");
-  mlperf->callback([&action, &options, p] { action = [&options, p] { return run_serving_result(options, *p, ServingTool::mlperf); }; });
-  auto t = std::make_shared<VllmOptions>();
-  CLI::App* trtllm = cmd->add_subcommand("trtllm-bench", "TensorRT-LLM trtllm-bench throughput reports as inference cases");
-  trtllm->add_option("files", t->files, "Report text files (trtllm-bench's standard output)")->required();
-  trtllm->add_option("--scenario", t->scenario, "The serving scenario it ran (model, hardware, tp/pp, dtypes)")->required();
-  trtllm->add_option("--source", t->source, "Citation for the cases (default: the file)");
-  trtllm->add_option("-o,--output", t->output, "Write the cases to this file instead of stdout");
-  trtllm->callback([&action, &options, t] { action = [&options, t] { return run_serving_result(options, *t, ServingTool::trtllm); }; });
-  auto a = std::make_shared<VllmOptions>();
-  CLI::App* aiperf = cmd->add_subcommand("aiperf", "AIPerf profile_export_aiperf.json or GenAI-Perf profile_export_genai_perf.json (a "
-                                                   "concurrency or a request rate) as serving cases");
-  aiperf->add_option("files", a->files, "Export JSON files (one run each)")->required();
-  aiperf->add_option("--scenario", a->scenario, "The serving scenario it ran (model, hardware, tp/pp, dtypes, engine)")->required();
-  aiperf->add_option("--source", a->source, "Citation for the cases (default: the file)");
-  aiperf->add_option("-o,--output", a->output, "Write the cases to this file instead of stdout");
-  aiperf->callback([&action, &options, a] { action = [&options, a] { return run_serving_result(options, *a, ServingTool::aiperf); }; });
+  // The serving-result readers: result files, the scenario they ran, a citation, an output file.
+  auto serving = [&](const char* name, const char* help, const char* files_help, const char* scenario_help, ServingTool tool) {
+    auto r = std::make_shared<VllmOptions>();
+    CLI::App* sub = cmd->add_subcommand(name, help);
+    sub->add_option("files", r->files, files_help)->required();
+    sub->add_option("--scenario", r->scenario, scenario_help)->required();
+    sub->add_option("--source", r->source, "Citation for the cases (default: the file)");
+    sub->add_option("-o,--output", r->output, "Write the cases to this file instead of stdout");
+    sub->callback([&action, &options, r, tool] { action = [&options, r, tool] { return run_serving_result(options, *r, tool); }; });
+  };
+  serving("vllm",
+          "vLLM benchmark_serving.py --save-result JSON (request_rate inf) or benchmark_throughput.py --output-json as inference cases",
+          "Result JSON files", "The serving scenario it ran (model, hardware, tp/pp, dtypes)", ServingTool::vllm);
+  serving("mlperf", "MLPerf Inference mlperf_log_summary.txt (valid Offline LLM runs) as inference cases", "mlperf_log_summary.txt files",
+          "The serving scenario standing for the system (model, devices, layout, batch, lengths)", ServingTool::mlperf);
+  serving("trtllm-bench", "TensorRT-LLM trtllm-bench throughput reports as inference cases",
+          "Report text files (trtllm-bench's standard output)", "The serving scenario it ran (model, hardware, tp/pp, dtypes)",
+          ServingTool::trtllm);
+  serving("aiperf",
+          "AIPerf profile_export_aiperf.json or GenAI-Perf profile_export_genai_perf.json (a concurrency or a request rate) as serving "
+          "cases",
+          "Export JSON files (one run each)", "The serving scenario it ran (model, hardware, tp/pp, dtypes, engine)", ServingTool::aiperf);
   auto m = std::make_shared<MeasurementsOptions>();
   CLI::App* generic = cmd->add_subcommand("measurements", "The generic format: CSV or JSON rows of scenario, metric, value [, id, source, "
                                                           "notes, tolerance] as training or inference cases");

@@ -261,16 +261,18 @@ TEST_CASE("F-ATT-3: a decode kernel per query head reads each KV head's cache on
   c.tp = 2;
   c.math = Precision::fp8;
   c.kv_bytes = 1;
-  auto kv_read = [&](Phase phase, DecodeKvReads reads) {
+  // Bytes the attention cores of one pass read, per rank.
+  auto attention_read = [&](const TransformerSpec& model, Phase phase, DecodeKvReads reads) {
     c.phase = phase;
     c.seq_len = phase == Phase::decode ? 2048 : 3072;
     c.decode_kv = reads;
     double bytes = 0;
-    for (const OpGroup& g : transformer_ops(m, c))
+    for (const OpGroup& g : transformer_ops(model, c))
       for (const Op& op : g.ops)
         if (op.kind == OpKind::attention) bytes += g.repeats * op.bytes_read;
     return bytes;
   };
+  auto kv_read = [&](Phase phase, DecodeKvReads reads) { return attention_read(m, phase, reads); };
   const double queries = 80 * 64 * (64 / 2) * 128 * 1.0;  // the query tokens' own reads (2-byte activations)
   const double shared = kv_read(Phase::decode, DecodeKvReads::shared) - 2 * queries;
   const double per_head = kv_read(Phase::decode, DecodeKvReads::per_query_head) - 2 * queries;
@@ -279,16 +281,7 @@ TEST_CASE("F-ATT-3: a decode kernel per query head reads each KV head's cache on
   // Prefill and MHA models do not change.
   CHECK(kv_read(Phase::prefill, DecodeKvReads::per_query_head) == kv_read(Phase::prefill, DecodeKvReads::shared));
   const TransformerSpec mha = spec("llama2-7b");
-  c.phase = Phase::decode;
-  auto mha_read = [&](DecodeKvReads reads) {
-    c.decode_kv = reads;
-    double bytes = 0;
-    for (const OpGroup& g : transformer_ops(mha, c))
-      for (const Op& op : g.ops)
-        if (op.kind == OpKind::attention) bytes += g.repeats * op.bytes_read;
-    return bytes;
-  };
-  CHECK(mha_read(DecodeKvReads::per_query_head) == mha_read(DecodeKvReads::shared));
+  CHECK(attention_read(mha, Phase::decode, DecodeKvReads::per_query_head) == attention_read(mha, Phase::decode, DecodeKvReads::shared));
 }
 
 TEST_CASE("F-DROP-1: Korthikanti's 22B layer trains with dropout: 671.1 MB each way over the probabilities, a mask at each residual") {

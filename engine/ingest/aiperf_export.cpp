@@ -65,11 +65,16 @@ class Reader {
     return s;
   }
 
-  // A setting of the load: AIPerf's input_config.loadgen.<key>, GenAI-Perf's input_config.<key>. A
-  // number, or nullopt when absent or null.
-  std::optional<double> load(const char* key) const {
+  // The load's settings: AIPerf's input_config.loadgen, GenAI-Perf's input_config itself.
+  const json& load_table() const {
     const json& table = aiperf() ? config().at("loadgen") : config();
     if (!table.is_object()) fail("'input_config.loadgen' is not an object");
+    return table;
+  }
+
+  // A setting of the load, a number; nullopt when absent or null.
+  std::optional<double> load(const char* key) const {
+    const json& table = load_table();
     const auto v = table.find(key);
     if (v == table.end() || v->is_null()) return std::nullopt;
     if (!v->is_number() || !std::isfinite(v->get<double>())) fail(fmt::format("input_config '{}' is not a number", key));
@@ -77,9 +82,14 @@ class Reader {
   }
 
   std::string load_text(const char* key) const {
-    const json& table = aiperf() ? config().at("loadgen") : config();
+    const json& table = load_table();
     const auto v = table.find(key);
     return v != table.end() && v->is_string() ? v->get<std::string>() : "";
+  }
+
+  // A count of clients or requests: a whole number from 1 to 1e6.
+  void check_count(const char* label, std::optional<double> n) const {
+    if (n && !(*n >= 1 && *n <= 1e6 && *n == std::floor(*n))) fail(fmt::format("{} {:g} is not a whole number from 1 to 1e6", label, *n));
   }
 
  private:
@@ -117,8 +127,7 @@ AiperfRun parse_aiperf_export(std::string_view text, const std::string& file) {
   // The load: clients in a closed loop, or arrivals at a rate; AIPerf's rate with a concurrency cap is neither.
   run.concurrency = r.load("concurrency");
   run.request_rate = r.load("request_rate");
-  if (run.concurrency && !(*run.concurrency >= 1 && *run.concurrency <= 1e6 && *run.concurrency == std::floor(*run.concurrency)))
-    r.fail(fmt::format("concurrency {:g} is not a whole number from 1 to 1e6", *run.concurrency));
+  r.check_count("concurrency", run.concurrency);
   if (run.request_rate && !(*run.request_rate > 0 && *run.request_rate <= 1e6))
     r.fail(fmt::format("request_rate {:g} is not a positive rate up to 1e6 requests/s", *run.request_rate));
   if (run.concurrency && run.request_rate)
@@ -129,8 +138,7 @@ AiperfRun parse_aiperf_export(std::string_view text, const std::string& file) {
   // Requests measured: AIPerf's summary request_count; GenAI-Perf's --request-count when one was given.
   if (auto n = r.stat("request_count", "avg", false)) run.requests = *n;
   else if (auto asked = r.load("request_count"); asked && *asked > 0) run.requests = *asked;
-  if (run.requests && !(*run.requests >= 1 && *run.requests <= 1e6 && *run.requests == std::floor(*run.requests)))
-    r.fail(fmt::format("request_count {:g} is not a whole number from 1 to 1e6", *run.requests));
+  r.check_count("request_count", run.requests);
 
   run.input_tokens = *r.stat("input_sequence_length", "avg", true);
   run.output_tokens = *r.stat("output_sequence_length", "avg", true);
