@@ -302,10 +302,9 @@ InferencePrediction predict_inference(const Scenario& s, const InferenceOptions&
                                         *d.decode_attention_Bps / 1e12, d.name, d.decode_attention_basis));
   if (const models::TransformerSpec* m = s.workload.is_transformer() ? &s.workload.transformer() : nullptr;
       m && s.decode_kv == models::DecodeKvReads::per_query_head && !m->mla && m->kv_heads < m->heads)
-    p.assumptions.push_back(fmt::format("decode attention reads each KV head's cache once per query head, {:g} times its bytes ([attention] "
-                                        "decode_kv = \"per-query-head\": one thread block per query head, as TensorRT-LLM's masked "
-                                        "multi-head attention kernel runs; L2 reuse between a group's blocks not modelled; F-ATT-3)",
-                                        static_cast<double>(m->heads) / m->kv_heads));
+    p.assumptions.push_back("decode attention reads each KV head's cache once per query head of its group on the rank ([attention] "
+                            "decode_kv = \"per-query-head\": one thread block per query head, as TensorRT-LLM's masked multi-head "
+                            "attention kernel runs; L2 reuse between a group's blocks not modelled; F-ATT-3)");
   if (s.serving.arrival_rate && o.extras) serving_at_rate(s, o, p);
   if (s.serving.concurrency && o.extras) {
     p.closed_loop = closed_loop(s, *s.serving.concurrency, o);
