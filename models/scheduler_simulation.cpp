@@ -16,6 +16,7 @@ struct Request {
   double generated = 0;  // output tokens so far (fractional under speculation: the mean kept per step)
   double admitted = -1;  // start of the first step that schedules it
   long eligible_step = 0, admitted_step = 0;  // the first step it could join, the one it joined
+  long finish_step = 0;  // the step after its last token (with overlap scheduling it still takes a decode slot there)
   long chunk = 0;        // prompt tokens scheduled in the current step
   bool decoding = false; // scheduled for a decode token in the current step
 };
@@ -91,17 +92,20 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
   auto uniform = [&](long longest) {
     return std::uniform_int_distribution<long>(std::max(1L, static_cast<long>(std::floor(min_fraction * static_cast<double>(longest)))), longest)(uniform_random);
   };
-  auto issue = [&](double at) {
+  // A request can join the step `after` steps from now: one that arrives while a step runs joins the
+  // next, or with overlap scheduling the one after (that step was scheduled when this one began).
+  const long overlap = limits.overlap_scheduling ? 1 : 0;
+  auto issue = [&](double at, long after) {
     const long in = min_fraction < 1 ? uniform(prompt) : prompt;
     const long out = shape.output_len_cv2 > 0 ? std::max(1L, std::lround(length(length_random))) : min_fraction < 1 ? uniform(mean_out) : mean_out;
-    requests.push_back({.arrival = at, .in = in, .out = out, .eligible_step = steps});
+    requests.push_back({.arrival = at, .in = in, .out = out, .eligible_step = steps + after});
     return static_cast<long>(requests.size()) - 1;
   };
   // Arrivals at a rate: gaps from one seeded stream scaled by the rate, so a higher rate moves the
   // same arrivals closer together.
   std::vector<double> arrivals;
   if (closed) {
-    for (long i = 0; i < clients; ++i) waiting.push_back(issue(0));
+    for (long i = 0; i < clients; ++i) waiting.push_back(issue(0, 0));
   } else {
     // Gaps of mean 1/rate: gamma with shape 1/C_a² (exponential at 1).
     std::mt19937_64 random(load.seed);
@@ -118,18 +122,26 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
   std::vector<double> finishes;  // every completion, for the window's throughput
   while (measured_done < measured) {
     if (!closed) {
-      while (next_arrival < arrivals.size() && arrivals[next_arrival] <= t) waiting.push_back(issue(arrivals[next_arrival++]));
+      // These arrived while the last step ran.
+      while (next_arrival < arrivals.size() && arrivals[next_arrival] <= t) waiting.push_back(issue(arrivals[next_arrival++], overlap));
       if (running.empty() && waiting.empty()) {
         t = arrivals[next_arrival];
         continue;
       }
     }
+    auto admissible = [&] {
+      return !waiting.empty() && requests[static_cast<std::size_t>(waiting.front())].eligible_step <= steps &&
+             static_cast<long>(running.size()) < max_running;
+    };
+    // An engine with nothing to run waits for requests and schedules what has arrived at once.
+    if (running.empty() && !admissible())
+      for (long id : waiting) requests[static_cast<std::size_t>(id)].eligible_step = std::min(requests[static_cast<std::size_t>(id)].eligible_step, steps);
     long budget = budget_per_step, decodes = 0, prompt_tokens = 0;
     // Unmixed: prompts first, whenever one continues or a waiting one can be admitted; the decodes
     // then wait for a step of their own.
     const bool prompts_only =
         !limits.mixed_prefill &&
-        ((!waiting.empty() && static_cast<long>(running.size()) < max_running) ||
+        (admissible() ||
          std::any_of(running.begin(), running.end(), [&](long id) {
            const Request& r = requests[static_cast<std::size_t>(id)];
            return r.prompt_done < r.in;
@@ -146,7 +158,7 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
         budget -= r.chunk, prompt_tokens += r.chunk;
       }
     }
-    while ((limits.mixed_prefill || prompts_only) && !waiting.empty() && static_cast<long>(running.size()) < max_running && budget > 0) {
+    while ((limits.mixed_prefill || prompts_only) && admissible() && budget > 0) {
       Request& r = requests[static_cast<std::size_t>(waiting.front())];
       // Without chunking a prompt longer than the whole budget runs alone rather than never.
       const bool alone = decodes == 0 && prompt_tokens == 0;
@@ -177,16 +189,21 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
       if (r.decoding) r.generated += spec.tokens_per_step;
       if (r.chunk > 0 && (r.prompt_done += r.chunk) == r.in) r.first_token = t, r.generated = 1;
       if (r.generated >= static_cast<double>(r.out) - 1e-9 && r.finish < 0) {
-        r.finish = t;
+        r.finish = t, r.finish_step = steps;
         finishes.push_back(t);
         ++finished_now;
         if (id >= warmup && id < last) ++measured_done;
       }
     }
-    std::erase_if(running, [&](long id) { return requests[static_cast<std::size_t>(id)].finish >= 0; });
+    // With overlap scheduling the step after a request's last token was scheduled before its stop was
+    // seen: it decodes once more, and its slot is free from the step after that.
+    std::erase_if(running, [&](long id) {
+      const Request& r = requests[static_cast<std::size_t>(id)];
+      return r.finish >= 0 && steps >= r.finish_step + overlap;
+    });
     if (closed)
       for (long i = 0; i < finished_now && (finite == 0 || static_cast<long>(requests.size()) < finite); ++i) {
-        const long id = issue(t);
+        const long id = issue(t, load.reissue_steps + overlap);
         if (id == warmup) window_start = t;
         waiting.push_back(id);
       }

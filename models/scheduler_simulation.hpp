@@ -10,7 +10,10 @@
 // step with room. Unmixed (SchedulerLimits::mixed_prefill false), a step that has prompt tokens to run
 // runs only those, and the decodes run in the next step without any. One forward pass serves the
 // whole step; its time comes from StepCosts. A request's first output token ends the step that
-// completes its prompt, each later token one decode step.
+// completes its prompt, each later token one decode step. A request joins no step that began before
+// it reached the engine (an idle engine schedules it at once); a closed loop's next request reaches it
+// after the engine has begun another step (Load::reissue_steps), and overlap scheduling puts one more
+// step between a request's arrival and its first step (F-SRV-3).
 //
 // Loads: a closed loop of C clients (each sends its next request when the last one finishes, as
 // `vllm bench serve --max-concurrency C --request-rate inf` and `genai-perf --concurrency C` run),
@@ -56,6 +59,10 @@ struct SchedulerLimits {
   // or, unmixed, a step is either prompts or decodes, prompts first whenever one can be admitted or a
   // chunked prompt continues, the decodes waiting meanwhile (SGLang without --enable-mixed-chunk).
   bool mixed_prefill = true;
+  // The CPU schedules step n+1 while the GPU runs step n (TensorRT-LLM's PyTorch-backend overlap
+  // scheduler, SGLang's since v0.4): a request that arrives during step n joins step n+2 at the
+  // earliest, and one whose last token comes in step n still decodes in step n+1, its stop seen late.
+  bool overlap_scheduling = false;
   Speculation speculation;
 };
 
@@ -79,6 +86,10 @@ struct Load {
   int warmup = 0;           // requests left out of the statistics (0: the default for the load)
   int measured = 0;         // requests in the statistics (0: the default)
   int benchmark_requests = 0;  // closed loop: a finite benchmark of this many requests from an idle engine (0: steady state)
+  // Closed loop: steps that begin before a client's next request reaches the engine. Over HTTP 1: the
+  // engine starts its next step as soon as the last ends, while the finished response travels to the
+  // client and the next prompt back; 0 for an in-process queue (an offline benchmark's).
+  int reissue_steps = 1;
   std::uint64_t seed = 20240601;
 };
 

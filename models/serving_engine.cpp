@@ -35,8 +35,10 @@ EngineLimits engine_limits(ServingEngine e, EngineMode mode, const EngineDevice&
       const double seqs = std::min(large ? 1024.0 : 256.0, l.max_step_tokens);
       l.max_sequences = std::min(seqs, fit);
       l.chunked_prefill = true;
+      // Async scheduling is opt-in (--async-scheduling) at the pinned defaults; vLLM PR #27614 later turns it on.
+      l.overlap_scheduling = false;
       out.rule = fmt::format("vLLM V1 {} defaults on a {} device (vllm/engine/arg_utils.py @99d7eb5d): max_num_batched_tokens {:g}, "
-                             "max_num_seqs {:g}, chunked prefill",
+                             "max_num_seqs {:g}, chunked prefill, synchronous scheduling (--async-scheduling off)",
                              mode == EngineMode::server ? "server" : "LLM-class", large ? ">= 70 GiB" : "smaller or A100",
                              l.max_step_tokens, seqs);
       break;
@@ -52,8 +54,12 @@ EngineLimits engine_limits(ServingEngine e, EngineMode mode, const EngineDevice&
       l.max_sequences = fit;
       l.chunked_prefill = true;
       l.mixed_prefill = false;
+      // disable_overlap_schedule defaults to False since v0.4, the "zero-overhead batch scheduler"
+      // (lmsys.org/blog/2024-12-04-sglang-v0-4): the next batch is scheduled while the GPU runs this one.
+      l.overlap_scheduling = true;
       out.rule = fmt::format("SGLang defaults (python/sglang/srt/server_args.py @469c63e5): chunked_prefill_size {:g} for {:.0f} GB; "
-                             "prompt and decode steps apart, prompts first (enable_mixed_chunk off); running requests limited by the KV pool",
+                             "prompt and decode steps apart, prompts first (enable_mixed_chunk off); running requests limited by the KV pool; "
+                             "overlap scheduling (v0.4 on; disable_overlap_schedule off)",
                              l.max_step_tokens, gb);
       break;
     }
@@ -69,6 +75,10 @@ EngineLimits engine_limits(ServingEngine e, EngineMode mode, const EngineDevice&
       // max_batch_size so every prompt fits a step whole (bench/benchmark/utils/general.py, get_settings,
       // @0171265e; bench/benchmark/throughput.py, default False).
       l.chunked_prefill = mode != EngineMode::offline;
+      // The PyTorch backend (the default from 1.0) launches step n+1 before it checks step n's stop
+      // criteria; "one extra decoding step" (docs/source/features/overlap-scheduler.md, on by default,
+      // disable_overlap_scheduler). The TensorRT-engine backend's executor does not overlap.
+      l.overlap_scheduling = true;
       l.max_step_tokens = l.chunked_prefill ? tuned : std::max(tuned, d.input_len + batch);
       out.rule = fmt::format("TensorRT-LLM, max_batch_size {:g} and max_num_tokens {:g} as trtllm-bench{} derives them "
                              "(tensorrt_llm/bench/build/tuning.py @04cba882{}",
@@ -77,6 +87,7 @@ EngineLimits engine_limits(ServingEngine e, EngineMode mode, const EngineDevice&
                                                : "; without chunked prefill, its default, max_num_tokens is at least the prompt + "
                                                  "max_batch_size, bench/benchmark/utils/general.py @0171265e): each prompt runs "
                                                  "whole in one step");
+      out.rule += "; PyTorch backend's overlap scheduler (on by default)";
       break;
     }
   }

@@ -134,6 +134,49 @@ TEST_CASE("scheduler simulation: clients beyond the running limit wait a whole g
   CHECK(closed(8, {.max_sequences = 8, .max_step_tokens = 8192}, {100, 11}).requests_per_s == doctest::Approx(8 / 0.110));
 }
 
+TEST_CASE("scheduler simulation: a returning client's request joins the step after next, two later with overlap (F-SRV-3)") {
+  // 2 clients, 100 + 11 tokens, 150 tokens a step without chunking: the second prompt does not fit beside
+  // the first, so the clients run one step apart. Client A's request ends at step n; the engine starts step
+  // n+1 for B at once, A's next request joins step n+2: TTFT 2 steps, E2E 12 steps.
+  const SchedulerLimits apart{.max_sequences = 8, .max_step_tokens = 150, .chunked_prefill = false};
+  const SimulatedServing http = closed(2, apart, {100, 11});
+  CHECK(http.ttft_mean_s == doctest::Approx(0.020));
+  CHECK(http.e2e_mean_s == doctest::Approx(0.120));
+  CHECK(http.output_tokens_per_s == doctest::Approx(2 * 11 / 0.120).epsilon(0.01));  // completions counted in a window
+  // An in-process queue (reissue_steps 0) has the request in the very next step.
+  const SimulatedServing queued = simulate_serving(flat_steps(), apart, {100, 11},
+                                                   {.kind = LoadKind::closed_loop, .concurrency = 2, .reissue_steps = 0}, 0.99);
+  CHECK(queued.ttft_mean_s == doctest::Approx(0.010));
+  CHECK(queued.e2e_mean_s == doctest::Approx(0.110));
+  // Overlap scheduling: step n+1 was scheduled when step n began, so A's next request joins step n+3
+  // (TTFT 3 steps, E2E 13). One client: its request arrives during its predecessor's extra step and is
+  // scheduled when that step ends, the engine then idle: TTFT 2 steps.
+  SchedulerLimits overlap = apart;
+  overlap.overlap_scheduling = true;
+  const SimulatedServing ahead = closed(2, overlap, {100, 11});
+  CHECK(ahead.ttft_mean_s == doctest::Approx(0.030));
+  CHECK(ahead.e2e_mean_s == doctest::Approx(0.130));
+  CHECK(closed(1, overlap, {100, 11}).ttft_mean_s == doctest::Approx(0.020));
+  // A finished request decodes once more and holds its slot: 8 clients, 4 running, the cohorts alternate
+  // every 12 steps instead of 11; a request sent at step n's end waits for the other cohort (steps n+2 to
+  // n+12) and its extra step (n+13): TTFT 14 steps, E2E 24.
+  const SimulatedServing cohorts = closed(8, {.max_sequences = 4, .max_step_tokens = 8192, .overlap_scheduling = true}, {100, 11});
+  CHECK(cohorts.ttft_mean_s == doctest::Approx(0.140));
+  CHECK(cohorts.e2e_mean_s == doctest::Approx(0.240));
+  CHECK(cohorts.requests_per_s == doctest::Approx(4 / 0.120));
+  // Arrivals at a rate: the engine mostly idle, each request is scheduled on arrival either way; busier,
+  // overlap adds a step to the wait.
+  StepCosts c{{{1, 0.005 + 20e-6}, {16384, 0.005 + 16384 * 20e-6}}, {{0, 0}, {256, 256 * 30e-6}}, 0};
+  const SchedulerLimits sync{.max_sequences = 256, .max_step_tokens = 4096};
+  SchedulerLimits async = sync;
+  async.overlap_scheduling = true;
+  auto at = [&](const SchedulerLimits& l, double rate) {
+    return simulate_serving(c, l, {1000, 100}, {.kind = LoadKind::poisson, .rate = rate}, 0.99);
+  };
+  CHECK(at(async, 1e-3).ttft_p50_s == doctest::Approx(at(sync, 1e-3).ttft_p50_s));
+  CHECK(at(async, 20).ttft_mean_s > at(sync, 20).ttft_mean_s + 0.005);
+}
+
 TEST_CASE("scheduler simulation: Poisson arrivals, latency never falls as the rate rises") {
   // A step that costs 5 ms plus 20 us per token and 30 us per decoding sequence.
   StepCosts c{{{1, 0.005 + 20e-6}, {16384, 0.005 + 16384 * 20e-6}}, {{0, 0}, {256, 256 * 30e-6}}, 0};
@@ -189,6 +232,10 @@ TEST_CASE("engine limits: trtllm-bench's rounding, vLLM's device tiers, the KV c
   CHECK_FALSE(engine_limits(ServingEngine::sglang, EngineMode::server, h100).limits.mixed_prefill);
   CHECK(engine_limits(ServingEngine::vllm, EngineMode::server, h100).limits.mixed_prefill);
   CHECK(engine_limits(ServingEngine::trtllm, EngineMode::offline, h100).limits.mixed_prefill);
+  // Overlap scheduling: TensorRT-LLM's PyTorch backend and SGLang (v0.4 on) by default, vLLM's pinned V1 not.
+  CHECK(engine_limits(ServingEngine::trtllm, EngineMode::server, h100).limits.overlap_scheduling);
+  CHECK(engine_limits(ServingEngine::sglang, EngineMode::server, h100).limits.overlap_scheduling);
+  CHECK_FALSE(engine_limits(ServingEngine::vllm, EngineMode::server, h100).limits.overlap_scheduling);
   // trtllm-bench throughput runs without chunked prefill (its default) and raises max_num_tokens to the
   // longest prompt + max_batch_size (bench/benchmark/utils/general.py): 5000-token prompts, 300 requests'
   // KV cache: batch 384, tuned tokens 300 x 11 = 3300 -> 3328, raised to 5000 + 384.
@@ -353,6 +400,16 @@ TEST_CASE("[serving] mixed_prefill: SGLang's --enable-mixed-chunk reaches the sc
   CHECK(mixed.limits.mixed_prefill);
   CHECK(mixed.rule.find("[serving] mixed_prefill true") != std::string::npos);
   CHECK(scenario_error("[serving]\nmixed_prefill = 1", "").find("serving.mixed_prefill") != std::string::npos);
+}
+
+TEST_CASE("[serving] overlap_scheduling: an engine run without its overlap scheduler") {
+  const Scenario trtllm = serving_scenario("engine = \"trtllm\"", "batch = 8");
+  CHECK(engine_limits_for(trtllm, EngineMode::server).limits.overlap_scheduling);
+  const EngineLimits off = engine_limits_for(serving_scenario("engine = \"trtllm\"\n[serving]\noverlap_scheduling = false", "batch = 8"),
+                                             EngineMode::server);
+  CHECK_FALSE(off.limits.overlap_scheduling);
+  CHECK(off.rule.find("[serving] overlap_scheduling false") != std::string::npos);
+  CHECK(scenario_error("[serving]\noverlap_scheduling = \"yes\"", "").find("serving.overlap_scheduling") != std::string::npos);
 }
 
 TEST_CASE("bad engine keys: one line naming the key") {

@@ -158,6 +158,7 @@ ServingSettings read_serving(TomlSection& t) {
   s.max_batched_tokens = as_double(r.integer("max_batched_tokens"));
   s.chunked_prefill = r.flag("chunked_prefill");
   s.mixed_prefill = r.flag("mixed_prefill");
+  s.overlap_scheduling = r.flag("overlap_scheduling");
   s.prefix_cache_hit_rate = r.number("prefix_cache_hit_rate").value_or(0);
   s.concurrency = as_double(r.integer("concurrency"));
   if (s.concurrency && s.arrival_rate) t.fail("concurrency", "a closed loop of clients or an arrival rate, not both");

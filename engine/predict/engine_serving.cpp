@@ -43,9 +43,11 @@ EngineSteadyState run(const Scenario& s, models::EngineMode mode, double clients
   if (clients <= 0) clients = endless_queue_clients(r.limits.limits, shape);
   r.concurrency = clients;
   const models::StepCosts costs = step_costs(s, r.limits.limits, o);
+  // A server's clients send their next request over HTTP; an offline benchmark queues in process.
   const models::Load load{.kind = models::LoadKind::closed_loop,
                           .concurrency = clients,
-                          .benchmark_requests = finite ? static_cast<int>(*s.serving.benchmark_requests) : 0};
+                          .benchmark_requests = finite ? static_cast<int>(*s.serving.benchmark_requests) : 0,
+                          .reissue_steps = mode == models::EngineMode::server ? 1 : 0};
   r.result = models::simulate_serving(costs, r.limits.limits, shape, load,
                                       s.serving.slo_percentile / 100);
   r.assumptions.push_back(fmt::format("engine {}{}: {}", engine_name(r.engine), r.engine_given ? "" : " (the default; [inference] engine)",
@@ -137,6 +139,10 @@ models::EngineLimits engine_limits_for(const Scenario& s, models::EngineMode mod
     e.limits.mixed_prefill = *sv.mixed_prefill;
     e.rule += fmt::format("; [serving] mixed_prefill {}", *sv.mixed_prefill);
   }
+  if (sv.overlap_scheduling) {
+    e.limits.overlap_scheduling = *sv.overlap_scheduling;
+    e.rule += fmt::format("; [serving] overlap_scheduling {}", *sv.overlap_scheduling);
+  }
   if (in.speculative_alpha) {
     const double a = *in.speculative_alpha;
     const int g = *in.draft_length;
@@ -177,7 +183,7 @@ RateModel with_shape(RateModel m, const models::RequestShape& shape) {
   m.shape = shape;
   const models::SchedulerLimits& l = m.limits.limits;
   m.saturation_rate = models::simulate_serving(m.costs, l, m.shape,
-                                               {.kind = models::LoadKind::closed_loop, .concurrency = endless_queue_clients(l, shape)},
+                                               {.kind = models::LoadKind::closed_loop, .concurrency = endless_queue_clients(l, shape), .reissue_steps = 0},
                                                m.percentile)
                           .requests_per_s;
   return m;

@@ -68,6 +68,7 @@ struct ServingSettings {
   std::optional<double> max_batched_tokens;  // tokens per engine step (vLLM max_num_batched_tokens); default: the engine's
   std::optional<bool> chunked_prefill;       // default: the engine's (on)
   std::optional<bool> mixed_prefill;         // prompts share steps with decodes; default: the engine's (SGLang: off)
+  std::optional<bool> overlap_scheduling;    // the next step scheduled while this one runs; default: the engine's (vLLM: off)
   double prefix_cache_hit_rate = 0;          // share of each prompt found in the prefix cache
   std::optional<double> concurrency;         // a closed loop of this many clients per replica (instead of arrival_rate)
   double arrival_cv2 = 1;              // squared coefficient of variation of inter-arrival times (Poisson: 1)

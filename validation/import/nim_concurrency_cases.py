@@ -16,7 +16,9 @@ and what each case assumes:
   - "fp8 TP2" is one of NIM's TensorRT-LLM profiles: FP8 weights and activations, tensor parallel 2; the KV cache
     taken as FP8, as TensorRT-LLM's FP8 checkpoints store it. The engine's build limits (max_batch_size,
     max_num_tokens) and KV-cache fraction are not published: the cases take perfcast's TensorRT-LLM server defaults
-    (F-SRV-1). "H100 80G" is taken as the SXM part (NIM's optimized profiles are built for H100 SXM/NVLink).
+    (F-SRV-1), but for the overlap scheduler: a profile built as TensorRT engines runs TensorRT-LLM's C++ executor,
+    which syncs each step before it fetches new requests and launches the next (executorImpl.cpp, executionLoop), so
+    `[serving] overlap_scheduling = false`. "H100 80G" is taken as the SXM part (NIM's optimized profiles are built for H100 SXM/NVLink).
   - Llama 3.3 70B is Llama 3.1 70B's architecture (config.json identical but for the weights).
 Uncalibrated. Tolerance 20 %, the issue's bound for TTFT and TPOT under load.
 """
@@ -40,7 +42,7 @@ for r in csv_rows("nim_llama33_70b_h100_concurrency.csv"):
         "inference": {"input_len": ISL, "output_len": OSL, "engine": "trtllm", "compute_dtype": "fp8", "weight_dtype": "fp8",
                       "kv_dtype": "fp8"},
         "parallelism": {"tp": 2},
-        "serving": {"concurrency": conc},
+        "serving": {"concurrency": conc, "overlap_scheduling": False},
     }
     where = f"Concurrency {conc}, {ISL} prompt + {OSL} output tokens, NIM 1.8.0 fp8 TP2 on 2 x H100 80G."
     base = f"nim-llama33-70b-fp8-2xh100-{ISL}-{OSL}-c{conc}"

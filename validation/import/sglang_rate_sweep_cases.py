@@ -10,7 +10,8 @@ each case assumes:
     the rate ([serving] arrival_rate; bench_serving draws exponential gaps), scored against the engine's steady state at
     that rate (30 % of saturation or less here, so the run's ramp and drain move little).
   - Servers: SGLang v0.3.0 with `--disable-radix-cache` (so no prefix cache) and, on the 8B, `--enable-torch-compile`;
-    TP 4 for the 70B; BF16 weights and KV cache (the models' dtype). SGLang's own default limits apply (F-SRV-1).
+    TP 4 for the 70B; BF16 weights and KV cache (the models' dtype). SGLang's own default limits apply (F-SRV-1), but
+    v0.3.0 predates the overlap scheduler (on by default from v0.4): `[serving] overlap_scheduling = false` on its rows.
   - Lengths: ShareGPT as bench_serving samples it, which the README does not print. Mean output 194 tokens, the
     README's own offline rows (4281.51 output tokens/s over 22.03 requests/s on the 8B; 3856.01 / 19.84 on the 70B:
     194.3 both). Mean prompt 248 tokens: 74,403 over the first 300 prompts of the same sampling in an SGLang
@@ -50,6 +51,8 @@ for r in csv_rows("sglang_v030_rate_sweep.csv"):
         scenario["parallelism"] = parallelism
     scenario["inference"] = {"input_len": INPUT, "output_len": OUTPUT, "engine": engine}
     scenario["serving"] = {"arrival_rate": rps, "length_cv2": OUTPUT_CV2}
+    if engine == "sglang":
+        scenario["serving"]["overlap_scheduling"] = False
     where = (f"{what}, {engine} ({'v0.3.0' if engine == 'sglang' else 'v0.6.0'}), ShareGPT, {r['prompts']} prompts at "
              f"{rps} requests/s. Median E2E {r['median_e2e_ms']} ms, TTFT {r['median_ttft_ms']} ms, TPOT "
              f"{r['median_tpot_ms']} ms, ITL {r['median_itl_ms']} ms.")

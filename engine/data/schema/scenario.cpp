@@ -230,6 +230,10 @@ constexpr ScenarioKey kServing[] = {
     flag("mixed_prefill", "the engine's (vLLM, TensorRT-LLM: true; SGLang: false)",
          "Prompt tokens share a step with the running decodes; false: a step runs prompts or decodes, prompts first (SGLang "
          "--enable-mixed-chunk sets it)"),
+    flag("overlap_scheduling", "the engine's (TensorRT-LLM, SGLang: true; vLLM: false)",
+         "The CPU schedules the next step while the GPU runs this one: a request joins the second step after it arrives, and a "
+         "finished one decodes once more (false: TensorRT-LLM's TensorRT-engine backend or disable_overlap_scheduler, SGLang before "
+         "0.4 or --disable-overlap-schedule; true: vLLM --async-scheduling)"),
     integer("concurrency", "requests", "none", 1, 1e6,
             "Closed loop of this many clients per replica, each sending its next request when its last finishes (instead of "
             "arrival_rate): predict adds the engine's steady state"),
