@@ -114,6 +114,11 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
     for (long i = 0; i < last; ++i) arrivals.push_back(at += gap(random) / load.rate);
   }
   std::size_t next_arrival = 0;
+  // The first waiting request may join this step: it has reached the engine and a slot is free.
+  auto admissible = [&] {
+    return !waiting.empty() && requests[static_cast<std::size_t>(waiting.front())].eligible_step <= steps &&
+           static_cast<long>(running.size()) < max_running;
+  };
 
   double t = 0;
   long measured_done = 0;
@@ -129,10 +134,6 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
         continue;
       }
     }
-    auto admissible = [&] {
-      return !waiting.empty() && requests[static_cast<std::size_t>(waiting.front())].eligible_step <= steps &&
-             static_cast<long>(running.size()) < max_running;
-    };
     // An engine with nothing to run waits for requests and schedules what has arrived at once.
     if (running.empty() && !admissible())
       for (long id : waiting) requests[static_cast<std::size_t>(id)].eligible_step = std::min(requests[static_cast<std::size_t>(id)].eligible_step, steps);

@@ -392,24 +392,31 @@ kv_dtype = "fp8"
   }
 }
 
+namespace {
+
+// A [serving] switch replaces the engine's default (`engine_default`) and says so in the rule; a value
+// that is not true/false (`bad`) is refused naming the key.
+void check_serving_switch(const std::string& engine, const std::string& key, bool SchedulerLimits::*limit, bool engine_default,
+                          const std::string& bad) {
+  CAPTURE(key);
+  const std::string on_engine = "engine = \"" + engine + "\"";
+  CHECK(engine_limits_for(serving_scenario(on_engine, "batch = 8"), EngineMode::server).limits.*limit == engine_default);
+  const bool given = !engine_default;
+  const EngineLimits replaced =
+      engine_limits_for(serving_scenario(fmt::format("{}\n[serving]\n{} = {}", on_engine, key, given), "batch = 8"), EngineMode::server);
+  CHECK(replaced.limits.*limit == given);
+  CHECK(replaced.rule.find(fmt::format("[serving] {} {}", key, given)) != std::string::npos);
+  CHECK(scenario_error(fmt::format("[serving]\n{} = {}", key, bad), "").find("serving." + key) != std::string::npos);
+}
+
+}  // namespace
+
 TEST_CASE("[serving] mixed_prefill: SGLang's --enable-mixed-chunk reaches the scheduler") {
-  const Scenario sglang = serving_scenario("engine = \"sglang\"", "batch = 8");
-  CHECK_FALSE(engine_limits_for(sglang, EngineMode::server).limits.mixed_prefill);
-  const EngineLimits mixed = engine_limits_for(serving_scenario("engine = \"sglang\"\n[serving]\nmixed_prefill = true", "batch = 8"),
-                                               EngineMode::server);
-  CHECK(mixed.limits.mixed_prefill);
-  CHECK(mixed.rule.find("[serving] mixed_prefill true") != std::string::npos);
-  CHECK(scenario_error("[serving]\nmixed_prefill = 1", "").find("serving.mixed_prefill") != std::string::npos);
+  check_serving_switch("sglang", "mixed_prefill", &SchedulerLimits::mixed_prefill, false, "1");
 }
 
 TEST_CASE("[serving] overlap_scheduling: an engine run without its overlap scheduler") {
-  const Scenario trtllm = serving_scenario("engine = \"trtllm\"", "batch = 8");
-  CHECK(engine_limits_for(trtllm, EngineMode::server).limits.overlap_scheduling);
-  const EngineLimits off = engine_limits_for(serving_scenario("engine = \"trtllm\"\n[serving]\noverlap_scheduling = false", "batch = 8"),
-                                             EngineMode::server);
-  CHECK_FALSE(off.limits.overlap_scheduling);
-  CHECK(off.rule.find("[serving] overlap_scheduling false") != std::string::npos);
-  CHECK(scenario_error("[serving]\noverlap_scheduling = \"yes\"", "").find("serving.overlap_scheduling") != std::string::npos);
+  check_serving_switch("trtllm", "overlap_scheduling", &SchedulerLimits::overlap_scheduling, true, "\"yes\"");
 }
 
 TEST_CASE("bad engine keys: one line naming the key") {

@@ -131,18 +131,15 @@ models::EngineLimits engine_limits_for(const Scenario& s, models::EngineMode mod
     e.limits.max_step_tokens = *sv.max_batched_tokens;
     e.rule += fmt::format("; [serving] max_batched_tokens {:g}", *sv.max_batched_tokens);
   }
-  if (sv.chunked_prefill) {
-    e.limits.chunked_prefill = *sv.chunked_prefill;
-    e.rule += fmt::format("; [serving] chunked_prefill {}", *sv.chunked_prefill);
-  }
-  if (sv.mixed_prefill) {
-    e.limits.mixed_prefill = *sv.mixed_prefill;
-    e.rule += fmt::format("; [serving] mixed_prefill {}", *sv.mixed_prefill);
-  }
-  if (sv.overlap_scheduling) {
-    e.limits.overlap_scheduling = *sv.overlap_scheduling;
-    e.rule += fmt::format("; [serving] overlap_scheduling {}", *sv.overlap_scheduling);
-  }
+  // A [serving] switch given replaces the engine's, and the rule says so.
+  auto replace = [&e](const std::optional<bool>& given, bool models::SchedulerLimits::*limit, std::string_view key) {
+    if (!given) return;
+    e.limits.*limit = *given;
+    e.rule += fmt::format("; [serving] {} {}", key, *given);
+  };
+  replace(sv.chunked_prefill, &models::SchedulerLimits::chunked_prefill, "chunked_prefill");
+  replace(sv.mixed_prefill, &models::SchedulerLimits::mixed_prefill, "mixed_prefill");
+  replace(sv.overlap_scheduling, &models::SchedulerLimits::overlap_scheduling, "overlap_scheduling");
   if (in.speculative_alpha) {
     const double a = *in.speculative_alpha;
     const int g = *in.draft_length;
