@@ -51,6 +51,7 @@ struct Op {
   double attention_head_dim = 0, attention_seq = 0;
   bool attention_causal = true;
   bool attention_decode = false;  // a decode step's: each sequence's few query tokens over its KV cache
+  double attention_kv_bytes = 0;  // bytes per element of the per-head K/V cache it reads (0: none, or a latent MLA cache)
   // Share of a weight GEMM that PyTorch op-level selective checkpointing recomputes: the layer's
   // even-numbered matmuls in execution order (one GEMM here may stand for several, as q, k, v).
   double op_sac_share = 0;

@@ -133,8 +133,10 @@ OpTiming time_op(const Op& op, const Ceilings& c, const Efficiency& e, double ho
     t.compute_efficiency = eff;
     t.compute_s = peak ? op.flops / (*peak * eff) : std::numeric_limits<double>::infinity();
   }
-  // A decode step's attention streams at the device's measured kernel rate where known (F-ATT-2).
-  if (op.kind == OpKind::attention && op.attention_decode && c.decode_attention_Bps) t.memory_s = op.bytes() / *c.decode_attention_Bps;
+  // A decode step's attention streams at the device's measured kernel rate where known (F-ATT-2), an
+  // 8-bit cache at that kernel's share of it per byte (F-ATT-4).
+  if (op.kind == OpKind::attention && op.attention_decode && c.decode_attention_Bps)
+    t.memory_s = op.bytes() / (*c.decode_attention_Bps * (op.attention_kv_bytes == 1 ? c.decode_attention_fp8_kv_share : 1));
   else if (c.memory_Bps) t.memory_s = op.bytes() / (*c.memory_Bps * e.memory);
   if (host_bytes > 0 && c.host_link_Bps) t.host_s = host_bytes / (*c.host_link_Bps * e.host_link);
   t.overhead_s = op.kernels * e.kernel_overhead_s;

@@ -30,6 +30,8 @@ struct Ceilings {
   // The rate a decode-attention kernel was measured to stream a paged KV cache at on this device
   // (F-ATT-2); where known it times decode attention in place of memory_Bps x efficiency.memory.
   std::optional<double> decode_attention_Bps;
+  // That kernel's rate per byte over an 8-bit KV cache over its rate over a 16-bit one (F-ATT-4); 1 unmeasured.
+  double decode_attention_fp8_kv_share = 1;
 };
 
 // The named efficiency parameters. Defaults and their sources: default_efficiency() and

@@ -211,18 +211,19 @@ class LayerBuilder {
   // The attention core: QK^T, softmax, .V for `heads` local query heads over `kv_heads` local KV
   // heads (or a latent cache of width `kv_width` for absorbed MLA). A layer group stands for its
   // full-attention and sliding-window layers in proportion (F-ARCH-2): each part's ops carry its share.
-  void attention_core(double heads, double qk_dim, double v_dim, double kv_read_per_key) {
+  void attention_core(double heads, double qk_dim, double v_dim, double kv_read_per_key, bool latent_cache = false) {
     // F-ARCH-5: a sparse-attention core reads the indexer's top_k keys, as a window of top_k would.
     if (m_.sparse_attention)
-      return attention_core_part(heads, qk_dim, v_dim, kv_read_per_key, m_.sparse_attention->top_k, 1, ".sparse");
+      return attention_core_part(heads, qk_dim, v_dim, kv_read_per_key, m_.sparse_attention->top_k, 1, ".sparse", latent_cache);
     const double window_share = m_.sliding_share();
-    if (window_share < 1) attention_core_part(heads, qk_dim, v_dim, kv_read_per_key, 0, 1 - window_share, "");
-    if (window_share > 0) attention_core_part(heads, qk_dim, v_dim, kv_read_per_key, m_.sliding_window, window_share, ".sliding");
+    if (window_share < 1) attention_core_part(heads, qk_dim, v_dim, kv_read_per_key, 0, 1 - window_share, "", latent_cache);
+    if (window_share > 0)
+      attention_core_part(heads, qk_dim, v_dim, kv_read_per_key, m_.sliding_window, window_share, ".sliding", latent_cache);
   }
 
   // One kind of layer's attention core, `window` keys at most (0 = the whole context).
   void attention_core_part(double heads, double qk_dim, double v_dim, double kv_read_per_key, double window, double share,
-                           const std::string& suffix) {
+                           const std::string& suffix, bool latent_cache) {
     const double b = c_.batch, q = c_.query_tokens();
     const double keys = window > 0 && c_.phase == Phase::decode ? std::min(c_.keys(), window) : c_.keys();
     const double ctx = windowed_attended(window);
@@ -241,6 +242,7 @@ class LayerBuilder {
       op.attention_seq = q;
       op.attention_causal = c_.mask == AttentionMask::causal && c_.phase != Phase::decode;
       op.attention_decode = c_.phase == Phase::decode;
+      if (!latent_cache) op.attention_kv_bytes = kv_;
       op.bytes_read = T_ * heads * qk_dim * act_ + b * keys * kv_read_per_key * kv_;
       op.bytes_written = T_ * heads * v_dim * act_;
       ops_.push_back(op);
@@ -374,7 +376,7 @@ class LayerBuilder {
     if (c_.phase != Phase::training) memory("attn.kv_cache_write", T_ * latent * act_, T_ * latent * kv_);
     if (c_.phase == Phase::decode) {
       gemm("mla.q_absorb", T_, l.kv_lora_rank, l.qk_nope_head_dim, heads);
-      attention_core(heads, latent, l.kv_lora_rank, latent);
+      attention_core(heads, latent, l.kv_lora_rank, latent, true);
       gemm("mla.v_absorb", T_, l.v_head_dim, l.kv_lora_rank, heads);
     } else {
       gemm("mla.kv_up", T_, heads * (l.qk_nope_head_dim + l.v_head_dim), l.kv_lora_rank);

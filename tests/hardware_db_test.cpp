@@ -172,6 +172,18 @@ TEST_CASE("a part without a decode-attention measurement takes a measured part's
   CHECK(gb200.decode_attention_basis ==
         "memory.decode_attention_from: not measured on this device; b200's measured kernel rate, 0.794 of its memory bandwidth, at this part's");
   CHECK(b200.decode_attention_basis == "memory.decode_attention_bandwidth");
+  // F-ATT-4: the measured kernel's 8-bit-cache share comes with it.
+  REQUIRE(b200.decode_attention_fp8_kv_share);
+  CHECK(*b200.decode_attention_fp8_kv_share == doctest::Approx(0.926));
+  CHECK(gb200.decode_attention_fp8_kv_share == b200.decode_attention_fp8_kv_share);
+  CHECK_FALSE(shipped_db().accelerator("h100-sxm").decode_attention_fp8_kv_share);
+  CHECK(load_error_with("accelerators/b200.toml", "decode_attention_fp8_kv_share = { value = 0.926", "decode_attention_fp8_kv_share = { value = 1.4")
+            .find("memory.decode_attention_fp8_kv_share") != std::string::npos);
+  const std::string h100_bandwidth = "bandwidth = { value = \"3.35 TB/s\", source = \"h100-page\"";
+  CHECK(load_error_with("accelerators/h100-sxm.toml", h100_bandwidth,
+                        "decode_attention_fp8_kv_share = { value = 0.9, source = \"h100-page\" }\n" + h100_bandwidth)
+            .find("memory.decode_attention_fp8_kv_share qualifies a measured memory.decode_attention_bandwidth beside it") !=
+        std::string::npos);
   const std::string file = "accelerators/gb200.toml";
   const std::string from = "decode_attention_from = \"b200\"";
   CHECK(load_error_with(file, from, "decode_attention_from = \"h100-sxm\"")

@@ -251,6 +251,56 @@ TEST_CASE("F-ATT-2: decode attention streams its cache at the device's measured 
   CHECK(time_op(memory_op("norm", 1e9, 0), b200, e).time_s == doctest::Approx(1e9 / (0.9 * 7.7e12)));
 }
 
+TEST_CASE("F-ATT-4: the measured decode kernel streams an 8-bit per-head cache at its share of the 16-bit rate") {
+  Ceilings b200;
+  b200.peak_ops_per_s[static_cast<std::size_t>(Precision::fp8)] = 4500e12;
+  b200.memory_Bps = 7.7e12;
+  b200.decode_attention_Bps = 6.11e12;
+  b200.decode_attention_fp8_kv_share = 0.926;
+  Efficiency e = default_efficiency();
+  e.kernel_overhead_s = 0;
+  Op decode;
+  decode.kind = OpKind::attention;
+  decode.precision = Precision::fp8;
+  decode.flops = 1e9;
+  decode.bytes_read = 1e9;
+  decode.attention_decode = true;
+  decode.attention_kv_bytes = 1;
+  // docs/models.md F-ATT-4: 1 GB of FP8 cache at 0.926 x 6.11 = 5.658 TB/s, 176.7 us (not 163.7).
+  CHECK(time_op(decode, b200, e).time_s == doctest::Approx(1e9 / (0.926 * 6.11e12)));
+  CHECK(time_op(decode, b200, e).time_s == doctest::Approx(176.74e-6).epsilon(1e-4));
+  // A 16-bit cache, a latent (MLA) cache (kv bytes 0) and a device without the share keep the kernel's rate.
+  for (double kv : {2.0, 0.0}) {
+    decode.attention_kv_bytes = kv;
+    CHECK(time_op(decode, b200, e).time_s == doctest::Approx(1e9 / 6.11e12));
+  }
+  decode.attention_kv_bytes = 1;
+  b200.decode_attention_fp8_kv_share = 1;
+  CHECK(time_op(decode, b200, e).time_s == doctest::Approx(1e9 / 6.11e12));
+  // No measured kernel: the streaming default, whatever the cache.
+  b200.decode_attention_Bps.reset();
+  b200.decode_attention_fp8_kv_share = 0.926;
+  CHECK(time_op(decode, b200, e).time_s == doctest::Approx(1e9 / (0.9 * 7.7e12)));
+}
+
+TEST_CASE("F-ATT-4: the decode core carries its per-head cache's element bytes; a latent MLA cache carries none") {
+  auto decode_core_kv_bytes = [](const std::string& name) {
+    OpContext c;
+    c.phase = Phase::decode;
+    c.batch = 8;
+    c.seq_len = 1;
+    c.context_len = 1000;
+    c.math = Precision::fp8;
+    c.kv_bytes = 1;
+    for (const OpGroup& g : transformer_ops(spec(name), c))
+      for (const Op& op : g.ops)
+        if (op.kind == OpKind::attention) return op.attention_kv_bytes;
+    return -1.0;
+  };
+  CHECK(decode_core_kv_bytes("llama3-8b") == 1);
+  CHECK(decode_core_kv_bytes("deepseek-v3") == 0);
+}
+
 TEST_CASE("F-ATT-3: a decode kernel per query head reads each KV head's cache once per query head (16.1 GB -> 128.8 GB)") {
   // docs/models.md F-ATT-3's example: Llama 2 70B in FP8 on tp 2, batch 64 at a 3,072-token context.
   const TransformerSpec m = spec("llama2-70b");

@@ -140,7 +140,9 @@ const std::vector<SourcePin> kSourcePins = {
     // knowingly): the FP8 rows 5.3 % -> 3.8 % (all 60 within), the NVFP4 rows 13.8 % -> 14.8 % (23 -> 20 within).
     // 2026-11-28, the PyTorch backend's overlap scheduler (F-SRV-3): a finished request decodes once more in its slot,
     // the 128/128 rows 0.3-0.5 % slower: 7.925 % -> 7.916 %, 80 -> 81 within.
-    {"inference", "perf-overview.md @ 00f37686", {0.07916, 81, 100}},
+    // 2026-11-28, B200's decode kernel over an FP8 cache at 0.926 of its 16-bit rate per byte (F-ATT-4, the vLLM
+    // blog's B200 slopes): the 40 NVFP4 rows 14.6 % -> 12.7 % (9 -> 7 above 20 %), 7.916 % -> 6.908 %, 81 -> 88 within.
+    {"inference", "perf-overview.md @ 00f37686", {0.06908, 88, 100}},
     // Azure's ND H200 v5 page (added 2026-11-28, inference-azure-nd-h200.toml): the ND H100 v5 rows' workloads on
     // the H200, +16 to +38 % too fast as the H100 rows are; the model's H200 / H100 ratio within 2 points of the
     // measured one (+4 to +6 %) on all five paired rows, so the shared residual is not the device's.

@@ -72,6 +72,7 @@ void HardwareDb::resolve_decode_attention() {
     AcceleratorSpec& a = accelerators_.at(r->name);
     const double share = *measured.decode_attention_Bps / *measured.memory_bandwidth_Bps;
     a.decode_attention_Bps = share * *a.memory_bandwidth_Bps;
+    a.decode_attention_fp8_kv_share = measured.decode_attention_fp8_kv_share;
     a.decode_attention_basis = fmt::format("memory.decode_attention_from: not measured on this device; {}'s measured kernel rate, "
                                            "{:.3f} of its memory bandwidth, at this part's",
                                            from->text, share);

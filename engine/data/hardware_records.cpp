@@ -46,6 +46,7 @@ AcceleratorSpec accelerator_from(const Record& r) {
   a.memory_bandwidth_Bps = r.number("memory.bandwidth");
   a.decode_attention_Bps = r.number("memory.decode_attention_bandwidth");
   if (a.decode_attention_Bps) a.decode_attention_basis = "memory.decode_attention_bandwidth";
+  a.decode_attention_fp8_kv_share = r.number("memory.decode_attention_fp8_kv_share");
   a.l2_B = r.number("on_chip.l2");
   a.sram_B = r.number("on_chip.sram");
   a.tdp_W = r.number("power.tdp");

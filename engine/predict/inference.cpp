@@ -296,10 +296,17 @@ InferencePrediction predict_inference(const Scenario& s, const InferenceOptions&
   p.assumptions.push_back("static batch: every sequence prefills together (TTFT = prefill of the batch), decode timed at the mean "
                           "context input_len + output_len/2; E2E = TTFT + (n_out − 1)·TPOT (F-INF-3)");
   add_sustained_assumption(p.assumptions, s.hw, prefill.precision);
-  if (const AcceleratorSpec& d = s.hw.device; d.decode_attention_Bps)
+  if (const AcceleratorSpec& d = s.hw.device; d.decode_attention_Bps) {
+    std::string kv8;
+    if (const auto& kv = s.inference->kv_dtype; d.decode_attention_fp8_kv_share && kv && bytes_per_element(*kv) == 1)
+      kv8 = fmt::format("; this {} cache at {:.3g} of that per byte, {:.3g} TB/s (memory.decode_attention_fp8_kv_share{}; F-ATT-4)",
+                        name_of(*kv), *d.decode_attention_fp8_kv_share,
+                        *d.decode_attention_Bps * *d.decode_attention_fp8_kv_share / 1e12,
+                        d.decode_attention_basis.starts_with("memory.decode_attention_from") ? ", the measured part's" : "");
     p.assumptions.push_back(fmt::format("decode attention streams its KV cache at {:.3g} TB/s, a measured decode kernel's rate in place of "
-                                        "bandwidth x efficiency.memory (hardware_db {}, {}; F-ATT-2)",
-                                        *d.decode_attention_Bps / 1e12, d.name, d.decode_attention_basis));
+                                        "bandwidth x efficiency.memory (hardware_db {}, {}; F-ATT-2){}",
+                                        *d.decode_attention_Bps / 1e12, d.name, d.decode_attention_basis, kv8));
+  }
   if (const models::TransformerSpec* m = s.workload.is_transformer() ? &s.workload.transformer() : nullptr;
       m && s.decode_kv == models::DecodeKvReads::per_query_head && !m->mla && m->kv_heads < m->heads)
     p.assumptions.push_back("decode attention reads each KV head's cache once per query head of its group on the rank ([attention] "

@@ -186,6 +186,7 @@ models::Ceilings ceilings_for(const AcceleratorSpec& a, const std::optional<Link
   c.gemm_tile_fixed_cost = a.architecture == GpuArchitecture::hopper;
   c.token_tiles_by_8 = a.architecture == GpuArchitecture::hopper || a.architecture == GpuArchitecture::blackwell;
   c.decode_attention_Bps = a.decode_attention_Bps;
+  c.decode_attention_fp8_kv_share = a.decode_attention_fp8_kv_share.value_or(1);
   return c;
 }
 

@@ -34,6 +34,7 @@ struct AcceleratorSpec {
   std::optional<double> memory_bandwidth_Bps;
   std::optional<double> decode_attention_Bps;  // measured decode-attention kernel rate (F-ATT-2)
   std::string decode_attention_basis;          // where it comes from (the record's field, or the part it is taken from)
+  std::optional<double> decode_attention_fp8_kv_share;  // that kernel's rate per byte over an 8-bit cache, over a 16-bit one (F-ATT-4)
   std::optional<double> l2_B, sram_B, tdp_W, idle_W, boost_clock_Hz, price_usd, embodied_kg;
   std::optional<double> default_power_limit_W;  // the limit the board ships with, where below its TDP
   std::optional<int> compute_units, tpcs;

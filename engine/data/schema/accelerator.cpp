@@ -60,6 +60,10 @@ constexpr Field kMemory[] = {
     quantity("decode_attention_bandwidth", bytes_per_second, 1e14,
              "best measured rate of a decode-attention kernel over a paged KV cache (Q, K and V bytes per second); "
              "times decode attention in place of bandwidth x efficiency.memory"),
+    Field{.key = "decode_attention_fp8_kv_share", .type = FieldType::ratio,
+          .help = "the rate per byte the same decode kernel reaches over an 8-bit KV cache, over its rate over a 16-bit one "
+                  "(the cache's bytes halve, its time does not quite: the kernel converts each element; F-ATT-4)",
+          .min = 0, .min_inclusive = false, .max = 1},
     reference("decode_attention_from", "accelerator",
               "an accelerator whose measured decode-attention rate this part, which has none of its own, takes as the same "
               "fraction of its memory bandwidth (the same kernel on the same die: an assumption the predictions state; F-ATT-2)"),
@@ -183,6 +187,9 @@ void check_accelerator(const Record& r) {
       throw r.error(*from, "memory.decode_attention_from: the record gives memory.decode_attention_bandwidth itself; give one");
     if (from->text == r.name) throw r.error(*from, "memory.decode_attention_from: name another accelerator, one measured");
   }
+  if (const Entry* share = r.find("memory.decode_attention_fp8_kv_share"); share && !r.find("memory.decode_attention_bandwidth"))
+    throw r.error(*share, "memory.decode_attention_fp8_kv_share qualifies a measured memory.decode_attention_bandwidth beside it "
+                          "(a part that takes another's kernel with decode_attention_from takes its share too)");
   if (const Entry* decode = r.find("memory.decode_attention_bandwidth")) {
     if (!bandwidth) throw r.error(*decode, "memory.decode_attention_bandwidth needs memory.bandwidth beside it");
     if (decode->number > bandwidth->number)
