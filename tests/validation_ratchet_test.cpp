@@ -188,6 +188,11 @@ const std::vector<SourcePin> kSourcePins = {
     // 2026-11-28, the step a request joins (F-SRV-3): TTFT at 25 and 50 clients -27 / -26 % -> -4 / -6 %:
     // 8.479 % -> 7.201 % (21 -> 23 within).
     {"serving", "NVIDIA NIM LLM Benchmarking Guide", {0.07201, 23, 24}},
+    // The vLLM blog's FP8 KV-cache measurements (added 2026-11-28; validation/serving-vllm-fp8-kv-blog.toml): Llama-3.1-8B
+    // on one H100 and one B200 under vLLM v0.19.1, the fitted single-request ITL at 4k-64k prompt tokens with BF16 and
+    // FP8 caches, and Table 4's 150 requests at concurrency 8 on H100 (~20k + ~2k tokens): the ITLs within -5..+2 %,
+    // Table 4 within -8..+8 % but the FP8 row's throughput (+20 %). B200's FP8 rows are F-ATT-4's source, not held out.
+    {"serving", "The State of FP8 KV-Cache and Attention Quantization in vLLM", {0.03611, 17, 15}},
 };
 
 // The pin a case counts under: the last source pin whose text its source contains (a later pin

@@ -8,9 +8,11 @@ def q(s):
     return json.dumps(s, ensure_ascii=False)
 
 
-def emit(c, metric, measured, scenario, notes, tolerance=0.15, skip=None):
+def emit(c, metric, measured, scenario, notes, tolerance=0.15, skip=None, used_for=None):
     out = ["[[case]]", f"id = {q(c['id'])}", f"source = {q(c['source'])}", f"metric = {q(metric)}",
            f"measured = {measured}", f"tolerance = {tolerance}"]
+    if used_for:
+        out.append(f"used_for = {q(used_for)}")
     if skip:
         out.append(f"skip = {q(skip)}")
     out.append(f"notes = {q(notes)}")
