@@ -1,5 +1,5 @@
-"""Writes validation/serving-vllm-fp8-kv-blog.toml: the vLLM blog's measurements of Llama-3.1-8B served with a BF16
-and an FP8 KV cache on one H100 and one B200, as serving cases scored through the simulated engine.
+"""Writes validation/serving-vllm-fp8-kv-blog.toml: the vLLM blog's measurements of Llama-3.1-8B (H100, B200) and
+gpt-oss-20b (B200) served with a BF16 and an FP8 KV cache, as serving cases scored through the simulated engine.
 
     cd validation/import && python3 vllm_fp8_kv_blog_cases.py > ../serving-vllm-fp8-kv-blog.toml
 
@@ -12,6 +12,10 @@ v0.19.1. What it states and what each case assumes:
     1.80e-05 + 3.93 ms, FP8 9.72e-06 + 3.96 ms), not the points. Each case is the fitted line at 4,096, 16,384 and
     65,536 prompt tokens, inside the swept range; perfcast's TPOT of a closed loop of one client (its mean; at one
     client every token waits one decode step).
+  - gpt-oss-20b on B200 ('Performance with FlashInfer on Blackwell', Figure 6: BF16 3.56e-06 ms/token + 3.15 ms, FP8
+    2.06e-06 + 3.17 ms; both caches for every layer, no sliding-window skip on B200), at the same lengths: the
+    checkpoint's MXFP4 expert weights (`weight_dtype = "fp4"`), BF16 math. The blog's H100 gpt-oss fits give only a
+    range of intercepts (4.03-4.07 ms) and are not used.
   - The B200 FP8 slope is, with the BF16 one, where B200's FP8-cache share comes from (hardware_db b200,
     memory.decode_attention_fp8_kv_share, docs/models.md F-ATT-4): those three cases are `used_for` it and not held out.
   - 'Throughput under Load' (Table 4, H100): 150 requests at concurrency 8, '~20k input tokens and ~2k output tokens
@@ -27,41 +31,44 @@ Uncalibrated. Tolerance 20 %, the issue's bound for TTFT and TPOT under load.
 from case_toml import emit
 
 SOURCE = ("vLLM blog, 'The State of FP8 KV-Cache and Attention Quantization in vLLM' (2026-04-22, vLLM v0.19.1; "
-          "vllm-project/vllm-project.github.io _posts/2026-04-22-fp8-kvcache.md), Llama-3.1-8B on one H100 / one B200")
+          "vllm-project/vllm-project.github.io _posts/2026-04-22-fp8-kvcache.md), Llama-3.1-8B and gpt-oss-20b on one H100 / one B200")
 # (device, kv, slope ms per token, intercept ms, used for a default)
 FITS = [
-    ("h100-sxm", "bf16", 4.37e-05, 6.44, None),
-    ("h100-sxm", "fp8", 2.37e-05, 6.58, None),
-    ("b200", "bf16", 1.80e-05, 3.93, None),
-    ("b200", "fp8", 9.72e-06, 3.96, "hardware_db b200 memory.decode_attention_fp8_kv_share (F-ATT-4)"),
+    ("llama3.1-8b", "h100-sxm", "bf16", 4.37e-05, 6.44, None),
+    ("llama3.1-8b", "h100-sxm", "fp8", 2.37e-05, 6.58, None),
+    ("llama3.1-8b", "b200", "bf16", 1.80e-05, 3.93, None),
+    ("llama3.1-8b", "b200", "fp8", 9.72e-06, 3.96, "hardware_db b200 memory.decode_attention_fp8_kv_share (F-ATT-4)"),
+    ("gpt-oss-20b", "b200", "bf16", 3.56e-06, 3.15, None),
+    ("gpt-oss-20b", "b200", "fp8", 2.06e-06, 3.17, None),
 ]
 LENGTHS = [4096, 16384, 65536]
 # Table 4: (kv, median TTFT ms, median ITL ms, output tokens/s)
 TABLE4 = [("bf16", 763.6, 15.18, 450.3), ("fp8", 742.8, 12.93, 517.5)]
 
 
-def scenario(device, kv, input_len, output_len, serving):
+def scenario(device, kv, input_len, output_len, serving, model="llama3.1-8b"):
+    weights = "fp4" if model == "gpt-oss-20b" else "bf16"  # gpt-oss: the checkpoint's MXFP4 experts
     return {
-        "model": {"preset": "llama3.1-8b"},
+        "model": {"preset": model},
         "hardware": {"accelerator": device, "count": 1},
         "inference": {"input_len": input_len, "output_len": output_len, "engine": "vllm", "compute_dtype": "bf16",
-                      "weight_dtype": "bf16", "kv_dtype": kv},
+                      "weight_dtype": weights, "kv_dtype": kv},
         "serving": dict(serving, overlap_scheduling=True),
     }
 
 
-print("""# The vLLM blog's FP8 KV-cache measurements (Llama-3.1-8B, H100 and B200, vLLM v0.19.1) as serving cases, written by
+print("""# The vLLM blog's FP8 KV-cache measurements (Llama-3.1-8B on H100 and B200, gpt-oss-20b on B200, vLLM v0.19.1) as serving cases, written by
 # validation/import/vllm_fp8_kv_blog_cases.py (read it for the source, what the blog states and what each case assumes).
 schema_version = 1
 suite = "inference"
 """)
-for device, kv, slope, intercept, used_for in FITS:
+for model, device, kv, slope, intercept, used_for in FITS:
     part = "H100" if device.startswith("h100") else "B200"
     for n in LENGTHS:
         itl_ms = intercept + slope * n
-        emit({"id": f"vllm-fp8kv-blog-llama3.1-8b-{device}-{kv}-c1-{n}-tpot", "source": SOURCE}, "serving_tpot_mean_s",
-             round(itl_ms / 1000, 8), scenario(device, kv, n, 128, {"concurrency": 1}),
-             f"Single request on {part}, {kv.upper()} KV cache: the fitted ITL {slope:g} ms/token x {n} + {intercept:g} ms = "
+        emit({"id": f"vllm-fp8kv-blog-{model}-{device}-{kv}-c1-{n}-tpot", "source": SOURCE}, "serving_tpot_mean_s",
+             round(itl_ms / 1000, 8), scenario(device, kv, n, 128, {"concurrency": 1}, model),
+             f"{model}, single request on {part}, {kv.upper()} KV cache: the fitted ITL {slope:g} ms/token x {n} + {intercept:g} ms = "
              f"{itl_ms:.3f} ms at {n} prompt tokens, 128 output tokens.", tolerance=0.2, used_for=used_for)
 for kv, ttft_ms, itl_ms, tokens_s in TABLE4:
     load = {"concurrency": 8, "benchmark_requests": 150, "length_min_fraction": round(17 / 23, 6)}
