@@ -16,6 +16,26 @@ namespace {
 
 TransformerSpec spec(const std::string& name) { return load_preset(PERFCAST_DEFAULT_WORKLOADS, name).transformer(); }
 
+// B200's ceilings (FP8 peak, 7.7 TB/s, no decode kernel rate yet), the default efficiencies without launch
+// overhead, and one decode step's attention core of 1 GFLOP over 1 GB (F-ATT-2, F-ATT-4).
+struct DecodeAttentionCase {
+  Ceilings ceilings;
+  Efficiency efficiency;
+  Op op;
+};
+DecodeAttentionCase b200_decode_attention() {
+  DecodeAttentionCase d{.efficiency = default_efficiency()};
+  d.ceilings.peak_ops_per_s[static_cast<std::size_t>(Precision::fp8)] = 4500e12;
+  d.ceilings.memory_Bps = 7.7e12;
+  d.efficiency.kernel_overhead_s = 0;
+  d.op.kind = OpKind::attention;
+  d.op.precision = Precision::fp8;
+  d.op.flops = 1e9;
+  d.op.bytes_read = 1e9;
+  d.op.attention_decode = true;
+  return d;
+}
+
 // GEMM FLOPs of one pass (the FlashAttention core is an attention op, not a GEMM).
 double gemm_flops(const std::vector<OpGroup>& groups, Pass pass) {
   double sum = 0;
@@ -229,17 +249,7 @@ TEST_CASE("F-ROOF-5: a shallow GEMM on Hopper pays its tiles' fixed cost, relati
 }
 
 TEST_CASE("F-ATT-2: decode attention streams its cache at the device's measured kernel rate where one is known") {
-  Ceilings b200;
-  b200.peak_ops_per_s[static_cast<std::size_t>(Precision::fp8)] = 4500e12;
-  b200.memory_Bps = 7.7e12;
-  Efficiency e = default_efficiency();
-  e.kernel_overhead_s = 0;
-  Op decode;
-  decode.kind = OpKind::attention;
-  decode.precision = Precision::fp8;
-  decode.flops = 1e9;
-  decode.bytes_read = 1e9;
-  decode.attention_decode = true;
+  auto [b200, e, decode] = b200_decode_attention();
   // Without a measurement: the streaming default, 0.90 of 7.7 TB/s.
   CHECK(time_op(decode, b200, e).time_s == doctest::Approx(1e9 / (0.9 * 7.7e12)));
   b200.decode_attention_Bps = 6.11e12;
@@ -252,19 +262,9 @@ TEST_CASE("F-ATT-2: decode attention streams its cache at the device's measured 
 }
 
 TEST_CASE("F-ATT-4: the measured decode kernel streams an 8-bit per-head cache at its share of the 16-bit rate") {
-  Ceilings b200;
-  b200.peak_ops_per_s[static_cast<std::size_t>(Precision::fp8)] = 4500e12;
-  b200.memory_Bps = 7.7e12;
+  auto [b200, e, decode] = b200_decode_attention();
   b200.decode_attention_Bps = 6.11e12;
   b200.decode_attention_fp8_kv_share = 0.926;
-  Efficiency e = default_efficiency();
-  e.kernel_overhead_s = 0;
-  Op decode;
-  decode.kind = OpKind::attention;
-  decode.precision = Precision::fp8;
-  decode.flops = 1e9;
-  decode.bytes_read = 1e9;
-  decode.attention_decode = true;
   decode.attention_kv_bytes = 1;
   // docs/models.md F-ATT-4: 1 GB of FP8 cache at 0.926 x 6.11 = 5.658 TB/s, 176.7 us (not 163.7).
   CHECK(time_op(decode, b200, e).time_s == doctest::Approx(1e9 / (0.926 * 6.11e12)));
