@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "engine/data/hardware_db.hpp"
+#include "engine/data/hardware_resolution.hpp"
 #include "tests/shipped_db.hpp"
 
 using perfcast::HardwareDb;
@@ -161,6 +162,34 @@ TEST_CASE("a part without its own held rate takes the measured parts' it names (
   CHECK(load_error_with(file, from, from + "\nbf16 = { value = 0.9, source = \"blackwell-page\" }")
             .find("the record gives sustained_dense.bf16 itself; give the figure or the parts to take it from, not both") != std::string::npos);
   CHECK(load_error_with(file, from, "from = \"h100-sxm\"").find("sustained_dense.from: expected an array of strings") != std::string::npos);
+}
+
+TEST_CASE("a part whose datasheet rates a clock it does not reach takes a same-die part's rates times the measured ratio (F-ROOF-6)") {
+  const perfcast::AcceleratorSpec& b200 = shipped_db().accelerator("b200");
+  const perfcast::AcceleratorSpec& gb200 = shipped_db().accelerator("gb200");
+  // MAMF: GB200 over B200, BF16 1822.0 / 1745.0 and FP8 3615.6 / 3432.5, mean 1.049; B200's datasheet is 9/10 of GB200's.
+  for (Precision p : {Precision::tf32, Precision::bf16, Precision::fp8, Precision::fp4, Precision::int8})
+    CHECK(gb200.reached_share(p) * *gb200.peak(p) == doctest::Approx(1.049 * *b200.peak(p)));
+  CHECK(gb200.reached_share(Precision::fp4) == doctest::Approx(1.049 * 0.9));
+  CHECK(gb200.reached_share(Precision::fp64) == 1);  // not what the benchmark measured
+  CHECK(b200.reached_share(Precision::fp8) == 1);
+  CHECK(gb200.dense_reached_basis == "dense_reached: 1.049 x b200's datasheet dense rates, the ratio a benchmark measured on both (F-ROOF-6)");
+  // Timing reaches the measured rate, burst and held; MFU still counts the datasheet's.
+  const perfcast::ResolvedHardware burst = perfcast::resolve_accelerator(shipped_db(), "gb200");
+  CHECK(*burst.device.peak(Precision::fp4) == doctest::Approx(1.049 * 9e15));
+  CHECK(*burst.rated_peak(Precision::fp4) == doctest::Approx(10e15));
+  perfcast::ResolvedHardware held = burst;
+  perfcast::hold_at_power_limit(held);
+  CHECK(*held.device.peak(Precision::fp8) == doctest::Approx(1.049 * 4.5e15 * gb200.sustained_ratio(Precision::fp8)));
+  CHECK(*held.rated_peak(Precision::fp8) == doctest::Approx(5e15));
+  const std::string file = "accelerators/gb200.toml";
+  const std::string die = "die_of = \"b200\"";
+  CHECK(load_error_with(file, die, "die_of = \"gb200\"").find("dense_reached.die_of: 'gb200' takes its rates from another part itself") !=
+        std::string::npos);
+  CHECK(load_error_with(file, die, "die_of = \"b2000\"").find("no accelerator named 'b2000'") != std::string::npos);
+  CHECK(load_error_with(file, "ratio = { value = 1.049", "ratio = { value = 2.5").find("dense_reached.ratio") != std::string::npos);
+  CHECK(load_error_with(file, "ratio = { value = 1.049", "ratio = { value = -1").find("dense_reached.ratio") != std::string::npos);
+  CHECK(load_error_with(file, "ratio = { value = 1.049", "retio = { value = 1.049").find("retio") != std::string::npos);
 }
 
 TEST_CASE("a part without a decode-attention measurement takes a measured part's share of memory bandwidth (decode_attention_from)") {

@@ -58,6 +58,7 @@ HardwareDb HardwareDb::load(const std::filesystem::path& root) {
   db.check_references();
   db.resolve_sustained_rates();
   db.resolve_decode_attention();
+  db.resolve_reached_rates();
   return db;
 }
 
@@ -76,6 +77,31 @@ void HardwareDb::resolve_decode_attention() {
     a.decode_attention_basis = fmt::format("memory.decode_attention_from: not measured on this device; {}'s measured kernel rate, "
                                            "{:.3f} of its memory bandwidth, at this part's",
                                            from->text, share);
+  }
+}
+
+void HardwareDb::resolve_reached_rates() {
+  for (const Record* r : records_of(schema::Kind::accelerator)) {
+    const Entry* die_of = r->find("dense_reached.die_of");
+    if (!die_of) continue;
+    const AcceleratorSpec& measured = accelerators_.at(die_of->text);  // check_references found it
+    if (die_of->text == r->name || records_[by_name_.at(die_of->text)].find("dense_reached.die_of"))
+      throw r->error(*die_of, fmt::format("dense_reached.die_of: '{}' takes its rates from another part itself; name a part whose "
+                                          "datasheet rates stand", die_of->text));
+    AcceleratorSpec& a = accelerators_.at(r->name);
+    const double ratio = *r->number("dense_reached.ratio");
+    bool shared = false;
+    for (Precision p : {Precision::tf32, Precision::bf16, Precision::fp16, Precision::fp8, Precision::fp6, Precision::fp4, Precision::int8,
+                        Precision::int4}) {
+      const auto i = static_cast<std::size_t>(p);
+      if (!a.peak_dense_ops_per_s[i] || !measured.peak_dense_ops_per_s[i]) continue;
+      a.dense_reached_share[i] = ratio * *measured.peak_dense_ops_per_s[i] / *a.peak_dense_ops_per_s[i];
+      shared = true;
+    }
+    if (!shared)
+      throw r->error(*die_of, fmt::format("dense_reached.die_of: '{}' lists no dense tensor rate this part lists", die_of->text));
+    a.dense_reached_basis = fmt::format("dense_reached: {:.3f} x {}'s datasheet dense rates, the ratio a benchmark measured on both "
+                                        "(F-ROOF-6)", ratio, die_of->text);
   }
 }
 

@@ -32,6 +32,12 @@ std::optional<SystemSpec> node_system_of(const HardwareDb& db, const HardwareCho
   return std::nullopt;
 }
 
+// F-ROOF-6: the dense rates a benchmark measured the part reaching, in place of its datasheet's.
+void reach_measured_rates(AcceleratorSpec& a) {
+  for (std::size_t i = 0; i < kPrecisionCount; ++i)
+    if (auto& peak = a.peak_dense_ops_per_s[i]; peak && a.dense_reached_share[i]) *peak *= *a.dense_reached_share[i];
+}
+
 }  // namespace
 
 AcceleratorSpec apply_power_mode(AcceleratorSpec a, const std::optional<PowerMode>& mode, bool dla) {
@@ -89,6 +95,7 @@ ResolvedHardware resolve_accelerator(const HardwareDb& db, std::string_view name
   ResolvedHardware hw;
   hw.datasheet = db.accelerator(name);
   hw.device = hw.datasheet;
+  reach_measured_rates(hw.device);
   hw.host_link = link_or_none(db, hw.datasheet.host_link);
   hw.node_host_link = hw.host_link;
   return hw;
@@ -133,6 +140,7 @@ ResolvedHardware resolve_hardware(const HardwareDb& db, const HardwareChoice& h)
   }
   hw.power_mode = chosen_mode(hw.datasheet, h.power_mode);
   hw.device = apply_power_mode(hw.datasheet, hw.power_mode, h.dla);
+  reach_measured_rates(hw.device);
   hw.power_limit_W = h.power_limit_W ? h.power_limit_W : hw.datasheet.default_power_limit_W;
   if (hw.power_limit_W && hw.datasheet.tdp_W && *hw.power_limit_W >= *hw.datasheet.tdp_W) hw.power_limit_W.reset();
   if (hw.power_limit_W) {

@@ -84,6 +84,9 @@ void add_efficiency_assumptions(std::vector<std::string>& out, const models::Eff
 
 void add_sustained_assumption(std::vector<std::string>& out, const ResolvedHardware& hw, Precision p) {
   const double r = hw.datasheet.sustained_ratio(p);
+  if (const double share = hw.datasheet.reached_share(p); share != 1)
+    out.push_back(fmt::format("{} tensor rate as measured, not as rated: {:.3f} of the datasheet's, burst and held ({}, hardware_db {})",
+                              name_of(p), share, hw.datasheet.dense_reached_basis, hw.datasheet.name));
   if (hw.sustained && r < 1)
     out.push_back(fmt::format("{} tensor work held at the power limit: the peak is {:.3f} of the datasheet's, the rate a long run "
                               "holds over the burst rate the GEMM efficiencies describe (hardware_db {}, {}; F-EN-5)",
@@ -93,7 +96,7 @@ void add_sustained_assumption(std::vector<std::string>& out, const ResolvedHardw
                               "(((limit − idle)/(TDP − idle))^(1/{:g}), the exponent measured on an H200 by the GPU kit's duty section; "
                               "F-EN-4), so the {} peak is {:.3f} of the datasheet's; memory-bound work keeps the full HBM rate",
                               *hw.power_limit_W, hw.datasheet.tdp_W.value_or(0), hw.clock_ratio, models::kTensorPowerExponent,
-                              name_of(p), hw.clock_ratio * (hw.sustained ? r : 1)));
+                              name_of(p), hw.clock_ratio * (hw.sustained ? r : 1) * hw.datasheet.reached_share(p)));
 }
 
 namespace {

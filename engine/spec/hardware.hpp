@@ -49,6 +49,11 @@ struct AcceleratorSpec {
   // and where each comes from ("sustained_dense.fp8: <the record's note>").
   std::array<std::optional<double>, kPrecisionCount> sustained_dense_ratio{};
   std::array<std::string, kPrecisionCount> sustained_dense_basis{};
+  // The share of each datasheet dense rate the part reaches where a benchmark run beside a part of the
+  // same die measured it (F-ROOF-6); 1 elsewhere. Timing uses it, burst and sustained; MFU does not.
+  std::array<std::optional<double>, kPrecisionCount> dense_reached_share{};
+  std::string dense_reached_basis;
+  double reached_share(Precision p) const { return dense_reached_share[static_cast<std::size_t>(p)].value_or(1); }
   double sustained_ratio(Precision p) const { return sustained_dense_ratio[static_cast<std::size_t>(p)].value_or(1); }
   const std::string& sustained_basis(Precision p) const { return sustained_dense_basis[static_cast<std::size_t>(p)]; }
   // What allocations can use: the driver-reported capacity when known, else the vendor figure.
@@ -108,10 +113,12 @@ struct ResolvedHardware {
   // A device resolved alone (microbenchmarks, roofline --hw) keeps the burst rates.
   bool sustained = false;
   // The dense peak MFU counts against: the power mode's, before a power limit lowers the sustained
-  // clock and before the sustained rate of F-EN-5 (the stacks report MFU against the datasheet peak).
+  // clock, before the sustained rate of F-EN-5 and before F-ROOF-6's measured share (the stacks report
+  // MFU against the datasheet peak).
   std::optional<double> rated_peak(Precision p) const {
     const std::optional<double> v = device.peak(p);
-    return v ? std::optional<double>(*v / (clock_ratio * (sustained ? datasheet.sustained_ratio(p) : 1))) : std::nullopt;
+    const double held = clock_ratio * (sustained ? datasheet.sustained_ratio(p) : 1) * datasheet.reached_share(p);
+    return v ? std::optional<double>(*v / held) : std::nullopt;
   }
   std::optional<LinkSpec> host_link;      // the accelerator's host link (PCIe): the roofline's host ceiling
   std::optional<SystemSpec> system;       // the scenario's system, when it names one

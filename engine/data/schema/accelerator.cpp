@@ -48,6 +48,16 @@ constexpr Field kSustained[] = {
                   "(an assumption the predictions state; F-EN-5)"},
 };
 
+// F-ROOF-6: a part whose datasheet quotes its dense rates at a clock a benchmark run on it does not
+// reach, measured against a part of the same die: its rates are that part's datasheet rates times
+// the ratio the benchmark measured between the two.
+constexpr Field kDenseReached[] = {
+    reference("die_of", "accelerator", "a part of the same die whose datasheet dense rates this part's are measured against", true),
+    Field{.key = "ratio", .type = FieldType::ratio,
+          .help = "this part's best measured dense GEMM rate over the die_of part's, on the same benchmark", .required = true,
+          .min = 0, .min_inclusive = false, .max = 2},
+};
+
 constexpr Field kMemory[] = {
     text("type", "memory technology: HBM3, HBM3e, LPDDR5, GDDR6 ..."),
     Field{.key = "capacity", .type = FieldType::quantity,
@@ -129,6 +139,8 @@ constexpr Field kAccelerator[] = {
     table("peak_dense", kPeaks, "dense peak rates per precision (never the 2:4-sparse headline)", true),
     table("sparse_headline", kPeaks, "the vendor's 2:4-sparse headline figures, kept to catch mix-ups"),
     table("sustained_dense", kSustained, "dense tensor rates held at the power limit over their burst rates, measured (or, where a note says so, taken from measured parts; F-EN-5)"),
+    table("dense_reached", kDenseReached, "dense tensor rates as a benchmark run beside a part of the same die measures them, in place of "
+                                          "datasheet rates quoted at a clock the part does not reach (F-ROOF-6)"),
     table("memory", kMemory, "device memory"),
     table("on_chip", kOnChip, "on-chip SRAM and caches"),
     table("compute", kCompute, "compute units and clocks"),
