@@ -88,8 +88,8 @@ void add_sustained_assumption(std::vector<std::string>& out, const ResolvedHardw
     out.push_back(fmt::format("{} tensor rate as measured, not as rated: {:.3f} of the datasheet's, burst and held ({}, hardware_db {})",
                               name_of(p), share, hw.datasheet.dense_reached_basis, hw.datasheet.name));
   if (hw.sustained && r < 1)
-    out.push_back(fmt::format("{} tensor work held at the power limit: the peak is {:.3f} of the datasheet's, the rate a long run "
-                              "holds over the burst rate the GEMM efficiencies describe (hardware_db {}, {}; F-EN-5)",
+    out.push_back(fmt::format("{} tensor work held at the power limit: a long run holds {:.3f} of the burst rate the GEMM "
+                              "efficiencies describe (hardware_db {}, {}; F-EN-5)",
                               name_of(p), r, hw.datasheet.name, hw.datasheet.sustained_basis(p)));
   if (hw.power_limit_W && hw.clock_ratio < 1)
     out.push_back(fmt::format("power limit {:.0f} W of {:.0f} W TDP: tensor-core work at {:.3f} of the rate held at TDP "
