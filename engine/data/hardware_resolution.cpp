@@ -32,10 +32,12 @@ std::optional<SystemSpec> node_system_of(const HardwareDb& db, const HardwareCho
   return std::nullopt;
 }
 
-// F-ROOF-6: the dense rates a benchmark measured the part reaching, in place of its datasheet's.
-void reach_measured_rates(AcceleratorSpec& a) {
+// F-ROOF-6: the part with the dense rates a benchmark measured it reaching, in place of its datasheet's
+// (before a power mode scales them or one DLA core replaces them).
+AcceleratorSpec reached(AcceleratorSpec a) {
   for (std::size_t i = 0; i < kPrecisionCount; ++i)
     if (auto& peak = a.peak_dense_ops_per_s[i]; peak && a.dense_reached_share[i]) *peak *= *a.dense_reached_share[i];
+  return a;
 }
 
 }  // namespace
@@ -94,8 +96,7 @@ OfferChoice choose_offer(const HardwareDb& db, std::string_view accelerator, int
 ResolvedHardware resolve_accelerator(const HardwareDb& db, std::string_view name) {
   ResolvedHardware hw;
   hw.datasheet = db.accelerator(name);
-  hw.device = hw.datasheet;
-  reach_measured_rates(hw.device);
+  hw.device = reached(hw.datasheet);
   hw.host_link = link_or_none(db, hw.datasheet.host_link);
   hw.node_host_link = hw.host_link;
   return hw;
@@ -139,8 +140,7 @@ ResolvedHardware resolve_hardware(const HardwareDb& db, const HardwareChoice& h)
     hw.node_system = node_system_of(db, h);
   }
   hw.power_mode = chosen_mode(hw.datasheet, h.power_mode);
-  hw.device = apply_power_mode(hw.datasheet, hw.power_mode, h.dla);
-  reach_measured_rates(hw.device);
+  hw.device = apply_power_mode(reached(hw.datasheet), hw.power_mode, h.dla);
   hw.power_limit_W = h.power_limit_W ? h.power_limit_W : hw.datasheet.default_power_limit_W;
   if (hw.power_limit_W && hw.datasheet.tdp_W && *hw.power_limit_W >= *hw.datasheet.tdp_W) hw.power_limit_W.reset();
   if (hw.power_limit_W) {
