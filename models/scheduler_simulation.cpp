@@ -38,13 +38,14 @@ double mean(const std::vector<double>& v) {
 }  // namespace
 
 double StepCosts::seconds(double decodes, double prompt_tokens, double tokens_per_decode, double draft_steps,
-                          double draft_cost_ratio) const {
-  double t = interpolate_steps(token_work, decodes * tokens_per_decode + prompt_tokens) + prompt_tokens * prefill_attention_per_token_s;
+                          double draft_cost_ratio, double padded_decodes) const {
+  const double rows = std::max(decodes, padded_decodes);
+  double t = interpolate_steps(token_work, rows * tokens_per_decode + prompt_tokens) + prompt_tokens * prefill_attention_per_token_s;
   if (decodes > 0) {
     // The verified tokens read each sequence's KV cache once, as one decode token does.
     const double attention = interpolate_steps(decode_attention, decodes);
     t += attention;
-    if (draft_steps > 0) t += draft_steps * draft_cost_ratio * (interpolate_steps(token_work, decodes) + attention);
+    if (draft_steps > 0) t += draft_steps * draft_cost_ratio * (interpolate_steps(token_work, rows) + attention);
   }
   return t;
 }
@@ -65,6 +66,9 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
   if (closed ? !(load.concurrency >= 1) : !(load.rate > 0 && std::isfinite(load.rate)))
     throw std::invalid_argument("simulate_serving: the load must be at least one client or a positive rate");
   if (!(percentile > 0 && percentile < 1)) throw std::invalid_argument("simulate_serving: the percentile must lie in (0, 1)");
+  if (!std::is_sorted(limits.graph_batch_sizes.begin(), limits.graph_batch_sizes.end()) ||
+      std::any_of(limits.graph_batch_sizes.begin(), limits.graph_batch_sizes.end(), [](double b) { return !(b >= 1); }))
+    throw std::invalid_argument("simulate_serving: CUDA-graph batch sizes must be ascending and at least 1");
   const Speculation& spec = limits.speculation;
   const long per_decode = spec.draft_tokens + 1;  // budget tokens a decoding sequence takes a step
   if (spec.draft_tokens < 0 || !(spec.tokens_per_step >= 1 && spec.tokens_per_step <= spec.draft_tokens + 1) || !(spec.draft_cost_ratio >= 0) ||
@@ -172,8 +176,14 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
       waiting.pop_front();
     }
     if (decodes == 0 && prompt_tokens == 0) throw std::invalid_argument("simulate_serving: a step with nothing to run");
+    // F-SRV-4: a decode-only step runs the smallest captured CUDA graph that holds it.
+    double padded = static_cast<double>(decodes);
+    if (prompt_tokens == 0) {
+      const auto graph = std::lower_bound(limits.graph_batch_sizes.begin(), limits.graph_batch_sizes.end(), padded);
+      if (graph != limits.graph_batch_sizes.end()) padded = *graph;
+    }
     const double dt = costs.seconds(static_cast<double>(decodes), static_cast<double>(prompt_tokens), static_cast<double>(per_decode),
-                                    spec.draft_tokens, spec.draft_cost_ratio);
+                                    spec.draft_tokens, spec.draft_cost_ratio, padded);
     if (!(dt > 0)) throw std::invalid_argument("simulate_serving: a step must take positive time");
     t += dt;
     ++steps;

@@ -38,8 +38,10 @@ struct StepCosts {
   // A step of `decodes` sequences verifying `tokens_per_decode` tokens each (1 without speculation)
   // and `prompt_tokens`; the draft model's steps cost draft_steps × draft_cost_ratio × the target's
   // decode step (F-INF-5's cost model).
+  // `padded_decodes` (at least `decodes`): the rows the step's forward pass runs, a CUDA graph's
+  // padding included; the padding rows pay the token work, not the attention.
   double seconds(double decodes, double prompt_tokens, double tokens_per_decode = 1, double draft_steps = 0,
-                 double draft_cost_ratio = 0) const;
+                 double draft_cost_ratio = 0, double padded_decodes = 0) const;
 };
 
 // Speculative decoding in the engine (F-INF-5): each decoding sequence verifies draft_tokens + 1
@@ -63,6 +65,11 @@ struct SchedulerLimits {
   // scheduler, SGLang's since v0.4): a request that arrives during step n joins step n+2 at the
   // earliest, and one whose last token comes in step n still decodes in step n+1, its stop seen late.
   bool overlap_scheduling = false;
+  // CUDA-graph padding (F-SRV-4; TensorRT-LLM's cuda_graph_config.enable_padding): a step of decodes only runs
+  // the graph captured for the smallest of these sizes at or above its decodes, dummy requests filling
+  // the rest; above the largest, or with prompt tokens in the step, it runs unpadded. Ascending; empty:
+  // no padding.
+  std::vector<double> graph_batch_sizes;
   Speculation speculation;
 };
 

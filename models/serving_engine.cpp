@@ -70,6 +70,7 @@ EngineLimits engine_limits(ServingEngine e, EngineMode mode, const EngineDevice&
       const double batch = trtllm_bench_batch(fit, d.pp);
       const double tuned = trtllm_bench_tokens(std::min(fit, 4096.0) / d.pp, d.input_len, d.output_len);
       l.max_sequences = std::min(batch, fit);
+      out.max_batch_size = batch;
       // trtllm-bench throughput (offline) runs without chunked prefill unless --enable_chunked_context (or
       // the LLM API options) ask for it, and then raises max_num_tokens to the longest prompt plus
       // max_batch_size so every prompt fits a step whole (bench/benchmark/utils/general.py, get_settings,

@@ -29,6 +29,8 @@ struct EngineDevice {
 
 struct EngineLimits {
   SchedulerLimits limits;       // max_sequences already capped by the KV cache
+  double max_batch_size = 0;    // the engine's own batch limit before the KV cache caps it (TensorRT-LLM's
+                                // max_batch_size: no CUDA graph is captured above it); 0 where not modelled
   std::string rule;             // "vLLM V1 server defaults on a >= 70 GiB device: max_num_seqs 1024, ..."
 };
 

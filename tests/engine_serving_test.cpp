@@ -44,6 +44,26 @@ TEST_CASE("scheduler simulation: one client, steps counted by hand") {
         doctest::Approx(0.010));
 }
 
+TEST_CASE("scheduler simulation: CUDA-graph padding times a decode-only step at the captured batch (F-SRV-4)") {
+  // Token work 1 ms a row, decode attention 0.1 ms a sequence: a padded step pays its padding rows'
+  // token work, not their attention.
+  const StepCosts linear{{{1, 0.001}, {1000, 1.0}}, {{0, 0}, {1000, 0.1}}, 0};
+  CHECK(linear.seconds(3, 0, 1, 0, 0, 4) == doctest::Approx(0.004 + 0.0003));
+  CHECK(linear.seconds(3, 0) == doctest::Approx(0.003 + 0.0003));
+  // Three clients of 10 + 5 tokens, all prompts in the first step (30 tokens, unpadded: 30 ms), then
+  // four decode-only steps of three sequences each. Graphs of 1, 2, 4: each runs the 4 graph (4.3 ms)
+  // instead of 3 rows (3.3 ms); a largest graph of 2 leaves them unpadded.
+  auto e2e = [&](std::vector<double> graphs) {
+    const SchedulerLimits limits{.max_sequences = 8, .max_step_tokens = 8192, .graph_batch_sizes = std::move(graphs)};
+    return simulate_serving(linear, limits, {10, 5}, {.kind = LoadKind::closed_loop, .concurrency = 3, .benchmark_requests = 3}, 0.99)
+        .e2e_mean_s;
+  };
+  CHECK(e2e({}) == doctest::Approx(0.030 + 4 * 0.0033));
+  CHECK(e2e({1, 2, 4}) == doctest::Approx(0.030 + 4 * 0.0043));
+  CHECK(e2e({1, 2}) == doctest::Approx(e2e({})));
+  CHECK_THROWS_AS(e2e({4, 2}), std::invalid_argument);
+}
+
 TEST_CASE("scheduler simulation: a finite benchmark from an idle engine, every request counted") {
   const SchedulerLimits roomy{.max_sequences = 8, .max_step_tokens = 8192};
   auto bench = [](double clients, int requests, SchedulerLimits limits, RequestShape shape) {
@@ -338,7 +358,7 @@ TEST_CASE("batch = \"max\" with benchmark_requests: a dataset queued at once, as
   // TensorRT-LLM's published table runs a finite dataset per ISL/OSL (perf-overview.md, "$num_requests"),
   // all queued at t = 0, and divides the output tokens by the time to the last completion.
   const InferencePrediction endless = predict_inference(serving_scenario("engine = \"trtllm\""));
-  const InferencePrediction dataset = predict_inference(serving_scenario("engine = \"trtllm\"\n[serving]\nbenchmark_requests = 300"));
+  const InferencePrediction dataset = predict_inference(serving_scenario("engine = \"trtllm\"\n[serving]\nmax_concurrency = 300\nbenchmark_requests = 300"));
   REQUIRE(endless.engine);
   REQUIRE(dataset.engine);
   const SimulatedServing& r = dataset.engine->result;
@@ -417,6 +437,34 @@ TEST_CASE("[serving] mixed_prefill: SGLang's --enable-mixed-chunk reaches the sc
 
 TEST_CASE("[serving] overlap_scheduling: an engine run without its overlap scheduler") {
   check_serving_switch("trtllm", "overlap_scheduling", &SchedulerLimits::overlap_scheduling, true, "\"yes\"");
+}
+
+TEST_CASE("[serving] cuda_graph_padding: TensorRT-LLM's graphs, captured up to its max_batch_size (F-SRV-4)") {
+  const std::string trtllm = "engine = \"trtllm\"\n[serving]\nmax_concurrency = 300\ncuda_graph_padding = true";
+  // Off by default (CudaGraphConfig.enable_padding); on, the default list: 1, 2, 4, 8, 16, ..., 128.
+  CHECK(engine_limits_for(serving_scenario("engine = \"trtllm\""), EngineMode::offline).limits.graph_batch_sizes.empty());
+  const std::vector<double> defaults = engine_limits_for(serving_scenario(trtllm), EngineMode::offline).limits.graph_batch_sizes;
+  REQUIRE(defaults.size() == 19);
+  CHECK(defaults[3] == 8);
+  CHECK(defaults.back() == 128);
+  // A list given is sorted; sizes above max_batch_size (max_concurrency 300 here) are not captured.
+  const EngineLimits given =
+      engine_limits_for(serving_scenario(trtllm + "\ncuda_graph_batch_sizes = [512, 1, 256, 64]"), EngineMode::offline);
+  CHECK(given.limits.graph_batch_sizes == std::vector<double>{1, 64, 256});
+  CHECK(given.rule.find("padded to the next of 3 captured batch sizes") != std::string::npos);
+  CHECK(scenario_error("engine = \"trtllm\"\n[serving]\ncuda_graph_batch_sizes = [1, 2]", "").find("serving.cuda_graph_batch_sizes") !=
+        std::string::npos);
+  CHECK(scenario_error(trtllm + "\ncuda_graph_batch_sizes = [2, 2]", "").find("serving.cuda_graph_batch_sizes") != std::string::npos);
+  CHECK(scenario_error(trtllm + "\ncuda_graph_batch_sizes = []", "").find("serving.cuda_graph_batch_sizes") != std::string::npos);
+  CHECK(scenario_error(trtllm + "\ncuda_graph_batch_sizes = [0, 8]", "").find("serving.cuda_graph_batch_sizes") != std::string::npos);
+  CHECK(scenario_error(trtllm + "\ncuda_graph_batch_sizes = [1.5]", "").find("serving.cuda_graph_batch_sizes") != std::string::npos);
+  CHECK_THROWS_WITH_AS(engine_limits_for(serving_scenario("engine = \"vllm\"\n[serving]\ncuda_graph_padding = true"), EngineMode::server),
+                       doctest::Contains("serving.cuda_graph_padding"), InputError);
+  // Padding only slows: the same run with graphs padded is no faster.
+  const double plain = predict_inference(serving_scenario("engine = \"trtllm\"\n[serving]\nmax_concurrency = 300\nbenchmark_requests = 300")).engine->result.output_tokens_per_s;
+  const double padded = predict_inference(serving_scenario(trtllm + "\nbenchmark_requests = 300")).engine->result.output_tokens_per_s;
+  CHECK(padded <= plain);
+  CHECK(padded > 0.5 * plain);
 }
 
 TEST_CASE("bad engine keys: one line naming the key") {

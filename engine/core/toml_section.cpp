@@ -137,7 +137,8 @@ std::optional<std::vector<std::int64_t>> TomlSection::integers(std::string_view 
   const toml::node* node = get(key);
   if (!node) return std::nullopt;
   const auto* a = node->as_array();
-  if (!a || a->size() != size) fail(key, fmt::format("expected an array of {} whole numbers", size));
+  if (!a || (size > 0 && a->size() != size) || a->empty())
+    fail(key, size > 0 ? fmt::format("expected an array of {} whole numbers", size) : std::string("expected a non-empty array of whole numbers"));
   std::vector<std::int64_t> out;
   for (const toml::node& e : *a) {
     const auto* i = e.as_integer();

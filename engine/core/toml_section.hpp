@@ -37,7 +37,7 @@ class TomlSection {
   // The same choice as its index in `options` (an enum's position when `options` are its names in order).
   std::optional<std::size_t> choice_index(std::string_view key, std::span<const std::string_view> options);
   std::optional<bool> boolean(std::string_view key);
-  // An array of `size` whole numbers, each within [min, max].
+  // An array of `size` whole numbers (any number of them, at least one, when `size` is 0), each within [min, max].
   std::optional<std::vector<std::int64_t>> integers(std::string_view key, std::size_t size, std::int64_t min, std::int64_t max);
   // An array of non-empty strings; an array of finite numbers (`size` of them unless 0).
   std::optional<std::vector<std::string>> strings(std::string_view key);

@@ -1,5 +1,6 @@
 #include "engine/data/scenario_reader.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include "engine/core/edit_distance.hpp"
@@ -159,6 +160,15 @@ ServingSettings read_serving(TomlSection& t) {
   s.chunked_prefill = r.flag("chunked_prefill");
   s.mixed_prefill = r.flag("mixed_prefill");
   s.overlap_scheduling = r.flag("overlap_scheduling");
+  s.cuda_graph_padding = r.flag("cuda_graph_padding");
+  if (const auto sizes = r.integers("cuda_graph_batch_sizes")) {
+    if (!s.cuda_graph_padding.value_or(false))
+      t.fail("cuda_graph_batch_sizes", "only padded steps use the captured sizes: set cuda_graph_padding = true");
+    s.cuda_graph_batch_sizes.assign(sizes->begin(), sizes->end());
+    std::sort(s.cuda_graph_batch_sizes.begin(), s.cuda_graph_batch_sizes.end());
+    if (std::adjacent_find(s.cuda_graph_batch_sizes.begin(), s.cuda_graph_batch_sizes.end()) != s.cuda_graph_batch_sizes.end())
+      t.fail("cuda_graph_batch_sizes", "a batch size is listed twice");
+  }
   s.prefix_cache_hit_rate = r.number("prefix_cache_hit_rate").value_or(0);
   s.concurrency = as_double(r.integer("concurrency"));
   if (s.concurrency && s.arrival_rate) t.fail("concurrency", "a closed loop of clients or an arrival rate, not both");

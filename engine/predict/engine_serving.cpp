@@ -92,7 +92,10 @@ models::StepCosts step_costs(const Scenario& s, const models::SchedulerLimits& l
   c.decode_attention.push_back({0, 0});
   // Both tables start on the same grid (step_grid's points do not depend on the limit): each pass
   // serves both below the running limit, which ends the attention table with a point of its own.
-  for (double n : models::step_grid(std::max(limits.max_step_tokens, limits.max_sequences))) {
+  // A padded step runs up to the largest captured graph's rows.
+  const double rows = std::max({limits.max_step_tokens, limits.max_sequences,
+                                limits.graph_batch_sizes.empty() ? 0.0 : limits.graph_batch_sizes.back() * (limits.speculation.draft_tokens + 1)});
+  for (double n : models::step_grid(rows)) {
     const PassTime pass = decode_step_time(s, n, context, o);
     c.token_work.push_back({n, pass.total_s - pass.attention_s});
     if (n < limits.max_sequences) c.decode_attention.push_back({n, pass.attention_s});
@@ -125,6 +128,7 @@ models::EngineLimits engine_limits_for(const Scenario& s, models::EngineMode mod
   const ServingSettings& sv = s.serving;
   if (sv.max_concurrency) {
     e.limits.max_sequences = std::min(*sv.max_concurrency, fit);
+    e.max_batch_size = *sv.max_concurrency;
     e.rule += fmt::format("; [serving] max_concurrency {:g}", *sv.max_concurrency);
   }
   if (sv.max_batched_tokens) {
@@ -140,6 +144,25 @@ models::EngineLimits engine_limits_for(const Scenario& s, models::EngineMode mod
   replace(sv.chunked_prefill, &models::SchedulerLimits::chunked_prefill, "chunked_prefill");
   replace(sv.mixed_prefill, &models::SchedulerLimits::mixed_prefill, "mixed_prefill");
   replace(sv.overlap_scheduling, &models::SchedulerLimits::overlap_scheduling, "overlap_scheduling");
+  if (sv.cuda_graph_padding.value_or(false)) {
+    if (in.engine != models::ServingEngine::trtllm)
+      throw InputError({s.file, 0, 0}, "serving.cuda_graph_padding: modelled for TensorRT-LLM only (set [inference] engine = \"trtllm\")");
+    // CudaGraphConfig without batch_sizes captures its generated list up to its max_batch_size, 128 by
+    // default: 1, 2, 4 and the multiples of 8 to 128 when padding (tensorrt_llm/llmapi/llm_args.py,
+    // _generate_cuda_graph_batch_sizes); no graph is captured above the engine's max_batch_size.
+    std::vector<double> sizes = sv.cuda_graph_batch_sizes;
+    if (sizes.empty()) {
+      sizes = {1, 2, 4};
+      for (double b = 8; b <= 128; b += 8) sizes.push_back(b);
+    }
+    std::erase_if(sizes, [&](double b) { return b > e.max_batch_size; });
+    e.limits.graph_batch_sizes = sizes;
+    e.rule += sizes.empty() ? fmt::format("; [serving] cuda_graph_padding, but no graph size at or below max_batch_size {:g}: no step padded",
+                                          e.max_batch_size)
+                            : fmt::format("; [serving] cuda_graph_padding: decode-only steps of up to {:g} requests padded to the next of {} "
+                                          "captured batch sizes",
+                                          sizes.back(), sizes.size());
+  }
   if (in.speculative_alpha) {
     const double a = *in.speculative_alpha;
     const int g = *in.draft_length;

@@ -69,6 +69,8 @@ struct ServingSettings {
   std::optional<bool> chunked_prefill;       // default: the engine's (on)
   std::optional<bool> mixed_prefill;         // prompts share steps with decodes; default: the engine's (SGLang: off)
   std::optional<bool> overlap_scheduling;    // the next step scheduled while this one runs; default: the engine's (vLLM: off)
+  std::optional<bool> cuda_graph_padding;    // TensorRT-LLM: decode-only steps padded to a captured graph's batch (default off)
+  std::vector<double> cuda_graph_batch_sizes;  // the graphs' batch sizes, ascending; empty: TensorRT-LLM's default ones
   double prefix_cache_hit_rate = 0;          // share of each prompt found in the prefix cache
   std::optional<double> concurrency;         // a closed loop of this many clients per replica (instead of arrival_rate)
   double arrival_cv2 = 1;              // squared coefficient of variation of inter-arrival times (Poisson: 1)

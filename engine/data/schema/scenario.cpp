@@ -29,6 +29,10 @@ constexpr ScenarioKey integer(std::string_view key, std::string_view unit, std::
                               std::string_view help) {
   return {.key = key, .type = KeyType::integer, .unit = unit, .default_text = default_text, .min = min, .max = max, .help = help};
 }
+constexpr ScenarioKey integer_list(std::string_view key, std::string_view unit, std::string_view default_text, double min, double max,
+                                   std::string_view help) {
+  return {.key = key, .type = KeyType::integer_list, .unit = unit, .default_text = default_text, .min = min, .max = max, .help = help};
+}
 // A number above `min` (or at it when `min_inclusive`) and at most `max`.
 constexpr ScenarioKey number(std::string_view key, std::string_view unit, std::string_view default_text, double min, bool min_inclusive,
                              double max, std::string_view help) {
@@ -230,6 +234,14 @@ constexpr ScenarioKey kServing[] = {
     flag("mixed_prefill", "the engine's (vLLM, TensorRT-LLM: true; SGLang: false)",
          "Prompt tokens share a step with the running decodes; false: a step runs prompts or decodes, prompts first (SGLang "
          "--enable-mixed-chunk sets it)"),
+    flag("cuda_graph_padding", "the engine's (TensorRT-LLM: false, CudaGraphConfig.enable_padding)",
+         "TensorRT-LLM only: a step of decodes alone runs the CUDA graph captured for the smallest of cuda_graph_batch_sizes at or "
+         "above its requests, dummy requests filling the rest, which pay every token's work but no attention (cuda_graph_config "
+         "enable_padding: true, as NVIDIA's published throughput runs set it); steps with prompt tokens, and batches above the "
+         "largest size captured, run unpadded. vLLM's and SGLang's own padding is not modelled"),
+    integer_list("cuda_graph_batch_sizes", "requests", "TensorRT-LLM's with padding: 1, 2, 4, 8, 16, ..., 128 (CudaGraphConfig defaults)",
+                 1, 1e6, "The batch sizes CUDA graphs are captured for (cuda_graph_config batch_sizes); those above the engine's "
+                 "max_batch_size are not captured. Needs cuda_graph_padding = true"),
     flag("overlap_scheduling", "the engine's (TensorRT-LLM, SGLang: true; vLLM: false)",
          "The CPU schedules the next step while the GPU runs this one: a request joins the second step after it arrives, and a "
          "finished one decodes once more (false: TensorRT-LLM's TensorRT-engine backend or disable_overlap_scheduler, SGLang before "
@@ -300,6 +312,7 @@ std::string_view type_name(KeyType t) {
     case KeyType::text: return "text";
     case KeyType::choice: return "choice";
     case KeyType::name: return "name";
+    case KeyType::integer_list: return "list of integers";
   }
   return "";
 }
@@ -307,6 +320,7 @@ std::string_view type_name(KeyType t) {
 std::string bound_text(double v) { return std::abs(v) >= 1e6 ? fmt::format("{:g}", v) : fmt::format("{}", v); }
 
 std::string range_text(const ScenarioKey& k) {
+  if (k.type == KeyType::integer_list) return fmt::format("each {} to {}", bound_text(k.min), bound_text(k.max));
   if (k.type == KeyType::integer) return k.min == k.max ? bound_text(k.min) : fmt::format("{} to {}", bound_text(k.min), bound_text(k.max));
   if (k.type == KeyType::number) return fmt::format("{} {}, ≤ {}", k.min_inclusive ? "≥" : ">", bound_text(k.min), bound_text(k.max));
   if (k.type == KeyType::choice) {
@@ -351,7 +365,7 @@ nlohmann::json scenario_schema_document() {
     nlohmann::json keys = nlohmann::json::array();
     for (const ScenarioKey& k : t.keys) {
       nlohmann::json j{{"key", k.key}, {"type", type_name(k.type)}, {"unit", k.unit}, {"default", k.default_text}, {"help", k.help}};
-      if (k.type == KeyType::integer || k.type == KeyType::number)
+      if (k.type == KeyType::integer || k.type == KeyType::number || k.type == KeyType::integer_list)
         j.update({{"min", k.min}, {"min_inclusive", k.min_inclusive}, {"max", k.max}});
       if (k.type == KeyType::choice) j["choices"] = std::vector<std::string>(k.choices.begin(), k.choices.end());
       if (k.type == KeyType::name) j["refers_to"] = k.refers_to;
@@ -375,6 +389,11 @@ const ScenarioKey& KeyReader::declared(std::string_view key, KeyType type) const
 std::optional<std::int64_t> KeyReader::integer(std::string_view key) {
   const ScenarioKey& k = declared(key, KeyType::integer);
   return t_.integer(key, std::int64_t(k.min), std::int64_t(k.max));
+}
+
+std::optional<std::vector<std::int64_t>> KeyReader::integers(std::string_view key) {
+  const ScenarioKey& k = declared(key, KeyType::integer_list);
+  return t_.integers(key, 0, std::int64_t(k.min), std::int64_t(k.max));
 }
 
 std::int64_t KeyReader::require_integer(std::string_view key) {

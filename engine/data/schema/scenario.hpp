@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace perfcast {
 class TomlSection;
@@ -15,7 +16,7 @@ class TomlSection;
 
 namespace perfcast::schema {
 
-enum class KeyType { integer, number, flag, text, choice, name };
+enum class KeyType { integer, number, flag, text, choice, name, integer_list };
 
 struct ScenarioKey {
   std::string_view key;
@@ -53,6 +54,8 @@ class KeyReader {
   KeyReader(TomlSection& section, std::string_view table) : t_(section), table_(table) {}
   std::optional<std::int64_t> integer(std::string_view key);
   std::int64_t require_integer(std::string_view key);
+  // A non-empty array of whole numbers, each within the key's range.
+  std::optional<std::vector<std::int64_t>> integers(std::string_view key);
   std::optional<double> number(std::string_view key);
   std::optional<bool> flag(std::string_view key);
   std::optional<std::string> text(std::string_view key);  // text and names
