@@ -358,7 +358,7 @@ TEST_CASE("batch = \"max\" with benchmark_requests: a dataset queued at once, as
   // TensorRT-LLM's published table runs a finite dataset per ISL/OSL (perf-overview.md, "$num_requests"),
   // all queued at t = 0, and divides the output tokens by the time to the last completion.
   const InferencePrediction endless = predict_inference(serving_scenario("engine = \"trtllm\""));
-  const InferencePrediction dataset = predict_inference(serving_scenario("engine = \"trtllm\"\n[serving]\nmax_concurrency = 300\nbenchmark_requests = 300"));
+  const InferencePrediction dataset = predict_inference(serving_scenario("engine = \"trtllm\"\n[serving]\nbenchmark_requests = 300"));
   REQUIRE(endless.engine);
   REQUIRE(dataset.engine);
   const SimulatedServing& r = dataset.engine->result;
