@@ -150,11 +150,7 @@ const std::vector<SourcePin> kSourcePins = {
     // blog's B200 slopes): the 40 NVFP4 rows 14.6 % -> 12.7 % (9 -> 7 above 20 %), 7.916 % -> 6.908 %, 81 -> 88 within.
     // 2026-11-28, GB200's dense rates as MAMF measured them beside B200 (F-ROOF-6): the GB200 NVFP4 rows 13.0 % ->
     // 9.8 % (13 -> 15 within 15 %), 6.908 % -> 6.487 %, 88 -> 90 within.
-    // 2026-11-28, the page's CUDA-graph padding (F-SRV-4: its llm_options.yml pads decode-only steps to the captured
-    // batch sizes 1 ... 512, 1024 ... 8192): 6.487 % -> 6.891 %, the median the wrong way, knowingly, with 90 -> 95
-    // within and 6 -> 5 above 20 %: the NVFP4 rows 10.1 % -> 8.7 % (30 -> 35 within), the FP8 rows 4.0 % -> 5.6 % (all
-    // 60 within; signed mean -2.9 % -> -4.5 %: the padding the runs paid uncovers Hopper decode steps timed slow).
-    {"inference", "perf-overview.md @ 00f37686", {0.06891, 95, 100}},
+    {"inference", "perf-overview.md @ 00f37686", {0.06487, 90, 100}},
     // Azure's ND H200 v5 page (added 2026-11-28, inference-azure-nd-h200.toml): the ND H100 v5 rows' workloads on
     // the H200, +16 to +38 % too fast as the H100 rows are; the model's H200 / H100 ratio within 2 points of the
     // measured one (+4 to +6 %) on all five paired rows, so the shared residual is not the device's.
