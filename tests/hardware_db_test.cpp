@@ -164,7 +164,7 @@ TEST_CASE("a part without its own held rate takes the measured parts' it names (
   CHECK(load_error_with(file, from, "from = \"h100-sxm\"").find("sustained_dense.from: expected an array of strings") != std::string::npos);
 }
 
-TEST_CASE("a part whose datasheet rates a clock it does not reach takes a same-die part's rates times the measured ratio (F-ROOF-6)") {
+TEST_CASE("a part whose datasheet rates a clock it does not reach takes a same-die part's rates times the measured ratio (F-ROOF-8)") {
   const perfcast::AcceleratorSpec& b200 = shipped_db().accelerator("b200");
   const perfcast::AcceleratorSpec& gb200 = shipped_db().accelerator("gb200");
   // MAMF: GB200 over B200, BF16 1822.0 / 1745.0 and FP8 3615.6 / 3432.5, mean 1.049; B200's datasheet is 9/10 of GB200's.
@@ -173,7 +173,7 @@ TEST_CASE("a part whose datasheet rates a clock it does not reach takes a same-d
   CHECK(gb200.reached_share(Precision::fp4) == doctest::Approx(1.049 * 0.9));
   CHECK(gb200.reached_share(Precision::fp64) == 1);  // not what the benchmark measured
   CHECK(b200.reached_share(Precision::fp8) == 1);
-  CHECK(gb200.dense_reached_basis == "dense_reached: 1.049 x b200's datasheet dense rates, the ratio a benchmark measured on both (F-ROOF-6)");
+  CHECK(gb200.dense_reached_basis == "dense_reached: 1.049 x b200's datasheet dense rates, the ratio a benchmark measured on both (F-ROOF-8)");
   // Timing reaches the measured rate, burst and held; MFU still counts the datasheet's.
   const perfcast::ResolvedHardware burst = perfcast::resolve_accelerator(shipped_db(), "gb200");
   CHECK(*burst.device.peak(Precision::fp4) == doctest::Approx(1.049 * 9e15));

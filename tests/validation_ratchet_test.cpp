@@ -42,7 +42,7 @@ struct Pin {
 // 2026-11-28, decode attention reading each KV head's cache once per query head where TensorRT-LLM's 2023 tables ran
 // its masked multi-head attention kernel (F-ATT-3, before XQA): inference 9.810 % -> 9.052 % (35 -> 40 within; their
 // Llama 2 70B and Falcon 180B rows +9..+101 % -> -15..-3 %).
-// 2026-11-28, F-ROOF-6: GB200's dense rates are B200's datasheet's times the MAMF ratio of the two (1.049), so
+// 2026-11-28, F-ROOF-8: GB200's dense rates are B200's datasheet's times the MAMF ratio of the two (1.049), so
 // MAMF's two GB200 rows become its source (used_for): gemm's held-out set 19 -> 17, its median over the 17 whose
 // predictions did not move 6.295 % -> 7.081 % (the two left were 4.6 % and 6.3 % off); no other prediction of the
 // suite changed. Held out elsewhere, GB200's TensorRT-LLM and Megatron-Bridge rows: see README.
@@ -125,7 +125,7 @@ struct SourcePin {
 const char* const kKitSource = "perfcast_gpu_bench.py (perfcast's GPU kit";
 const std::vector<SourcePin> kSourcePins = {
     {"training", "MLPerf Training v4.0", {0.07771, 3, 3}},
-    // 2026-11-28, GB200's dense rates as MAMF measured them beside B200 (F-ROOF-6, 0.944 of its datasheet's):
+    // 2026-11-28, GB200's dense rates as MAMF measured them beside B200 (F-ROOF-8, 0.944 of its datasheet's):
     // Megatron-Bridge 11.495 % -> 8.579 % (7 -> 8 within), its block-scaled rows 26.152 % -> 20.976 % (0 -> 1 within).
     {"training", "NVIDIA-NeMo/Megatron-Bridge", {0.08580, 8, 10}},
     {"training", ", block-scaled rows", {0.20977, 1, 7}},
@@ -148,7 +148,7 @@ const std::vector<SourcePin> kSourcePins = {
     // the 128/128 rows 0.3-0.5 % slower: 7.925 % -> 7.916 %, 80 -> 81 within.
     // 2026-11-28, B200's decode kernel over an FP8 cache at 0.926 of its 16-bit rate per byte (F-ATT-4, the vLLM
     // blog's B200 slopes): the 40 NVFP4 rows 14.6 % -> 12.7 % (9 -> 7 above 20 %), 7.916 % -> 6.908 %, 81 -> 88 within.
-    // 2026-11-28, GB200's dense rates as MAMF measured them beside B200 (F-ROOF-6): the GB200 NVFP4 rows 13.0 % ->
+    // 2026-11-28, GB200's dense rates as MAMF measured them beside B200 (F-ROOF-8): the GB200 NVFP4 rows 13.0 % ->
     // 9.8 % (13 -> 15 within 15 %), 6.908 % -> 6.487 %, 88 -> 90 within.
     {"inference", "perf-overview.md @ 00f37686", {0.06487, 90, 100}},
     // Azure's ND H200 v5 page (added 2026-11-28, inference-azure-nd-h200.toml): the ND H100 v5 rows' workloads on

@@ -20,7 +20,7 @@ TEST_CASE("microbenchmarks: held-out median |error| <= 10 %") {
   auto scores = score_microbenchmarks(cases, models::default_efficiency());
   ValidationSummary v = summarise(scores);
   CHECK(v.cases == 45);
-  CHECK(v.held_out >= 24);  // 26 until MAMF's GB200 rows became F-ROOF-6's source
+  CHECK(v.held_out >= 24);  // 26 until MAMF's GB200 rows became F-ROOF-8's source
   MESSAGE("held-out median |error| " << 100 * v.median_abs_error << " %, mean " << 100 * v.mean_abs_error << " %, max "
                                      << 100 * v.max_abs_error << " %");
   CHECK(v.median_abs_error <= 0.10);

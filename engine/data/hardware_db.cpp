@@ -101,7 +101,7 @@ void HardwareDb::resolve_reached_rates() {
     if (!shared)
       throw r->error(*die_of, fmt::format("dense_reached.die_of: '{}' lists no dense tensor rate this part lists", die_of->text));
     a.dense_reached_basis = fmt::format("dense_reached: {:.3f} x {}'s datasheet dense rates, the ratio a benchmark measured on both "
-                                        "(F-ROOF-6)", ratio, die_of->text);
+                                        "(F-ROOF-8)", ratio, die_of->text);
   }
 }
 

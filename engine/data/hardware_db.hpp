@@ -40,7 +40,7 @@ class HardwareDb {
   void resolve_sustained_rates();
   // A part without a decode-attention measurement takes a measured part's as a share of memory bandwidth.
   void resolve_decode_attention();
-  // F-ROOF-6: dense_reached's rates, from the die_of part's datasheet rates.
+  // F-ROOF-8: dense_reached's rates, from the die_of part's datasheet rates.
   void resolve_reached_rates();
 
   std::vector<Record> records_;

@@ -32,7 +32,7 @@ std::optional<SystemSpec> node_system_of(const HardwareDb& db, const HardwareCho
   return std::nullopt;
 }
 
-// F-ROOF-6: the part with the dense rates a benchmark measured it reaching, in place of its datasheet's
+// F-ROOF-8: the part with the dense rates a benchmark measured it reaching, in place of its datasheet's
 // (before a power mode scales them or one DLA core replaces them).
 AcceleratorSpec reached(AcceleratorSpec a) {
   for (std::size_t i = 0; i < kPrecisionCount; ++i)

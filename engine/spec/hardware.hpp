@@ -50,7 +50,7 @@ struct AcceleratorSpec {
   std::array<std::optional<double>, kPrecisionCount> sustained_dense_ratio{};
   std::array<std::string, kPrecisionCount> sustained_dense_basis{};
   // The share of each datasheet dense rate the part reaches where a benchmark run beside a part of the
-  // same die measured it (F-ROOF-6); 1 elsewhere. Timing uses it, burst and sustained; MFU does not.
+  // same die measured it (F-ROOF-8); 1 elsewhere. Timing uses it, burst and sustained; MFU does not.
   std::array<std::optional<double>, kPrecisionCount> dense_reached_share{};
   std::string dense_reached_basis;
   double reached_share(Precision p) const { return dense_reached_share[static_cast<std::size_t>(p)].value_or(1); }
@@ -113,7 +113,7 @@ struct ResolvedHardware {
   // A device resolved alone (microbenchmarks, roofline --hw) keeps the burst rates.
   bool sustained = false;
   // The dense peak MFU counts against: the power mode's, before a power limit lowers the sustained
-  // clock, before the sustained rate of F-EN-5 and before F-ROOF-6's measured share (the stacks report
+  // clock, before the sustained rate of F-EN-5 and before F-ROOF-8's measured share (the stacks report
   // MFU against the datasheet peak).
   std::optional<double> rated_peak(Precision p) const {
     const std::optional<double> v = device.peak(p);

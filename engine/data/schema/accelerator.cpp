@@ -48,7 +48,7 @@ constexpr Field kSustained[] = {
                   "(an assumption the predictions state; F-EN-5)"},
 };
 
-// F-ROOF-6: a part whose datasheet quotes its dense rates at a clock a benchmark run on it does not
+// F-ROOF-8: a part whose datasheet quotes its dense rates at a clock a benchmark run on it does not
 // reach, measured against a part of the same die: its rates are that part's datasheet rates times
 // the ratio the benchmark measured between the two.
 constexpr Field kDenseReached[] = {
@@ -140,7 +140,7 @@ constexpr Field kAccelerator[] = {
     table("sparse_headline", kPeaks, "the vendor's 2:4-sparse headline figures, kept to catch mix-ups"),
     table("sustained_dense", kSustained, "dense tensor rates held at the power limit over their burst rates, measured (or, where a note says so, taken from measured parts; F-EN-5)"),
     table("dense_reached", kDenseReached, "dense tensor rates as a benchmark run beside a part of the same die measures them, in place of "
-                                          "datasheet rates quoted at a clock the part does not reach (F-ROOF-6)"),
+                                          "datasheet rates quoted at a clock the part does not reach (F-ROOF-8)"),
     table("memory", kMemory, "device memory"),
     table("on_chip", kOnChip, "on-chip SRAM and caches"),
     table("compute", kCompute, "compute units and clocks"),
