@@ -5,9 +5,17 @@ sweeps as the microbenchmark cases at the end of validation/microbenchmarks.toml
 
 The header is OpenXLA's xla/service/gpu/model/matmul_interpolator_data.h (kDefaultMatmulPTable); the
 copy used is the one vendored in thenexthub/Machina @ c971e47cd75c (2025-08-11), third_party/xla/.
-The model fitted is the one models/roofline.cpp applies: efficiency eta * wave(m, n, b) * K / (K + K0),
+The model fitted is models/roofline.cpp's compute time: efficiency eta * wave(m, n, b) * K / (K + K0),
 the classic cuBLAS tiles on 132 SMs, plus the 4 us launch overhead per kernel; only shapes that run
 20 us or longer are fitted (shorter ones are launch-bound and say nothing about K).
+
+    python3 validation/import/xla_gemm_table.py path/to/matmul_interpolator_data.h --variants
+
+fits two more models and prints each fit's error over the fitted shapes and over all of the table's:
+the engine's time as time_op takes it (the memory floor, BF16 operands read once at 0.90 of HBM, in the
+max), and that time with the K loop split over the SMs a few-tile GEMM leaves idle (split-K as cuBLAS
+and CUTLASS run it: s <= ceil(SMs / tiles) slices of at least 64 K-steps, each paying K0, and
+(s - 1) x m x n x b x 8 B of FP32 partial sums written and read). The engine does not split K yet.
 """
 import math
 import re
@@ -56,8 +64,60 @@ def predicted(b, m, n, k, eta, k0):
     return flops / (flops / (eta * wave(m, n, b) * k / (k + k0) * PEAK_BF16) + LAUNCH_S)
 
 
+def compute_split_s(b, m, n, k, eta, k0):
+    """The fastest tile and K split: each of s slices runs k / s K-steps and pays k0; the partial sums'
+    fixup streams at 0.90 of HBM."""
+    flops, best = 2.0 * b * m * n * k, math.inf
+    for tm, tn in TILES:
+        if tm < 128 and m > 64:
+            continue
+        tiles = math.ceil(m / tm) * math.ceil(n / tn) * b
+        for s in range(1, max(1, min(math.ceil(SMS / tiles), k // 64)) + 1):
+            share = min(1.0, m * n * b * s / (math.ceil(tiles * s / SMS) * SMS * tm * tn))
+            fixup = (s - 1) * m * n * b * 8 / (0.9 * HBM)
+            best = min(best, flops / (eta * share * (k / s) / (k / s + k0) * PEAK_BF16) + fixup)
+    return best
+
+
+def predicted_variant(b, m, n, k, eta, k0, split):
+    flops = 2.0 * b * m * n * k
+    memory_s = 2.0 * b * (m * k + k * n + m * n) / (0.9 * HBM)
+    compute_s = compute_split_s(b, m, n, k, eta, k0) if split else flops / (eta * wave(m, n, b) * k / (k + k0) * PEAK_BF16)
+    return flops / (max(compute_s, memory_s) + LAUNCH_S)
+
+
+def fit(rows, model):
+    fitted = [r for r in rows if 2.0 * r[0] * r[1] * r[2] * r[3] / r[4] >= 20e-6]
+    best = None
+    for eta in [x / 1000 for x in range(780, 951, 5)]:
+        for k0 in range(0, 601, 10):
+            sq = sum(math.log(model(b, m, n, k, eta, k0) / rate) ** 2 for b, m, n, k, rate in fitted)
+            if best is None or sq < best[0]:
+                best = (sq, eta, k0)
+    _, eta, k0 = best
+
+    def errors(subset):
+        return sorted(abs(model(b, m, n, k, eta, k0) / rate - 1) for b, m, n, k, rate in subset)
+
+    return eta, k0, errors(fitted), errors(rows)
+
+
+def variants(rows):
+    models = [("compute time only (the shipped fit)", predicted),
+              ("with the memory floor", lambda b, m, n, k, eta, k0: predicted_variant(b, m, n, k, eta, k0, False)),
+              ("with the memory floor and K splits", lambda b, m, n, k, eta, k0: predicted_variant(b, m, n, k, eta, k0, True))]
+    for name, model in models:
+        eta, k0, fitted, every = fit(rows, model)
+        print(f"# {name}: eta = {eta}, K0 = {k0} (gemm_fixed_k {k0 / (PEAK_BF16 / HBM):.3f}); |error| over the {len(fitted)} "
+              f"fitted shapes median {statistics.median(fitted):.3f}, 90th percentile {fitted[int(0.9 * len(fitted))]:.3f}; "
+              f"over all {len(every)} median {statistics.median(every):.3f}, 90th percentile {every[int(0.9 * len(every))]:.3f}")
+
+
 def main():
     rows = read_table(sys.argv[1])
+    if "--variants" in sys.argv[2:]:
+        variants(rows)
+        return
     fitted = [r for r in rows if 2.0 * r[0] * r[1] * r[2] * r[3] / r[4] >= 20e-6]
     best = None
     for eta in [x / 1000 for x in range(780, 951, 5)]:
