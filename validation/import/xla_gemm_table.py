@@ -118,16 +118,8 @@ def main():
     if "--variants" in sys.argv[2:]:
         variants(rows)
         return
-    fitted = [r for r in rows if 2.0 * r[0] * r[1] * r[2] * r[3] / r[4] >= 20e-6]
-    best = None
-    for eta in [x / 1000 for x in range(780, 951, 5)]:
-        for k0 in range(0, 601, 10):
-            sq = sum(math.log(predicted(b, m, n, k, eta, k0) / rate) ** 2 for b, m, n, k, rate in fitted)
-            if best is None or sq < best[0]:
-                best = (sq, eta, k0)
-    _, eta, k0 = best
-    errors = sorted(abs(predicted(b, m, n, k, eta, k0) / rate - 1) for b, m, n, k, rate in fitted)
-    print(f"# {len(rows)} sm_90 BF16 shapes, {len(fitted)} fitted: eta = {eta}, K0 = {k0} K-steps, "
+    eta, k0, errors, _ = fit(rows, predicted)
+    print(f"# {len(rows)} sm_90 BF16 shapes, {len(errors)} fitted: eta = {eta}, K0 = {k0} K-steps, "
           f"gemm_fixed_k = K0 / (peak / HBM) = {k0 / (PEAK_BF16 / HBM):.3f}")
     print(f"# |error| median {statistics.median(errors):.3f}, 90th percentile {errors[int(0.9 * len(errors))]:.3f}, "
           f"max {errors[-1]:.3f}")
