@@ -28,6 +28,7 @@ PEAK_BF16 = 989e12  # H100 SXM BF16 dense, FLOP/s, as hardware_db/accelerators/h
 HBM = 3.35e12                       # H100 SXM HBM3, B/s
 SMS = 132
 LAUNCH_S = 4e-6
+MEMORY_EFF = 0.90  # the roofline's streaming efficiency (models/roofline.cpp, efficiency.memory)
 SOURCE = ("OpenXLA, xla/service/gpu/model/matmul_interpolator_data.h (kDefaultMatmulPTable, key sm_90, "
           "BF16xBF16->BF16), as vendored in thenexthub/Machina @ c971e47cd75c48675f4567801c737566b756c82f "
           "(2025-08-11), third_party/xla/")
@@ -59,14 +60,18 @@ def wave(m, n, b):
     return min(best, 1.0)
 
 
+def compute_s(b, m, n, k, eta, k0):
+    """The K loop's time on the best classic tile, one pass per output tile."""
+    return 2.0 * b * m * n * k / (eta * wave(m, n, b) * k / (k + k0) * PEAK_BF16)
+
+
 def predicted(b, m, n, k, eta, k0):
-    flops = 2.0 * b * m * n * k
-    return flops / (flops / (eta * wave(m, n, b) * k / (k + k0) * PEAK_BF16) + LAUNCH_S)
+    return 2.0 * b * m * n * k / (compute_s(b, m, n, k, eta, k0) + LAUNCH_S)
 
 
 def compute_split_s(b, m, n, k, eta, k0):
     """The fastest tile and K split: each of s slices runs k / s K-steps and pays k0; the partial sums'
-    fixup streams at 0.90 of HBM."""
+    fixup streams at MEMORY_EFF of HBM."""
     flops, best = 2.0 * b * m * n * k, math.inf
     for tm, tn in TILES:
         if tm < 128 and m > 64:
@@ -74,16 +79,15 @@ def compute_split_s(b, m, n, k, eta, k0):
         tiles = math.ceil(m / tm) * math.ceil(n / tn) * b
         for s in range(1, max(1, min(math.ceil(SMS / tiles), k // 64)) + 1):
             share = min(1.0, m * n * b * s / (math.ceil(tiles * s / SMS) * SMS * tm * tn))
-            fixup = (s - 1) * m * n * b * 8 / (0.9 * HBM)
+            fixup = (s - 1) * m * n * b * 8 / (MEMORY_EFF * HBM)
             best = min(best, flops / (eta * share * (k / s) / (k / s + k0) * PEAK_BF16) + fixup)
     return best
 
 
 def predicted_variant(b, m, n, k, eta, k0, split):
-    flops = 2.0 * b * m * n * k
-    memory_s = 2.0 * b * (m * k + k * n + m * n) / (0.9 * HBM)
-    compute_s = compute_split_s(b, m, n, k, eta, k0) if split else flops / (eta * wave(m, n, b) * k / (k + k0) * PEAK_BF16)
-    return flops / (max(compute_s, memory_s) + LAUNCH_S)
+    memory_s = 2.0 * b * (m * k + k * n + m * n) / (MEMORY_EFF * HBM)
+    math_s = (compute_split_s if split else compute_s)(b, m, n, k, eta, k0)
+    return 2.0 * b * m * n * k / (max(math_s, memory_s) + LAUNCH_S)
 
 
 def fit(rows, model):
