@@ -156,6 +156,10 @@ const std::vector<SourcePin> kSourcePins = {
     // measured one (+4 to +6 %) on all five paired rows, so the shared residual is not the device's.
     {"inference", "Azure_Results/ND_H200_v5_results.md", {0.27921, 0, 6}},
     {"gemm", "pytorch/ao PR #2427", {0.15503, 4, 6}},
+    // Azure's ND GB200 v6 NCCL ring all-reduce over 4 GPUs (added 2026-11-29; collectives-azure-gb200.toml), the first
+    // NVLink 5 collective, at its first figure: 19.7 % (64 MiB and up +5..+15 %, 4-32 MiB +13..+24 %, 1-64 KiB +50..+61 %,
+    // outliers below), every size within its tolerance.
+    {"collective", "Azure_Results/ND_GB200_v6_results.md", {0.19700, 24, 24}},
     // The same pytorch/ao run's BF16 reference rows on B200 (added 2026-11-25; gemm-blackwell-bf16.toml): at
     // 4096^3 and up cuBLAS holds 1.41-1.45 PF/s, 0.63-0.64 of peak, below the MAMF best (0.776) the
     // shared `gemm` default stands near: +19 to +24 % too fast there, as Blackwell training is.
@@ -229,6 +233,15 @@ const std::map<std::string, std::string> kKnownOutliers = {
     {"azure-nccl-allreduce-h100-8gpu-65k", "small all-reduce: NCCL's protocol choice (LL/LL128) and launch latency are not modelled (issue 27)"},
     {"azure-nccl-allreduce-h100-8gpu-132k", "small all-reduce, as above (issue 27)"},
     {"azure-nccl-allreduce-h100-8gpu-256k", "small all-reduce, as above (issue 27)"},
+    {"azure-nccl-allreduce-gb200-4gpu-ring-1k", "small ring all-reduce on GB200: the measured 1 KiB time, 15.4 us, is 1.5x the tuner's ring LL "
+                                                "latency the model takes (6.6 us + 6 NVLink hops x 0.6 us = 10.2 us); NCCL 2.25.1 driving 4 GPUs "
+                                                "from one process (-g 4) on a Grace host, launch latency not modelled"},
+    {"azure-nccl-allreduce-gb200-4gpu-ring-2k", "small ring all-reduce on GB200, as above"},
+    {"azure-nccl-allreduce-gb200-4gpu-ring-4k", "small ring all-reduce on GB200, as above"},
+    {"azure-nccl-allreduce-gb200-4gpu-ring-8k", "small ring all-reduce on GB200, as above"},
+    {"azure-nccl-allreduce-gb200-4gpu-ring-16k", "small ring all-reduce on GB200, as above"},
+    {"azure-nccl-allreduce-gb200-4gpu-ring-32k", "small ring all-reduce on GB200, as above"},
+    {"azure-nccl-allreduce-gb200-4gpu-ring-65k", "small ring all-reduce on GB200, as above"},
     {"coral-mobilenet-v1-224x224-usb-accelerator", "Edge TPU predicted too fast: the per-invocation host overhead and the compiler's utilisation are not modelled"},
     {"coral-mobilenet-v1-224x224-dev-board", "Edge TPU, as above"},
     {"coral-mobilenet-v2-224x224-usb-accelerator", "Edge TPU, as above"},
