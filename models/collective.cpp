@@ -31,7 +31,7 @@ double intra_rate(const Fabric& f, const CollectiveParams& p, double nvlink_effi
 // scale-up link inside one domain; across domains NCCL runs one ring per NIC, so the g ranks of a
 // domain together push g NIC shares (F-COLL-5: busbw ≈ min(B_nvl,eff, g·B_nic,eff)).
 double ring_busbw(const Fabric& f, const CollectiveParams& p) {
-  const double intra = intra_rate(f, p, p.scale_up_ring_efficiency);
+  const double intra = scale_up_ring_rate(f, p);
   if (f.domains <= 1) return intra;
   const double inter = f.ranks_per_domain() * f.inter_Bps * p.nic_efficiency;
   return f.ranks_per_domain() > 1 ? std::min(intra, inter) : inter;
@@ -152,7 +152,7 @@ std::optional<CollectiveTime> all_reduce(double S, const Fabric& f, const Collec
       // Direct by 0.85 on sm90+, applied here on every generation); Chain passes S up and down a chain, the tuner's algbw = busbw / 2.
       const bool direct = a == CollectiveAlgorithm::collnet_direct;
       if (!f.collnet || N <= 1 || proto != Protocol::simple || (direct && !f.intra_switch)) return std::nullopt;
-      const double ring = intra_rate(f, p, p.scale_up_ring_efficiency);
+      const double ring = scale_up_ring_rate(f, p);
       const double inter_s = S / (g * f.inter_Bps * p.nic_efficiency);
       const double intra_s = g <= 1 ? 0 : direct ? 2.0 * (g - 1) / g * S / ring : 2 * S / ring;
       t.latency_s = direct ? 2 * (std::min(1, g - 1) * p.collnet_direct_intra_latency_s + (g - 1) * p.collnet_arity_latency_s) +
@@ -243,6 +243,10 @@ CollectiveParams default_collective_params() {
       {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9, .9},
   }};
   return p;
+}
+
+double scale_up_ring_rate(const Fabric& f, const CollectiveParams& p) {
+  return f.intra_tier == LinkTier::nvlink && f.intra_ring_Bps > 0 ? f.intra_ring_Bps : intra_rate(f, p, p.scale_up_ring_efficiency);
 }
 
 double nvls_algbw(const Fabric& f, const CollectiveParams& p) {

@@ -37,6 +37,7 @@ struct Fabric {
   double intra_Bps = 0;          // per-rank, per-direction line rate inside a domain
   double inter_Bps = 0;          // per-rank, per-direction share of the NICs (after sharing, oversubscription)
   double nvls_efficiency = 0;    // the switch's NCCL nvlsEfficiency; 0 without NVLink SHARP
+  double intra_ring_Bps = 0;     // ring busbw measured on the scale-up link (F-COLL-7); 0: link rate x scale_up_ring_efficiency
   bool intra_switch = false;     // the domain is an NVLink switch (CollNet Direct needs one)
   bool collnet = false;          // in-network reduction in the scale-out switches, enabled (NCCL_COLLNET_ENABLE=1)
   bool amd_host = false;         // AMD host CPUs: NCCL's tuner takes its multi-node LL cap and network overhead by CPU vendor
@@ -93,6 +94,9 @@ struct CollectiveTime {
 // In-switch all-reduce algbw inside one domain: the measured Hopper fraction of the link rate,
 // scaled by the switch's nvlsEfficiency; 0 without NVLink SHARP.
 double nvls_algbw(const Fabric& f, const CollectiveParams& p);
+// A ring's bus bandwidth inside one domain: the link's measured ring busbw where the database has one (F-COLL-7),
+// else its rate x scale_up_ring_efficiency.
+double scale_up_ring_rate(const Fabric& f, const CollectiveParams& p);
 
 // nccl-tests' busbw / algbw factor: 2(n-1)/n all-reduce, (n-1)/n all-gather, reduce-scatter and
 // all-to-all, 1 broadcast, reduce and send/recv (F-COLL-2).

@@ -121,6 +121,27 @@ TEST_CASE("large messages approach the link figures they come from") {
   CHECK_FALSE(best_collective_time(Collective::all_reduce, big, nvlink8(), p, CollectiveAlgorithm::p2p));
 }
 
+TEST_CASE("a link's measured ring rate replaces its rate x the ring efficiency (F-COLL-7)") {
+  const CollectiveParams p = default_collective_params();
+  const double big = 8.0 * 1024 * 1024 * 1024;
+  // NVLink 5 in the shipped database: 679.61 GB/s, Azure's ND GB200 v6 ring all-reduce at 8 GiB over 4 GPUs; the
+  // model lands within 0.5 % of the row it comes from (the Simple slot's pipeline fill and the latency are left).
+  const Fabric gb200 = fabric_for_first(system_topology("gb200-nvl72"), 4);
+  CHECK(gb200.intra_ring_Bps == doctest::Approx(679.61e9));
+  auto ring = best_collective_time(Collective::all_reduce, big, gb200, p, CollectiveAlgorithm::ring);
+  CHECK(ring->busbw_Bps == doctest::Approx(679.61e9).epsilon(0.005));
+  // Without the measured figure: the link's 900 GB/s per direction at NVLink 4's 370/450, 740 GB/s.
+  Fabric unmeasured = gb200;
+  unmeasured.intra_ring_Bps = 0;
+  auto before = best_collective_time(Collective::all_reduce, big, unmeasured, p, CollectiveAlgorithm::ring);
+  CHECK(before->busbw_Bps == doctest::Approx(900e9 * 370 / 450).epsilon(0.005));
+  // LL128 derates from the measured rate: 16 MiB at 679.61 x 0.92 = 625.2 GB/s, busbw 383 GB/s with the latency.
+  auto mid = collective_time(Collective::all_reduce, 16.0 * 1024 * 1024, gb200, p, CollectiveAlgorithm::ring, Protocol::ll128);
+  CHECK(mid->busbw_Bps == doctest::Approx(383.3e9).epsilon(0.002));
+  // NVLink 4 has no measured ring figure: H100 keeps the maintainer's efficiency.
+  CHECK(nvlink8().intra_ring_Bps == 0);
+}
+
 TEST_CASE("NCCL's algorithms by name, and where each runs (F-COLL-6)") {
   const CollectiveParams p = default_collective_params();
   const double big = 4.0 * 1024 * 1024 * 1024;

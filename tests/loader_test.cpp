@@ -61,6 +61,16 @@ TEST_CASE("links x per-link bandwidth must agree with the total") {
         "direction");
 }
 
+TEST_CASE("a measured ring busbw is stored per direction and may not exceed the link's rate (F-COLL-7)") {
+  std::string text = kLink;
+  const std::string line = "ring_busbw = { value = \"370 GB/s per direction\", source = \"wp\" }\n";
+  text.insert(text.find("\n[sources.wp]"), "\n" + line.substr(0, line.size() - 1));
+  CHECK(parse_record(text, "nvlink4.toml", Kind::interconnect).number("ring_busbw") == doctest::Approx(370e9));
+  text.replace(text.find("\"370 GB/s per direction\""), 24, "\"500 GB/s per direction\"");
+  CHECK(error_of(text, "nvlink4.toml", Kind::interconnect) ==
+        "nvlink4.toml:10:24: ring_busbw: a ring's busbw cannot exceed the link's 450 GB/s per direction");
+}
+
 TEST_CASE("power modes are read as an array with their own schema") {
   std::string text = R"(schema_version = 1
 name = "orin"

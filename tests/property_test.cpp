@@ -111,6 +111,7 @@ Scenario faster(Scenario s, Faster what) {
       if (*link) {
         if ((*link)->bandwidth_per_direction_Bps) *(*link)->bandwidth_per_direction_Bps *= k;
         if ((*link)->per_link_bandwidth_per_direction_Bps) *(*link)->per_link_bandwidth_per_direction_Bps *= k;
+        if ((*link)->ring_busbw_Bps) *(*link)->ring_busbw_Bps *= k;
       }
   return s;
 }

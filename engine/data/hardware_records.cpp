@@ -84,6 +84,7 @@ LinkSpec link_from(const Record& r) {
           .latency_s = r.number("latency"),
           .nvls_efficiency = r.number("nvls_efficiency"),
           .switching_capacity_per_direction_Bps = r.number("switching_capacity"),
+          .ring_busbw_Bps = r.number("ring_busbw"),
           .links = integer(r, "links"),
           .max_domain = integer(r, "max_domain"),
           .in_network_reduction = r.flag("in_network_reduction")};

@@ -24,6 +24,7 @@ void set_scale_up(Topology& t, const std::optional<LinkSpec>& link, const std::o
     if (link->max_domain) t.scale_up_domain = std::min(t.scale_up_domain, *link->max_domain);
     t.scale_up_switch = sw.has_value();
     if (sw && sw->in_network_reduction) t.nvls_efficiency = sw->nvls_efficiency.value_or(0);
+    t.intra_ring_Bps = link->ring_busbw_Bps.value_or(0);
   } else {
     // No scale-up fabric: devices of a node talk over PCIe through the host.
     t.intra_link = host_link ? host_link->name : "pcie";
@@ -87,6 +88,7 @@ models::Fabric fabric_for(const Topology& t, std::span<const int> members) {
   f.intra_tier = t.intra_tier;
   f.intra_Bps = t.intra_Bps;
   f.nvls_efficiency = t.nvls_efficiency;
+  f.intra_ring_Bps = t.intra_ring_Bps;
   f.intra_switch = t.scale_up_switch;
   f.collnet = t.collnet && t.scale_out_reduction && nodes > 1;
   f.amd_host = t.amd_host;

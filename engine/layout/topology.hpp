@@ -22,6 +22,7 @@ struct Topology {
   models::LinkTier intra_tier = models::LinkTier::pci;
   double intra_Bps = 0;               // per device, per direction
   double nvls_efficiency = 0;         // the switch's NCCL nvlsEfficiency; 0 without NVLink SHARP
+  double intra_ring_Bps = 0;          // the scale-up link's measured ring busbw; 0 where none (F-COLL-7)
   bool scale_up_switch = false;       // the domain hangs off an NVLink switch
   std::string scale_out;              // "" when the node has no scale-out network
   double nic_Bps = 0;                 // one NIC, per direction

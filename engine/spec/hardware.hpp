@@ -66,6 +66,7 @@ struct LinkSpec {
   std::string name, display_name, link_class, scope;
   std::optional<double> bandwidth_per_direction_Bps, per_link_bandwidth_per_direction_Bps;
   std::optional<double> latency_s, nvls_efficiency, switching_capacity_per_direction_Bps;
+  std::optional<double> ring_busbw_Bps;  // NCCL ring busbw measured over the link at large sizes (F-COLL-7)
   std::optional<int> links, max_domain;
   bool in_network_reduction = false;
 };

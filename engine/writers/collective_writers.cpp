@@ -16,6 +16,7 @@ std::string fabric_line(const CollectiveSweep& s) {
   std::string line = fmt::format("{} ranks on {} ({} scale-up domain{} of up to {}; {} {:.0f} GB/s per direction",
                                  f.ranks, t.name, f.domains, f.domains == 1 ? "" : "s", t.scale_up_domain, t.intra_link,
                                  t.intra_Bps / 1e9);
+  if (f.intra_ring_Bps > 0) line += fmt::format(", ring busbw {:.0f} GB/s measured", f.intra_ring_Bps / 1e9);
   const double nvls = models::nvls_algbw(f, s.params);
   if (nvls > 0) line += fmt::format(", NVLS algbw {:.0f} GB/s", nvls / 1e9);
   if (f.domains > 1)
@@ -73,6 +74,7 @@ nlohmann::json collective_to_json(const CollectiveSweep& s) {
               {"intra_link", t.intra_link},
               {"intra_Bps", s.fabric.intra_Bps},
               {"nvls_algbw_Bps", models::nvls_algbw(s.fabric, s.params)},
+              {"ring_busbw_Bps", models::scale_up_ring_rate(s.fabric, s.params)},
               {"scale_out", t.scale_out},
               {"inter_Bps_per_rank", s.fabric.inter_Bps},
               {"ranks_per_nic", t.ranks_per_nic()},

@@ -498,6 +498,7 @@ std::vector<CommandFields> build() {
     j.add(k + "fabric.intra_link", "", "Scale-up link").add(k + "fabric.scale_out", "", "Scale-out link");
     j.add(k + "fabric.intra_Bps", "B/s", "Scale-up bandwidth per rank").add(k + "fabric.inter_Bps_per_rank", "B/s", "Scale-out bandwidth per rank");
     j.add(k + "fabric.nvls_algbw_Bps", "B/s", "NVLink SHARP algorithm bandwidth");
+    j.add(k + "fabric.ring_busbw_Bps", "B/s", "Ring bus bandwidth inside a domain: the link's measured figure (F-COLL-7) or its rate x the ring efficiency");
     j.add(k + "fabric.oversubscription", "", "Scale-out oversubscription").add(k + "fabric.ranks_per_domain", "", "Ranks per scale-up domain");
     j.add(k + "fabric.ranks_per_nic", "", "Ranks sharing one NIC").add(k + "fabric.scale_up_domains", "", "Scale-up domains spanned");
     const Block row = {{"size_bytes", "B", "Message size"}, {"count", "", "Elements"}, {"algorithm", "", "Algorithm chosen"},

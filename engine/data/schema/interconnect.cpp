@@ -23,6 +23,8 @@ constexpr Field kInterconnect[] = {
           .help = "the switch reduces in the network (NVLink SHARP / NVLS, InfiniBand SHARP)"},
     Field{.key = "nvls_efficiency", .type = FieldType::ratio,
           .help = "NCCL's efficiency factor for in-switch all-reduce (its tuner input)", .max = 1},
+    link_bandwidth("ring_busbw", "NCCL ring busbw measured over this link at the largest sizes (nccl-tests); where given, rings "
+                                 "inside a domain run at it instead of the link rate x scale_up_ring_efficiency (F-COLL-7)"),
     count("max_domain", 1e5, "devices one switch domain connects"),
     link_bandwidth("switching_capacity", "total switching bandwidth of one switch unit"),
     text("signalling", "line rate, lanes and encoding"),
@@ -45,6 +47,8 @@ void check_interconnect(const Record& r) {
       throw r.error(*bandwidth, fmt::format("{} ≠ links × per_link_bandwidth = {} per direction", bandwidth->text,
                                             units::format(total, bytes_per_second)));
   }
+  if (const Entry* ring = r.find("ring_busbw"); ring && bandwidth && ring->number > bandwidth->number * (1 + 1e-9))
+    throw r.error(*ring, fmt::format("a ring's busbw cannot exceed the link's {} per direction", units::format(bandwidth->number, bytes_per_second)));
   if (r.find("nvls_efficiency") && !r.flag("in_network_reduction"))
     throw r.error(*r.find("nvls_efficiency"), "nvls_efficiency needs in_network_reduction = true");
 }
