@@ -20,9 +20,9 @@ drain included (F-SRV-2).
 
 The page's `llm_options.yml` for the dense models turns on CUDA graphs with padding for the batch sizes 1, 2, 4, ...,
 512, 1024, ..., 8192 (`cuda_graph_config: enable_padding: true, batch_sizes: [...]`). perfcast models it (F-SRV-4,
-[serving] cuda_graph_padding and cuda_graph_batch_sizes), but these cases do not carry it yet: with it the NVFP4 rows
-go from 10.1 % to 8.7 % (30 -> 35 within 15 %) while the FP8 rows go from 4.0 % to 5.6 % (signed -2.9 % -> -4.5 %),
-the page's median 6.487 % -> 6.891 %, and the validation ratchet only tightens. The Hopper decode GEMMs the padding
+[serving] cuda_graph_padding and cuda_graph_batch_sizes), but these cases do not carry it yet: with it (measured after
+F-COLL-7) the NVFP4 rows go from 9.9 % to 7.6 % (31 -> 35 within 15 %, 4 -> 3 above 20 %) while the FP8 rows go from
+4.0 % to 5.6 % (signed -2.6 % -> -4.6 %), the page's median 6.104 % -> 6.60 %, and the validation ratchet only tightens. The Hopper decode GEMMs the padding
 makes visible (few output tiles over a deep K, timed without split-K) need fixing first.
 """
 from case_toml import emit
