@@ -109,7 +109,7 @@ kv_dtype = "fp8"
   const MemoryReport trtllm = memory_for_scenario(scenario(text + "engine = \"trtllm\"\n"));
   REQUIRE(vllm.max_batch);
   REQUIRE(trtllm.max_batch);
-  const double C = 141e9;  // H200 HBM3e, the datasheet's 141 GB
+  const double C = 143771.0 * 1024 * 1024;  // H200 HBM3e as nvidia-smi reports it (the datasheet's "141 GB" is GiB)
   CHECK(vllm.capacity_B == doctest::Approx(0.9 * C));
   // TensorRT-LLM's capacity is F + 0.9·(C − F): F, read back, is the weights and CUDA context plus less
   // than a gigabyte of one prefill's workspace.
@@ -117,9 +117,9 @@ kv_dtype = "fp8"
   const double weights_and_context = component(trtllm, "weights") + component(trtllm, "cuda_context");
   CHECK(F > weights_and_context);
   CHECK(F < weights_and_context + 1e9);
-  // 163 sequences of 2000 tokens at 163,840 B a token in 0.9·131.3 − 68.2 = 50.0 GiB; 185 in 56.8 GiB.
-  CHECK(*vllm.max_batch == 163);
-  CHECK(*trtllm.max_batch == 185);
+  // 190 sequences of 2000 tokens at 163,840 B a token in 0.9·140.4 − 68.2 = 58.2 GiB; 212 in 0.9·(140.4 − 68.2) = 65.0 GiB.
+  CHECK(*vllm.max_batch == 190);
+  CHECK(*trtllm.max_batch == 212);
   CHECK(trtllm.capacity_label.find("free_gpu_memory_fraction") != std::string::npos);
 }
 
