@@ -19,11 +19,12 @@ over the Total Latency (the page's example: 43.2089 requests/s x 115.717 s = 5,0
 drain included (F-SRV-2).
 
 The page's `llm_options.yml` for the dense models turns on CUDA graphs with padding for the batch sizes 1, 2, 4, ...,
-512, 1024, ..., 8192 (`cuda_graph_config: enable_padding: true, batch_sizes: [...]`). perfcast models it (F-SRV-4,
-[serving] cuda_graph_padding and cuda_graph_batch_sizes), but these cases do not carry it yet: with it (measured after
-F-COLL-7) the NVFP4 rows go from 9.9 % to 7.6 % (31 -> 35 within 15 %, 4 -> 3 above 20 %) while the FP8 rows go from
-4.0 % to 5.6 % (signed -2.6 % -> -4.6 %), the page's median 6.104 % -> 6.60 %, and the validation ratchet only tightens. The Hopper decode GEMMs the padding
-makes visible (few output tiles over a deep K, timed without split-K) need fixing first.
+256, 384, 512, 1024, ..., 8192 (`cuda_graph_config: enable_padding: true, batch_sizes: [...]`). perfcast models it
+(F-SRV-4, [serving] cuda_graph_padding and cuda_graph_batch_sizes), but these cases do not carry it yet: with it
+(measured after the H200's driver-reported memory) the NVFP4 rows go from 9.9 % to 7.6 % (31 -> 35 within 15 %,
+4 -> 3 above 20 %) while the FP8 rows go from 3.5 % to 5.0 % (signed -2.1 % -> -4.0 %), the page's median
+5.704 % -> 6.33 %, and the validation ratchet only tightens. The Hopper decode GEMMs the padding makes visible (few
+output tiles over a deep K, timed without split-K) need fixing first.
 """
 from case_toml import emit
 
