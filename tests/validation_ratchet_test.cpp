@@ -153,9 +153,9 @@ const std::vector<SourcePin> kSourcePins = {
     // 9.8 % (13 -> 15 within 15 %), 6.908 % -> 6.487 %, 88 -> 90 within.
     // 2026-11-29, NVLink 5's ring at the rate Azure measured on GB200 (F-COLL-7): the 20 Llama 3.1 405B NVFP4 rows on 4 B200
     // or GB200 (their TP all-reduces) 1.5-2.3 points closer, 6.487 % -> 6.104 %, 90 -> 91 within (6 -> 4 rows above 20 %).
-    // 2026-11-29, the H200's memory as its driver reports it (143,771 MiB = 140.4 GiB, not 141e9 B): the 30 H200 FP8
-    // rows' KV caches 7 % larger, 24 of them faster (70B 1000/2000 -11.5 % -> -6.5 %), their median 3.3 % -> 3.0 %;
-    // 6.104 % -> 5.704 %, 91 within.
+    // 2026-11-29, the H200's memory as its driver reports it (143,771 MiB = 140.4 GiB, not 141e9 B): KV caches 7 %
+    // larger, 27 of the 30 H200 FP8 rows move (21 closer, e.g. 70B 1000/2000 -11.5 % -> -6.5 %; six further, all
+    // still within 5 %), their median 3.3 % -> 3.0 %; 6.104 % -> 5.704 %, 91 within.
     {"inference", "perf-overview.md @ 00f37686", {0.05705, 91, 100}},
     // Azure's ND H200 v5 page (added 2026-11-28, inference-azure-nd-h200.toml): the ND H100 v5 rows' workloads on
     // the H200, +16 to +38 % too fast as the H100 rows are; the model's H200 / H100 ratio within 2 points of the
