@@ -69,6 +69,9 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
   if (!std::is_sorted(limits.graph_batch_sizes.begin(), limits.graph_batch_sizes.end()) ||
       std::any_of(limits.graph_batch_sizes.begin(), limits.graph_batch_sizes.end(), [](double b) { return !(b >= 1); }))
     throw std::invalid_argument("simulate_serving: CUDA-graph batch sizes must be ascending and at least 1");
+  const long round_steps = limits.decode_round_steps;
+  if (round_steps < 1 || (round_steps > 1 && (limits.mixed_prefill || limits.chunked_prefill || limits.speculation.draft_tokens > 0)))
+    throw std::invalid_argument("simulate_serving: decode rounds of one step or more, longer ones only with unchunked prompts in steps of their own");
   const Speculation& spec = limits.speculation;
   const long per_decode = spec.draft_tokens + 1;  // budget tokens a decoding sequence takes a step
   if (spec.draft_tokens < 0 || !(spec.tokens_per_step >= 1 && spec.tokens_per_step <= spec.draft_tokens + 1) || !(spec.draft_cost_ratio >= 0) ||
@@ -125,6 +128,7 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
   };
 
   double t = 0;
+  long round_left = 0;  // steps left in the current multi-step decode round (F-SRV-5)
   long measured_done = 0;
   double window_start = finite > 0 ? 0 : -1, window_decode_time = 0, window_prompt_tokens = 0, window_prompt_time = 0, window_busy = 0;
   long window_steps = 0;
@@ -142,10 +146,13 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
     if (running.empty() && !admissible())
       for (long id : waiting) requests[static_cast<std::size_t>(id)].eligible_step = std::min(requests[static_cast<std::size_t>(id)].eligible_step, steps);
     long budget = budget_per_step, decodes = 0, prompt_tokens = 0;
+    // Within a multi-step round the step was scheduled when the round began: every running request
+    // decodes (one done generating too, its token discarded) and nothing is admitted.
+    const bool in_round = round_left > 0;
     // Unmixed: prompts first, whenever one continues or a waiting one can be admitted; the decodes
     // then wait for a step of their own.
     const bool prompts_only =
-        !limits.mixed_prefill &&
+        !in_round && !limits.mixed_prefill &&
         (admissible() ||
          std::any_of(running.begin(), running.end(), [&](long id) {
            const Request& r = requests[static_cast<std::size_t>(id)];
@@ -163,7 +170,7 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
         budget -= r.chunk, prompt_tokens += r.chunk;
       }
     }
-    while ((limits.mixed_prefill || prompts_only) && admissible() && budget > 0) {
+    while (!in_round && (limits.mixed_prefill || prompts_only) && admissible() && budget > 0) {
       Request& r = requests[static_cast<std::size_t>(waiting.front())];
       // Without chunking a prompt longer than the whole budget runs alone rather than never.
       const bool alone = decodes == 0 && prompt_tokens == 0;
@@ -176,6 +183,8 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
       waiting.pop_front();
     }
     if (decodes == 0 && prompt_tokens == 0) throw std::invalid_argument("simulate_serving: a step with nothing to run");
+    // F-SRV-5: a decode-only step scheduled afresh begins a round.
+    if (!in_round && round_steps > 1 && prompt_tokens == 0) round_left = round_steps;
     // F-SRV-4: a decode-only step runs the smallest captured CUDA graph that holds it.
     double padded = static_cast<double>(decodes);
     if (prompt_tokens == 0) {
@@ -194,12 +203,15 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
       window_prompt_time += dt * static_cast<double>(prompt_tokens) / static_cast<double>(decodes * per_decode + prompt_tokens);
       ++window_steps;
     }
+    // A round's tokens reach the clients when it ends: a request done within it finishes then.
+    if (round_left > 0) --round_left;
+    const bool round_open = round_left > 0;
     long finished_now = 0;
     for (long id : running) {
       Request& r = requests[static_cast<std::size_t>(id)];
       if (r.decoding) r.generated += spec.tokens_per_step;
       if (r.chunk > 0 && (r.prompt_done += r.chunk) == r.in) r.first_token = t, r.generated = 1;
-      if (r.generated >= static_cast<double>(r.out) - 1e-9 && r.finish < 0) {
+      if (r.generated >= static_cast<double>(r.out) - 1e-9 && r.finish < 0 && !(round_open && r.decoding)) {
         r.finish = t, r.finish_step = steps;
         finishes.push_back(t);
         ++finished_now;

@@ -70,6 +70,11 @@ struct SchedulerLimits {
   // the rest; above the largest, or with prompt tokens in the step, it runs unpadded. Ascending; empty:
   // no padding.
   std::vector<double> graph_batch_sizes;
+  // Multi-step scheduling (F-SRV-5; vLLM V0's --num-scheduler-steps, from 0.6.0): a step of decodes only
+  // begins a round of this many decode steps scheduled once, the same requests in each, none admitted and
+  // none released before the round ends, when its tokens reach the clients. Prompt steps stay single
+  // steps. 1: every step scheduled on its own. Unmixed steps without chunking only (v0.6.0's).
+  int decode_round_steps = 1;
   Speculation speculation;
 };
 

@@ -115,6 +115,50 @@ TEST_CASE("scheduler simulation: unmixed, a prompt step stalls the running decod
   CHECK(closed(1, one, {100, 11}).e2e_mean_s == doctest::Approx(0.110));
 }
 
+TEST_CASE("scheduler simulation: multi-step rounds, scheduled once, their tokens streamed at the end (F-SRV-5)") {
+  // Rounds of 4 decode steps, prompts whole and in steps of their own, 150 tokens a step (one prompt each).
+  const SchedulerLimits rounds{.max_sequences = 8, .max_step_tokens = 150, .chunked_prefill = false, .mixed_prefill = false,
+                               .decode_round_steps = 4};
+  auto bench = [](const SchedulerLimits& l, double clients) {
+    return simulate_serving(flat_steps(), l, {100, 11},
+                            {.kind = LoadKind::closed_loop, .concurrency = clients, .benchmark_requests = static_cast<int>(clients)}, 0.99);
+  };
+  // One request: its prompt step (first token at 10 ms), then rounds over steps 2-5, 6-9 and 10-13. The
+  // eleventh token comes in step 11 but reaches the client when the round ends with step 13: E2E 130 ms,
+  // TPOT (130 - 10) / 10 = 12 ms, where single steps give 110 and 10.
+  const SimulatedServing one = bench(rounds, 1);
+  CHECK(one.ttft_mean_s == doctest::Approx(0.010));
+  CHECK(one.e2e_mean_s == doctest::Approx(0.130));
+  CHECK(one.tpot_mean_s == doctest::Approx(0.012));
+  // Two at once: the prompts take steps 1 and 2 (TTFT 10 and 20 ms), then both decode in rounds over steps
+  // 3-6, 7-10, 11-14: each has its 11 tokens in step 12, both end at 140 ms.
+  const SimulatedServing two = bench(rounds, 2);
+  CHECK(two.ttft_mean_s == doctest::Approx(0.015));
+  CHECK(two.e2e_mean_s == doctest::Approx(0.140));
+  CHECK(two.e2e_p_s == doctest::Approx(0.140));
+  // Rounds of one step are the unmixed scheduler as it was.
+  SchedulerLimits single = rounds;
+  single.decode_round_steps = 1;
+  CHECK(bench(single, 1).e2e_mean_s == doctest::Approx(0.110));
+  // Arrivals at a rate wait for the round that runs to end before their prompt step: at a rate where a
+  // request often finds another decoding, the mean TTFT grows by a share of a round (4 steps, 40 ms).
+  auto at = [&](const SchedulerLimits& l) {
+    return simulate_serving(flat_steps(), l, {100, 11}, {.kind = LoadKind::poisson, .rate = 5}, 0.99).ttft_mean_s;
+  };
+  CHECK(at(rounds) > at(single) + 0.005);
+  CHECK(at(rounds) < at(single) + 0.040);
+  // Rounds need whole prompts in steps of their own (vLLM 0.6.0 ran no other way), and at least one step.
+  SchedulerLimits bad = rounds;
+  bad.mixed_prefill = true;
+  CHECK_THROWS_AS(bench(bad, 1), std::invalid_argument);
+  bad = rounds;
+  bad.chunked_prefill = true;
+  CHECK_THROWS_AS(bench(bad, 1), std::invalid_argument);
+  bad = rounds;
+  bad.decode_round_steps = 0;
+  CHECK_THROWS_AS(bench(bad, 1), std::invalid_argument);
+}
+
 TEST_CASE("scheduler simulation: lengths uniform in [f·L, L] as benchmark_serving's random dataset draws them") {
   // f = 0.5 of 11 output tokens: whole numbers 5..11, mean 8 (variance 4). One client, flat 10 ms
   // steps: E2E = 10 ms + (n − 1) × 10 ms, 80 ms on average; 2,000 requests put the sample mean within
@@ -465,6 +509,32 @@ TEST_CASE("[serving] cuda_graph_padding: TensorRT-LLM's graphs, captured up to i
   const double padded = predict_inference(serving_scenario(trtllm + "\nbenchmark_requests = 300")).engine->result.output_tokens_per_s;
   CHECK(padded <= plain);
   CHECK(padded > 0.5 * plain);
+}
+
+TEST_CASE("[serving] scheduler_steps: vLLM 0.6's multi-step scheduling, on its V0 scheduler only (F-SRV-5)") {
+  const std::string v0 = "engine = \"vllm\"\n[serving]\nchunked_prefill = false\nmixed_prefill = false";
+  CHECK(engine_limits_for(serving_scenario(v0, "batch = 8"), EngineMode::server).limits.decode_round_steps == 1);
+  const EngineLimits multi = engine_limits_for(serving_scenario(v0 + "\nscheduler_steps = 10", "batch = 8"), EngineMode::server);
+  CHECK(multi.limits.decode_round_steps == 10);
+  CHECK(multi.rule.find("[serving] scheduler_steps 10") != std::string::npos);
+  // The rounds reach a prediction: a closed loop of 8 clients ends later than with single steps.
+  const double single = predict_inference(serving_scenario(v0 + "\nconcurrency = 8", "batch = 8")).closed_loop.value().result.e2e_mean_s;
+  const double rounds = predict_inference(serving_scenario(v0 + "\nconcurrency = 8\nscheduler_steps = 10", "batch = 8")).closed_loop.value().result.e2e_mean_s;
+  CHECK(rounds > single);
+  // Refused, naming the key: another engine, V1's chunked or mixed steps, a count out of range or not whole.
+  CHECK_THROWS_WITH_AS(engine_limits_for(serving_scenario("engine = \"trtllm\"\n[serving]\nchunked_prefill = false\nmixed_prefill = false\n"
+                                                          "scheduler_steps = 4", "batch = 8"),
+                                         EngineMode::server),
+                       doctest::Contains("serving.scheduler_steps"), InputError);
+  CHECK_THROWS_WITH_AS(engine_limits_for(serving_scenario("engine = \"vllm\"\n[serving]\nscheduler_steps = 4", "batch = 8"), EngineMode::server),
+                       doctest::Contains("serving.scheduler_steps"), InputError);
+  CHECK_THROWS_WITH_AS(engine_limits_for(serving_scenario("engine = \"vllm\"\nspeculative_alpha = 0.7\ndraft_length = 3\ndraft_cost_ratio = 0.05\n"
+                                                          "[serving]\nchunked_prefill = false\nmixed_prefill = false\nscheduler_steps = 4", "batch = 8"),
+                                         EngineMode::server),
+                       doctest::Contains("serving.scheduler_steps"), InputError);
+  CHECK(scenario_error("[serving]\nscheduler_steps = 0", "").find("serving.scheduler_steps") != std::string::npos);
+  CHECK(scenario_error("[serving]\nscheduler_steps = 2.5", "").find("serving.scheduler_steps") != std::string::npos);
+  CHECK(scenario_error("[serving]\nscheduler_steps = 100000", "").find("serving.scheduler_steps") != std::string::npos);
 }
 
 TEST_CASE("bad engine keys: one line naming the key") {

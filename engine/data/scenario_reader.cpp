@@ -169,6 +169,7 @@ ServingSettings read_serving(TomlSection& t) {
     if (std::adjacent_find(s.cuda_graph_batch_sizes.begin(), s.cuda_graph_batch_sizes.end()) != s.cuda_graph_batch_sizes.end())
       t.fail("cuda_graph_batch_sizes", "a batch size is listed twice");
   }
+  if (const auto steps = r.integer("scheduler_steps")) s.scheduler_steps = static_cast<int>(*steps);
   s.prefix_cache_hit_rate = r.number("prefix_cache_hit_rate").value_or(0);
   s.concurrency = as_double(r.integer("concurrency"));
   if (s.concurrency && s.arrival_rate) t.fail("concurrency", "a closed loop of clients or an arrival rate, not both");

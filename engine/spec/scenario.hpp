@@ -71,6 +71,7 @@ struct ServingSettings {
   std::optional<bool> overlap_scheduling;    // the next step scheduled while this one runs; default: the engine's (vLLM: off)
   std::optional<bool> cuda_graph_padding;    // TensorRT-LLM: decode-only steps padded to a captured graph's batch (default off)
   std::vector<double> cuda_graph_batch_sizes;  // the graphs' batch sizes, ascending; empty: TensorRT-LLM's default ones
+  std::optional<int> scheduler_steps;        // vLLM V0 --num-scheduler-steps: decode steps a scheduling round (F-SRV-5)
   double prefix_cache_hit_rate = 0;          // share of each prompt found in the prefix cache
   std::optional<double> concurrency;         // a closed loop of this many clients per replica (instead of arrival_rate)
   double arrival_cv2 = 1;              // squared coefficient of variation of inter-arrival times (Poisson: 1)

@@ -79,10 +79,11 @@ std::string engine_steady_state_table(const EngineSteadyState& e) {
   const std::string graphs =
       l.graph_batch_sizes.empty() ? "" : fmt::format(", decode-only steps padded to {} CUDA-graph sizes up to {:g}", l.graph_batch_sizes.size(),
                                                      l.graph_batch_sizes.back());
-  t.add_row({"scheduler limits", fmt::format("{:g} running requests, {:g} tokens per step{}{}{}{}", l.max_sequences, l.max_step_tokens,
+  const std::string rounds = l.decode_round_steps > 1 ? fmt::format(", decode rounds of {} steps", l.decode_round_steps) : "";
+  t.add_row({"scheduler limits", fmt::format("{:g} running requests, {:g} tokens per step{}{}{}{}{}", l.max_sequences, l.max_step_tokens,
                                              l.chunked_prefill ? ", chunked prefill" : "",
                                              l.mixed_prefill ? "" : ", prompt and decode steps apart",
-                                             l.overlap_scheduling ? ", overlap scheduling" : "", graphs)});
+                                             l.overlap_scheduling ? ", overlap scheduling" : "", rounds, graphs)});
   t.add_row({"sequences decoding (mean)", fmt::format("{:.1f}", r.decoding_mean)});
   t.add_row({"prompt tokens per step (mean)", fmt::format("{:.0f}", r.prompt_tokens_per_step)});
   t.add_row({"engine step (mean)", duration_text(r.step_mean_s)});
@@ -111,6 +112,7 @@ nlohmann::json engine_steady_state_to_json(const EngineSteadyState& e) {
           {"mixed_prefill", l.mixed_prefill},
           {"overlap_scheduling", l.overlap_scheduling},
           {"cuda_graph_batch_sizes", l.graph_batch_sizes},
+          {"decode_round_steps", l.decode_round_steps},
           {"rate_per_s", r.requests_per_s},
           {"output_tokens_per_s", r.output_tokens_per_s},
           {"occupancy", r.decoding_mean},

@@ -81,6 +81,7 @@ const Block kEngineSteadyState = {
     {"mixed_prefill", "", "Whether prompt tokens share a step with the running decodes (false: prompts first, in steps of their own)"},
     {"overlap_scheduling", "", "Whether the engine schedules the next step while this one runs (a request joins the second step after it arrives)"},
     {"cuda_graph_batch_sizes", "requests", "The CUDA-graph batch sizes a decode-only step is padded to (F-SRV-4; empty: no padding)"},
+    {"decode_round_steps", "steps", "Decode steps a multi-step scheduling round runs (F-SRV-5; 1: every step scheduled on its own)"},
     {"rate_per_s", "requests/s", "Completed requests per second of one replica"},
     {"output_tokens_per_s", "tokens/s", "Output tokens per second of one replica"},
     {"occupancy", "sequences", "Mean sequences decoding per step"},

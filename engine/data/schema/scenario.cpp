@@ -246,6 +246,10 @@ constexpr ScenarioKey kServing[] = {
          "The CPU schedules the next step while the GPU runs this one: a request joins the second step after it arrives, and a "
          "finished one decodes once more (false: TensorRT-LLM's TensorRT-engine backend or disable_overlap_scheduler, SGLang before "
          "0.4 or --disable-overlap-schedule; true: vLLM --async-scheduling)"),
+    integer("scheduler_steps", "steps", "1 (every step scheduled on its own)", 1, 1024,
+            "vLLM V0 only (from 0.6.0, --num-scheduler-steps): multi-step scheduling, a step of decodes alone begins a round of this "
+            "many decode steps scheduled once, none admitted and none released before it ends, the round's tokens streamed at its "
+            "end; prompt steps stay single. Needs chunked_prefill = false and mixed_prefill = false, as v0.6.0 ran it (F-SRV-5)"),
     integer("concurrency", "requests", "none", 1, 1e6,
             "Closed loop of this many clients per replica, each sending its next request when its last finishes (instead of "
             "arrival_rate): predict adds the engine's steady state"),
