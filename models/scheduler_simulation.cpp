@@ -211,7 +211,7 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
       Request& r = requests[static_cast<std::size_t>(id)];
       if (r.decoding) r.generated += spec.tokens_per_step;
       if (r.chunk > 0 && (r.prompt_done += r.chunk) == r.in) r.first_token = t, r.generated = 1;
-      if (r.generated >= static_cast<double>(r.out) - 1e-9 && r.finish < 0 && !(round_open && r.decoding)) {
+      if (r.generated >= static_cast<double>(r.out) - 1e-9 && r.finish < 0 && !round_open) {
         r.finish = t, r.finish_step = steps;
         finishes.push_back(t);
         ++finished_now;

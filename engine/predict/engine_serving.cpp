@@ -144,19 +144,6 @@ models::EngineLimits engine_limits_for(const Scenario& s, models::EngineMode mod
   replace(sv.chunked_prefill, &models::SchedulerLimits::chunked_prefill, "chunked_prefill");
   replace(sv.mixed_prefill, &models::SchedulerLimits::mixed_prefill, "mixed_prefill");
   replace(sv.overlap_scheduling, &models::SchedulerLimits::overlap_scheduling, "overlap_scheduling");
-  if (sv.scheduler_steps && *sv.scheduler_steps > 1) {
-    // F-SRV-5: vLLM V0's multi-step scheduling as v0.6.0 ran it, prompts whole and in steps of their own
-    // (vllm/sequence.py init_multi_step_from_lookahead_slots: a prefill one step, a decode
-    // num_lookahead_slots + 1 = num_scheduler_steps).
-    if (in.engine.value_or(models::ServingEngine::vllm) != models::ServingEngine::vllm)
-      throw InputError({s.file, 0, 0}, "serving.scheduler_steps: multi-step scheduling is vLLM V0's (--num-scheduler-steps); set [inference] engine = \"vllm\"");
-    if (e.limits.chunked_prefill || e.limits.mixed_prefill)
-      throw InputError({s.file, 0, 0}, "serving.scheduler_steps: modelled as vLLM 0.6.0 ran it, without chunked prefill: set chunked_prefill = false "
-                                       "and mixed_prefill = false");
-    e.limits.decode_round_steps = *sv.scheduler_steps;
-    e.rule += fmt::format("; [serving] scheduler_steps {}: decode rounds of {} steps, scheduled once, tokens streamed at a round's end (F-SRV-5)",
-                          *sv.scheduler_steps, *sv.scheduler_steps);
-  }
   if (sv.cuda_graph_padding.value_or(false)) {
     if (in.engine != models::ServingEngine::trtllm)
       throw InputError({s.file, 0, 0}, "serving.cuda_graph_padding: modelled for TensorRT-LLM only (set [inference] engine = \"trtllm\")");
@@ -184,9 +171,22 @@ models::EngineLimits engine_limits_for(const Scenario& s, models::EngineMode mod
                           "a target step each (F-INF-5)",
                           g, e.limits.speculation.tokens_per_step, a, *in.draft_cost_ratio);
   }
-  if (e.limits.decode_round_steps > 1 && e.limits.speculation.draft_tokens > 0)
-    throw InputError({s.file, 0, 0}, "serving.scheduler_steps: multi-step rounds with speculative decoding are not modelled; "
-                                     "drop scheduler_steps or speculative_alpha");
+  if (sv.scheduler_steps && *sv.scheduler_steps > 1) {
+    // F-SRV-5: vLLM V0's multi-step scheduling as v0.6.0 ran it, prompts whole and in steps of their own
+    // (vllm/sequence.py init_multi_step_from_lookahead_slots: a prefill one step, a decode
+    // num_lookahead_slots + 1 = num_scheduler_steps).
+    if (in.engine.value_or(models::ServingEngine::vllm) != models::ServingEngine::vllm)
+      throw InputError({s.file, 0, 0}, "serving.scheduler_steps: multi-step scheduling is vLLM V0's (--num-scheduler-steps); set [inference] engine = \"vllm\"");
+    if (e.limits.chunked_prefill || e.limits.mixed_prefill)
+      throw InputError({s.file, 0, 0}, "serving.scheduler_steps: modelled as vLLM 0.6.0 ran it, without chunked prefill: set chunked_prefill = false "
+                                       "and mixed_prefill = false");
+    if (e.limits.speculation.draft_tokens > 0)
+      throw InputError({s.file, 0, 0}, "serving.scheduler_steps: multi-step rounds with speculative decoding are not modelled; "
+                                       "drop scheduler_steps or speculative_alpha");
+    e.limits.decode_round_steps = *sv.scheduler_steps;
+    e.rule += fmt::format("; [serving] scheduler_steps {}: decode rounds of {} steps, scheduled once, tokens streamed at a round's end (F-SRV-5)",
+                          *sv.scheduler_steps, *sv.scheduler_steps);
+  }
   if (e.limits.max_step_tokens < e.limits.speculation.draft_tokens + 1)
     throw InputError({s.file, 0, 0}, fmt::format("serving.max_batched_tokens: {:g} tokens a step cannot verify {} draft tokens + 1",
                                                  e.limits.max_step_tokens, e.limits.speculation.draft_tokens));
