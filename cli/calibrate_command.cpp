@@ -13,7 +13,7 @@ namespace perfcast::cli {
 namespace {
 
 struct CalibrateOptions {
-  std::vector<std::string> files;
+  std::vector<std::string> files, parameters;
   std::string system, kind, source, select, output;
   std::string format = "table";
   double confidence = 0.90;
@@ -37,6 +37,7 @@ int run(const GlobalOptions& global, const CalibrateOptions& o) {
   if (!o.system.empty()) r.system = o.system;
   r.kind = o.kind;
   r.source = o.source;
+  r.parameters = o.parameters;
   if (!o.select.empty()) std::tie(r.select_index, r.select_of) = parse_select(o.select);
   r.confidence = o.confidence;
   r.leave_one_out = !o.no_loo;
@@ -64,6 +65,10 @@ void add_calibrate_command(CLI::App& app, const GlobalOptions& options, std::fun
   cmd->add_option("--system", o->system, "Only cases on this system's accelerator; recorded in the profile");
   cmd->add_option("--kind", o->kind, "Only cases of this kind (gemm, memory, collective, training, inference, ...)");
   cmd->add_option("--source", o->source, "Only cases whose source contains this text");
+  cmd->add_option("--parameters", o->parameters,
+                  "Fit only these parameters (comma-separated names; the others keep their defaults). A fit of host-side ones "
+                  "alone (kernel_overhead_s) carries to every device")
+      ->delimiter(',');
   cmd->add_option("--select", o->select, "Of the chosen cases, positions i, i+N, i+2N, ... (i/N; 0/3 = a third)");
   cmd->add_option("--confidence", o->confidence, "Confidence of the intervals")->capture_default_str()->check(CLI::Range(0.5, 0.999));
   cmd->add_flag("--no-loo", o->no_loo, "Skip the leave-one-out refits");

@@ -38,8 +38,8 @@ void add_validate_command(CLI::App& app, const GlobalOptions& options, std::func
   cmd->add_option("--cases", o->cases, "One case file (default: every validation/*.toml)");
   cmd->add_option("--kind", o->kind, "Only cases of this kind (gemm, memory, host_link, model_states, kv_cache, ...)");
   cmd->add_option("--source", o->source, "Only cases whose source contains this text");
-  cmd->add_option("--calibration", o->calibration, "Score with this calibration profile; its fitted cases are never held-out, "
-                  "and the defaults' errors are shown beside");
+  cmd->add_option("--calibration", o->calibration, "Score with this calibration profile (every case, in place of a harness profile a case "
+                  "names); its fitted cases are never held-out, and the defaults' errors are shown beside");
   cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "json", "csv", "markdown"}))->capture_default_str();
   cmd->callback([&action, &options, o] { action = [&options, o] { return run(options, *o); }; });
 }

@@ -119,7 +119,7 @@ ValidationReport validation_report(const ValidateRequest& q, const HardwareDb& d
   auto score = [&](std::string_view kind) {
     std::vector<CaseScore> out;
     for (const auto& file : r.files)
-      for (CaseScore& s : score_file(file, db, {}, kind)) out.push_back(std::move(s));
+      for (CaseScore& s : score_file_with_case_profiles(file, db, kind)) out.push_back(std::move(s));
     return out;
   };
   std::vector<CaseScore> all = score(q.kind);

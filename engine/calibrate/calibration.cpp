@@ -5,6 +5,7 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <functional>
+#include <map>
 #include <set>
 
 #include <Eigen/Core>
@@ -153,6 +154,12 @@ CalibrationResult calibrate(const CalibrationRequest& r, const HardwareDb& db) {
   if (r.files.empty()) throw InputError({}, "calibrate: give at least one file of measured cases");
   if (r.select_of < 1 || r.select_index < 0 || r.select_index >= r.select_of)
     throw InputError({}, fmt::format("--select {}/{}: want i/N with 0 <= i < N", r.select_index, r.select_of));
+  for (const std::string& name : r.parameters)
+    if (!find_calibration_param(name)) {
+      std::string known;
+      for (const CalibrationParam& c : calibration_params()) known += (known.empty() ? "" : ", ") + std::string(c.name);
+      throw InputError({}, fmt::format("calibrate --parameters: '{}' is not a calibration parameter (one of: {})", name, known));
+    }
   std::optional<std::string> accelerator;
   if (r.system) accelerator = db.system(*r.system).accelerator;
 
@@ -205,8 +212,12 @@ CalibrationResult calibrate(const CalibrationRequest& r, const HardwareDb& db) {
   for (std::size_t j = 0; j < all.params.size(); ++j) {
     bool informs = false;
     for (std::size_t i : keep_cases) informs = informs || std::fabs(sense(Eigen::Index(i), Eigen::Index(j))) > 1e-9;
-    if (informs) active.params.push_back(all.params[j]);
+    const bool asked = r.parameters.empty() || std::find(r.parameters.begin(), r.parameters.end(), all.params[j]->name) != r.parameters.end();
+    if (informs && asked) active.params.push_back(all.params[j]);
+    if (informs && !asked) out.notes.push_back(fmt::format("'{}' is not among --parameters: kept at its default", all.params[j]->name));
   }
+  if (active.params.empty())
+    throw InputError({}, "calibrate --parameters: no selected case depends on any of the parameters asked (nothing to fit)");
 
   Eigen::VectorXd u0(Eigen::Index(active.params.size()));
   for (std::size_t j = 0; j < active.params.size(); ++j)
@@ -246,7 +257,8 @@ CalibrationResult calibrate(const CalibrationRequest& r, const HardwareDb& db) {
       prof.covariance[i][std::size_t(active.params[b] - calibration_params().data())] = cov(Eigen::Index(a), Eigen::Index(b));
   }
   for (const ProfileParam& q : prof.params)
-    if (!q.informed) out.notes.push_back(fmt::format("no fitted case depends on '{}': kept at its default {:g}", q.name, q.value));
+    if (!q.informed && (r.parameters.empty() || std::find(r.parameters.begin(), r.parameters.end(), q.name) != r.parameters.end()))
+      out.notes.push_back(fmt::format("no fitted case depends on '{}': kept at its default {:g}", q.name, q.value));
   // What the cases cannot tell: too few of them for the parameters, or an interval no narrower than
   // the prior's (the prior, not the data, sets it).
   const int spare = int(n) - int(p);
@@ -322,6 +334,30 @@ CalibratedScores score_with_profile(const std::vector<std::filesystem::path>& fi
     for (CaseScore& s : after) out.after.push_back(std::move(s));
   }
   return out;
+}
+
+std::vector<CaseScore> score_file_with_case_profiles(const std::filesystem::path& file, const HardwareDb& db, std::string_view kind) {
+  std::vector<CaseScore> scores = score_file(file, db, {}, kind);
+  std::map<std::string, std::set<std::string>> ids_by_profile;
+  for (const CaseScore& s : scores)
+    if (s.scored && !s.calibration.empty()) ids_by_profile[s.calibration].insert(s.id);
+  for (const auto& [path, ids] : ids_by_profile) {
+    const CalibrationProfile p = load_calibration_profile(path);
+    const std::string name = std::filesystem::path(path).filename().string();
+    const CaseScorer scorer = case_scorer(file, db, [&ids](std::string_view id) { return ids.count(std::string(id)) > 0; }, kind);
+    for (CaseScore& with : scorer(p.model_params())) {
+      const auto at = std::find_if(scores.begin(), scores.end(), [&](const CaseScore& s) { return s.id == with.id; });
+      if (!with.accelerator.empty() && !p.fitted_on(with.accelerator) && !p.used_for_fit(with.id)) {
+        at->detail += " · " + name + " not fitted on this device: defaults";
+        continue;
+      }
+      if (p.used_for_fit(with.id)) with.used_for = "calibration", with.held_out = false;
+      with.detail += (p.used_for_fit(with.id) ? " · fitted by " : " · with ") + name;
+      with.profile_used = name;
+      *at = std::move(with);
+    }
+  }
+  return scores;
 }
 
 CalibratedScores keep_cases(const CalibratedScores& s, const std::function<bool(const CaseScore&)>& wanted) {

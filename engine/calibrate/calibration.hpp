@@ -28,6 +28,7 @@ struct CalibrationRequest {
   std::vector<std::filesystem::path> files;  // case files (validate's format; `perfcast ingest` writes them)
   std::optional<std::string> system;         // only cases on this system's accelerator
   std::string kind, source;                  // only cases of this kind / whose source contains this
+  std::vector<std::string> parameters;       // fit only these (names of calibration_params()); all when empty
   int select_index = 0, select_of = 1;       // of those, the ones at positions i, i + N, i + 2N, ...
   double confidence = 0.90;
   bool leave_one_out = true;
@@ -62,6 +63,11 @@ struct CalibratedScores {
 };
 CalibratedScores score_with_profile(const std::vector<std::filesystem::path>& files, const HardwareDb& db,
                                     const CalibrationProfile& p);
+// A file's cases as validate scores them without --calibration: with the defaults, except that a case
+// naming its harness's profile (`calibration = "..."`) is scored with it as score_with_profile would:
+// not held-out when the profile was fitted on it, with the defaults on a device it does not carry to.
+// `detail` says which.
+std::vector<CaseScore> score_file_with_case_profiles(const std::filesystem::path& file, const HardwareDb& db, std::string_view kind = {});
 // The cases `wanted` accepts, with the counts recounted over them.
 CalibratedScores keep_cases(const CalibratedScores& s, const std::function<bool(const CaseScore&)>& wanted);
 

@@ -54,7 +54,7 @@ constexpr CalibrationParam kParams[] = {
     {"host_link", &Efficiency::host_link, nullptr, 0.05, 1.0, kFractionSpread, "bulk transfers, fraction of the host link's rate",
      kFractionSource},
     {"kernel_overhead_s", &Efficiency::kernel_overhead_s, nullptr, 1e-8, 1e-4, kOverheadSpread, "fixed cost per kernel, seconds",
-     kOverheadSource},
+     kOverheadSource, true},
     {"overlap_window", &Efficiency::overlap_window, nullptr, 0.01, 1.0, kFractionSpread,
      "share of a compute window that hides communication", kFractionSource},
     {"scale_up_ring_efficiency", nullptr, &CollectiveParams::scale_up_ring_efficiency, 0.05, 1.0, kFractionSpread,
@@ -105,7 +105,15 @@ bool CalibrationProfile::used_for_fit(std::string_view case_id) const {
 }
 
 bool CalibrationProfile::fitted_on(std::string_view accelerator) const {
-  return std::find(accelerators.begin(), accelerators.end(), accelerator) != accelerators.end();
+  if (std::find(accelerators.begin(), accelerators.end(), accelerator) != accelerators.end()) return true;
+  bool fitted_any = false;
+  for (const ProfileParam& p : params) {
+    if (!p.informed) continue;
+    const CalibrationParam* c = find_calibration_param(p.name);
+    if (!c || !c->host_side) return false;
+    fitted_any = true;
+  }
+  return fitted_any;
 }
 
 CalibrationProfile prior_profile() {

@@ -21,6 +21,7 @@ struct CalibrationParam {
   double low = 0, high = 1;       // the fit never leaves [low, high]
   double prior_sd = 0;            // of ln(value) before calibration
   std::string_view what, spread_source;
+  bool host_side = false;         // the host's launch path, not the device: carries to any device
 
   double get(const ModelParams& p) const;
   void set(ModelParams& p, double v) const;
@@ -53,6 +54,7 @@ struct CalibrationProfile {
 
   ModelParams model_params() const;
   bool used_for_fit(std::string_view case_id) const;
+  // Fitted on that device, or on host-side parameters alone (which carry to any device).
   bool fitted_on(std::string_view accelerator) const;
 };
 

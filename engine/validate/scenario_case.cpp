@@ -1,6 +1,7 @@
 #include "engine/validate/scenario_case.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <fmt/format.h>
 
 #include "engine/validate/validation.hpp"
@@ -17,6 +18,14 @@ ScenarioCase read_scenario_case(TomlSection& t, std::span<const std::string_view
   c.metric = std::size_t(std::find(metrics.begin(), metrics.end(), std::string_view(*metric)) - metrics.begin());
   c.measured = t.require_number("measured", 0, false, 1e12);
   read_shared_keys(t, c, 0.15);
+  if (const auto profile = t.string("calibration")) {
+    const std::filesystem::path at = std::filesystem::path(t.file()).parent_path() / *profile;
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(at, ec))
+      t.fail("calibration", fmt::format("'{}' is not a profile file (looked for {}; the path is from the case file's folder)", *profile,
+                                        at.string()));
+    c.calibration = at.lexically_normal().string();
+  }
   if (auto sc = t.table("scenario")) c.scenario = read_scenario(*sc, t.file(), default_workloads_dir(), db);
   else if (c.skip.empty()) t.fail_here(fmt::format("case '{}' needs a [case.scenario] table (or a skip reason)", c.id));
   t.finish();

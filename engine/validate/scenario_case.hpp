@@ -1,7 +1,7 @@
 #pragma once
 // A validation case that is a scenario plus one published figure (the training and inference
 // suites): id, source, metric (one of the suite's names), measured, tolerance, used_for, skip,
-// notes and the [case.scenario] tables, read and checked in one place.
+// notes, calibration and the [case.scenario] tables, read and checked in one place.
 #include <optional>
 #include <span>
 #include <string>
@@ -19,6 +19,9 @@ struct ScenarioCase {
   std::optional<Scenario> scenario;   // absent only for skipped cases
   double measured = 0;                // in the metric's unit
   double tolerance = 0.15;
+  // `calibration`: the profile (perfcast calibrate -o) of the harness the case was measured on, which
+  // validate scores it with unless given another; the path as written, resolved from the case file's folder.
+  std::string calibration;
 };
 
 // `phase` is "training" or "inference": the table the case's scenario must have.

@@ -45,6 +45,8 @@ struct CaseScore {
   std::string id, kind, source, subject;  // subject: the device or model the case is about
   std::string accelerator;               // the device the case ran on, when it names one
   std::string used_for, skip, detail;     // detail: what bounds the prediction, or what was compared
+  std::string calibration;               // the profile the case names for its harness (scenario cases), or empty
+  std::string profile_used;              // that profile's file name when validate scored the case with it
   units::Dimension dimension = units::dim::none;
   double measured = 0, predicted = 0;
   double error = 0;              // predicted / measured - 1
@@ -67,6 +69,7 @@ CaseScore score_of(const Case& c, std::string kind) {
   s.used_for = c.used_for;
   s.skip = c.skip;
   s.tolerance = c.tolerance;
+  if constexpr (requires { c.calibration; }) s.calibration = c.calibration;
   return s;
 }
 

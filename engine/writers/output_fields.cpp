@@ -580,6 +580,7 @@ std::vector<CommandFields> build() {
                         {"held_out", "", "Not used to set a default or fit the profile"}, {"within_tolerance", "", "|error| within tolerance"},
                         {"tolerance", "fraction", "The case's tolerance"}, {"detail", "", "How the prediction was made"},
                         {"used_for", "", "What else the case is used for (a default, calibration)"}, {"skipped", "", "Why it was not scored"},
+                        {"harness_profile", "", "The profile of its harness the case names and was scored with (without --calibration)"},
                         {"error_before", "fraction", "With --calibration: the defaults' error"}};
     j.add("cases[].", kase).add("summary.", kSummary).add("by_kind.*.", kSummary).add("by_source.*.", kSummary);
     j.add("calibration.profile", "", "The profile scored").add("calibration.fitted_cases_excluded", "", "Its fitted cases, not held-out");

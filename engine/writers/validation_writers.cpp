@@ -58,6 +58,7 @@ nlohmann::json validation_to_json(const ValidationReport& r) {
       c["tolerance"] = s.tolerance;
       c["detail"] = s.detail;
       if (!s.used_for.empty()) c["used_for"] = s.used_for;
+      if (!s.profile_used.empty()) c["harness_profile"] = s.profile_used;
     } else {
       c["skipped"] = s.skip;
     }
@@ -147,11 +148,13 @@ std::string validation_to_markdown(const ValidationReport& r) {
   out += summaries("source", summarise_by(r.scores, true));
   out += "\n## Cases\n\n| case | suite | measured | predicted | error | note |\n|---|---|---:|---:|---:|---|\n";
   for (const CaseScore& s : r.scores) {
-    const std::string note = !s.scored                        ? "skipped: " + s.skip
-                             : s.used_for == "calibration"    ? "fitted by the profile"
-                             : !s.held_out                    ? "source of a default"
-                             : s.within_tolerance             ? ""
-                                                              : fmt::format("outside ±{:.1f} %", 100 * s.tolerance);
+    const std::string profile = s.profile_used.empty() ? "the profile" : s.profile_used;
+    std::string note = !s.scored                        ? "skipped: " + s.skip
+                       : s.used_for == "calibration"    ? "fitted by " + profile
+                       : !s.held_out                    ? "source of a default"
+                       : s.within_tolerance             ? ""
+                                                        : fmt::format("outside ±{:.1f} %", 100 * s.tolerance);
+    if (s.held_out && !s.profile_used.empty()) note = "with its harness's profile " + s.profile_used + (note.empty() ? "" : "; " + note);
     out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", markdown_cell(s.id), s.kind, value_text(s.measured, s.dimension),
                        s.scored ? value_text(s.predicted, s.dimension) : "-", s.scored ? fmt::format("{:+.1f} %", 100 * s.error) : "-", markdown_cell(note));
   }

@@ -1,5 +1,10 @@
 """One [[case]] of a scenario-based validation file (training.toml, inference.toml) as TOML text, and the rows of a
 transcribed CSV table."""
+
+# The calibration profile of Azure's LLM harness (TensorRT-LLM's Python GenerationSession without CUDA graphs), from
+# the case files' folder: perfcast calibrate validation/inference.toml --source ND_H100_v5 --parameters
+# kernel_overhead_s -o profiles/trtllm-python-session.toml (README, "A harness's launch cost").
+AZURE_HARNESS_PROFILE = "../profiles/trtllm-python-session.toml"
 import csv
 import json
 
@@ -8,11 +13,13 @@ def q(s):
     return json.dumps(s, ensure_ascii=False)
 
 
-def emit(c, metric, measured, scenario, notes, tolerance=0.15, skip=None, used_for=None):
+def emit(c, metric, measured, scenario, notes, tolerance=0.15, skip=None, used_for=None, calibration=None):
     out = ["[[case]]", f"id = {q(c['id'])}", f"source = {q(c['source'])}", f"metric = {q(metric)}",
            f"measured = {measured}", f"tolerance = {tolerance}"]
     if used_for:
         out.append(f"used_for = {q(used_for)}")
+    if calibration:
+        out.append(f"calibration = {q(calibration)}")
     if skip:
         out.append(f"skip = {q(skip)}")
     out.append(f"notes = {q(notes)}")
