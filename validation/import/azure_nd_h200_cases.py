@@ -15,7 +15,7 @@ benchmark.py, GenerationSession without CUDA graphs, tokens_per_sec = batch x ou
 case is the ND H100 v5 case's scenario on the H200: the same static batch, FP8 weights, math and KV cache.
 What the pair tests is the device: the H100 and H200 rows differ by 4-6 % in the measurement.
 """
-from case_toml import AZURE_HARNESS_PROFILE, emit
+from case_toml import emit_azure_llm_case
 
 SOURCE = ("Azure/AI-benchmarking-guide, Azure_Results/ND_H200_v5_results.md @ commit 7f20e5fa3b2f9a46d8404af1f6fb14b049d6d5cc "
           "(Microsoft Azure, ND H200 v5 results), 'End-to-End Inference Workloads' tables")
@@ -32,7 +32,8 @@ ROWS = [
 print("""# Azure's ND H200 v5 end-to-end inference table as inference cases, written by
 # validation/import/azure_nd_h200_cases.py (read it for the source and what each case assumes): the ND H100 v5
 # page's workloads (validation/inference.toml, azure-llm-h100-*) on the H200, static batches, input 128, output 8.
-# Uncalibrated; tolerance 15 % as the other inference cases.
+# Tolerance 15 % as the other inference cases. Scored with the harness's launch cost,
+# profiles/trtllm-python-session.toml (fitted on the ND H100 v5 rows, not these).
 schema_version = 1
 suite = "inference"
 """)
@@ -41,12 +42,4 @@ for stem, preset, devices, batch, measured, h100 in ROWS:
             f"{measured / h100 - 1:+.1%} on the H200." if h100 else " The ND H100 v5 page ran 405B at batch 32 only.")
     notes = (f"{measured:,} tokens/s at batch {batch}, input 128, output 8, over {devices} GPU(s): output tokens / "
              "(prefill + 7 decode steps), FP8 weights, math and KV cache as on the ND H100 v5 page's harness." + pair)
-    scenario = {
-        "model": {"preset": preset},
-        "hardware": {"accelerator": "h200", "count": devices},
-        "inference": {"input_len": 128, "output_len": 8, "batch": batch, "compute_dtype": "fp8", "weight_dtype": "fp8",
-                      "kv_dtype": "fp8"},
-        "parallelism": {"tp": devices},
-    }
-    emit({"id": f"azure-llm-h200-{stem}-128-8", "source": SOURCE}, "output_tokens_per_s", measured, scenario, notes,
-         calibration=AZURE_HARNESS_PROFILE)
+    emit_azure_llm_case("h200", stem, preset, devices, batch, measured, "fp8", SOURCE, notes)

@@ -31,6 +31,22 @@ def emit(c, metric, measured, scenario, notes, tolerance=0.15, skip=None, used_f
     print("\n".join(out) + "\n")
 
 
+def emit_azure_llm_case(device, stem, preset, devices, batch, measured, dtype, source, notes):
+    """One row of an Azure AI-benchmarking-guide 'End-to-End Inference Workloads' table: a static batch of input 128
+    and output 8 on `devices` GPUs (tensor parallel), weights, math and KV cache in `dtype`, scored with the harness's
+    profile."""
+    scenario = {
+        "model": {"preset": preset},
+        "hardware": {"accelerator": device, "count": devices},
+        "inference": {"input_len": 128, "output_len": 8, "batch": batch, "compute_dtype": dtype, "weight_dtype": dtype,
+                      "kv_dtype": dtype},
+        "parallelism": {"tp": devices},
+    }
+    page = {"a100-sxm-80gb": "a100", "h200": "h200"}[device]
+    emit({"id": f"azure-llm-{page}-{stem}-128-8", "source": source}, "output_tokens_per_s", measured, scenario, notes,
+         calibration=AZURE_HARNESS_PROFILE)
+
+
 def csv_rows(path):
     """The rows of a transcribed table: a CSV whose leading '#' lines name its source."""
     with open(path) as f:

@@ -42,8 +42,9 @@ print("""# Inference cases: published LLM serving and edge benchmarks as perfcas
 # validation/import/inference_cases.py from ../shared/validation/inference_cases.json (citations kept).
 # Metrics: output_tokens_per_s (the replica), output_tokens_per_s_per_device, ttft_s, latency_s (one
 # frame). LLM cases score as kind "inference" (tolerance 15 %), vision cases as kind "edge" (25 %),
-# the issue's targets; the model is uncalibrated and a case outside its band makes `perfcast validate`
-# exit non-zero.
+# the issue's targets; the model is uncalibrated but for Azure's rows, which name their harness's launch cost
+# (calibration = profiles/trtllm-python-session.toml, fitted on them), and a case outside its band makes
+# `perfcast validate` exit non-zero.
 schema_version = 1
 suite = "inference"
 """)
