@@ -341,9 +341,10 @@ std::vector<CaseScore> score_file_with_case_profiles(const std::filesystem::path
   std::map<std::string, std::set<std::string>> ids_by_profile;
   for (const CaseScore& s : scores)
     if (s.scored && !s.calibration.empty()) ids_by_profile[s.calibration].insert(s.id);
-  for (const auto& [path, ids] : ids_by_profile) {
-    const CalibrationProfile p = load_calibration_profile(path);
-    const std::string name = std::filesystem::path(path).filename().string();
+  for (const auto& entry : ids_by_profile) {
+    const std::set<std::string>& ids = entry.second;
+    const CalibrationProfile p = load_calibration_profile(entry.first);
+    const std::string name = std::filesystem::path(entry.first).filename().string();
     const CaseScorer scorer = case_scorer(file, db, [&ids](std::string_view id) { return ids.count(std::string(id)) > 0; }, kind);
     for (CaseScore& with : scorer(p.model_params())) {
       const auto at = std::find_if(scores.begin(), scores.end(), [&](const CaseScore& s) { return s.id == with.id; });
