@@ -9,16 +9,50 @@
 namespace perfcast::models {
 namespace {
 
+// The fields every step reads first, in one cache line; those read once per request after them.
 struct Request {
-  double arrival = 0, first_token = -1, finish = -1;
   long in = 1, out = 1;  // prompt tokens computed, output tokens
   long prompt_done = 0;
+  long chunk = 0;        // prompt tokens scheduled in the current step
   double generated = 0;  // output tokens so far (fractional under speculation: the mean kept per step)
+  double finish = -1;
+  double last_chunk = -1;    // when the client last received tokens
+  bool decoding = false;     // scheduled for a decode token in the current step
+  bool undelivered = false;  // tokens generated since then (held until a multi-step round ends)
+  double arrival = 0, first_token = -1;
   double admitted = -1;  // start of the first step that schedules it
   long eligible_step = 0, admitted_step = 0;  // the first step it could join, the one it joined
   long finish_step = 0;  // the step after its last token (with overlap scheduling it still takes a decode slot there)
-  long chunk = 0;        // prompt tokens scheduled in the current step
-  bool decoding = false; // scheduled for a decode token in the current step
+};
+
+// Gaps between streamed chunks, as (gap, how many) with equal gaps of one step merged: most requests
+// of a step share one.
+struct ChunkGaps {
+  std::vector<std::pair<double, long>> gaps;
+  void add(double gap, std::size_t step_begin) {
+    if (gaps.size() > step_begin && gaps.back().first == gap) return void(++gaps.back().second);
+    for (std::size_t i = step_begin; i < gaps.size(); ++i)
+      if (gaps[i].first == gap) return void(++gaps[i].second);
+    gaps.emplace_back(gap, 1);
+  }
+  // Mean, median and the `p` percentile (nearest rank, as quantile() over the expanded sample); sorts.
+  void summarise(double p, double& mean_out, double& p50_out, double& p_out) {
+    std::sort(gaps.begin(), gaps.end());
+    double sum = 0;
+    long n = 0;
+    for (const auto& [gap, count] : gaps) sum += gap * static_cast<double>(count), n += count;
+    mean_out = p50_out = p_out = 0;
+    if (n == 0) return;
+    mean_out = sum / static_cast<double>(n);
+    auto at_rank = [&](double q) {
+      const long rank = std::clamp<long>(static_cast<long>(std::ceil(q * static_cast<double>(n))), 1, n);
+      long seen = 0;
+      for (const auto& [gap, count] : gaps)
+        if ((seen += count) >= rank) return gap;
+      return gaps.back().first;
+    };
+    p50_out = at_rank(0.5), p_out = at_rank(p);
+  }
 };
 
 // Nearest-rank percentile of an unsorted sample.
@@ -105,7 +139,7 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
   auto issue = [&](double at, long after) {
     const long in = min_fraction < 1 ? uniform(prompt) : prompt;
     const long out = shape.output_len_cv2 > 0 ? std::max(1L, std::lround(length(length_random))) : min_fraction < 1 ? uniform(mean_out) : mean_out;
-    requests.push_back({.arrival = at, .in = in, .out = out, .eligible_step = steps + after});
+    requests.push_back({.in = in, .out = out, .arrival = at, .eligible_step = steps + after});
     return static_cast<long>(requests.size()) - 1;
   };
   // Arrivals at a rate: gaps from one seeded stream scaled by the rate, so a higher rate moves the
@@ -133,6 +167,8 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
   double window_start = finite > 0 ? 0 : -1, window_decode_time = 0, window_prompt_tokens = 0, window_prompt_time = 0, window_busy = 0;
   long window_steps = 0;
   std::vector<double> finishes;  // every completion, for the window's throughput
+  ChunkGaps chunk_gaps;          // of the measured requests
+  const bool track_gaps = load.chunk_gaps;
   while (measured_done < measured) {
     if (!closed) {
       // These arrived while the last step ran.
@@ -210,13 +246,39 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
     for (long id : running) {
       Request& r = requests[static_cast<std::size_t>(id)];
       if (r.decoding) r.generated += spec.tokens_per_step;
-      if (r.chunk > 0 && (r.prompt_done += r.chunk) == r.in) r.first_token = t, r.generated = 1;
+      if (r.chunk > 0 && (r.prompt_done += r.chunk) == r.in) r.first_token = r.last_chunk = t, r.generated = 1;
       if (r.generated >= static_cast<double>(r.out) - 1e-9 && r.finish < 0 && !round_open) {
         r.finish = t, r.finish_step = steps;
         finishes.push_back(t);
         ++finished_now;
         if (id >= warmup && id < last) ++measured_done;
       }
+    }
+    // The client receives what a request generated since its last chunk: each step's tokens, a round's
+    // when the round ends; not a token past the stop (an overlap-scheduled step's). Most of a step's
+    // gaps are one, counted here; the others are merged into chunk_gaps. A pass of its own, so that a
+    // simulation without the gaps pays nothing for them.
+    if (track_gaps) {
+      const std::size_t step_gaps = chunk_gaps.gaps.size();
+      double common_gap = -1;
+      long common_count = 0;
+      for (long id : running) {
+        Request& r = requests[static_cast<std::size_t>(id)];
+        const bool produced = r.decoding && (r.finish < 0 || r.finish_step == steps);
+        if (!produced && !r.undelivered) continue;
+        if (round_open) {
+          r.undelivered = true;
+          continue;
+        }
+        if (id >= warmup && id < last) {
+          const double gap = t - r.last_chunk;
+          if (gap == common_gap) ++common_count;
+          else if (common_count == 0) common_gap = gap, common_count = 1;
+          else chunk_gaps.add(gap, step_gaps);
+        }
+        r.last_chunk = t, r.undelivered = false;
+      }
+      if (common_count > 0) chunk_gaps.gaps.emplace_back(common_gap, common_count);
     }
     // With overlap scheduling the step after a request's last token was scheduled before its stop was
     // seen: it decodes once more, and its slot is free from the step after that.
@@ -261,6 +323,8 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
   s.ttft_mean_s = mean(ttft), s.ttft_p50_s = quantile(ttft, 0.5), s.ttft_p_s = quantile(ttft, percentile);
   s.tpot_mean_s = mean(tpot), s.tpot_p50_s = quantile(tpot, 0.5), s.tpot_p_s = quantile(tpot, percentile);
   s.e2e_mean_s = mean(e2e), s.e2e_p50_s = quantile(e2e, 0.5), s.e2e_p_s = quantile(e2e, percentile);
+  s.chunk_gaps = load.chunk_gaps;
+  if (load.chunk_gaps) chunk_gaps.summarise(percentile, s.itl_mean_s, s.itl_p50_s, s.itl_p_s);
   if (window_steps > 0 && window > 0) {
     s.decoding_mean = window_decode_time / window;
     s.prompt_tokens_per_step = window_prompt_tokens / static_cast<double>(window_steps);

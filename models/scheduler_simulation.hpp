@@ -102,6 +102,9 @@ struct Load {
   // engine starts its next step as soon as the last ends, while the finished response travels to the
   // client and the next prompt back; 0 for an in-process queue (an offline benchmark's).
   int reissue_steps = 1;
+  // The gaps between streamed chunks (F-SRV-6), about a third of the simulation's time: off where only
+  // the rates, TTFT and TPOT are read (a saturation rate, an SLO search, an offline benchmark).
+  bool chunk_gaps = true;
   std::uint64_t seed = 20240601;
 };
 
@@ -110,6 +113,10 @@ struct SimulatedServing {
   double ttft_mean_s = 0, ttft_p50_s = 0, ttft_p_s = 0;
   double tpot_mean_s = 0, tpot_p50_s = 0, tpot_p_s = 0;  // per request: (finish − first token)/(n_out − 1)
   double e2e_mean_s = 0, e2e_p50_s = 0, e2e_p_s = 0;
+  // Inter-token latency as a streaming client sees it (F-SRV-6): every gap between the chunks it receives, over
+  // all measured requests (one chunk per step it got tokens in; a multi-step round's tokens come as one).
+  double itl_mean_s = 0, itl_p50_s = 0, itl_p_s = 0;
+  bool chunk_gaps = false;          // whether the itl_* figures were computed (Load::chunk_gaps)
   double requests_per_s = 0, output_tokens_per_s = 0;   // over the measured window (a finite benchmark: its duration)
   double decoding_mean = 0;         // sequences decoding per step
   double prompt_tokens_per_step = 0;

@@ -44,6 +44,8 @@ struct ServingPoint {
   double ttft_mean_s = 0, ttft_p50_s = 0, ttft_p_s = 0;
   double tpot_mean_s = 0, tpot_p50_s = 0, tpot_p_s = 0;
   double e2e_mean_s = 0, e2e_p50_s = 0, e2e_p_s = 0;
+  double itl_mean_s = 0, itl_p50_s = 0, itl_p_s = 0;  // gaps between streamed chunks (SimulatedServing's)
+  bool chunk_gaps = false;          // whether the itl_* figures were computed
   double concurrency = 0;           // requests in the replica, Little: λ·E2E
   double percentile = 0.99;         // of the *_p_s figures
 };

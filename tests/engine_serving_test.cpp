@@ -110,6 +110,12 @@ TEST_CASE("scheduler simulation: unmixed, a prompt step stalls the running decod
   CHECK(unmixed.e2e_p50_s == doctest::Approx(0.120));
   CHECK(mixed.tpot_mean_s == doctest::Approx(0.010));
   CHECK(unmixed.tpot_mean_s == doctest::Approx((0.011 + 0.010) / 2));  // the first waited one step
+  // The streamed chunks: every gap one step (10 ms) but the first request's wait behind the second's
+  // prompt step (20 ms): 20 gaps, mean 10.5 ms, median 10, the largest 20.
+  CHECK(unmixed.itl_mean_s == doctest::Approx(0.0105));
+  CHECK(unmixed.itl_p50_s == doctest::Approx(0.010));
+  CHECK(unmixed.itl_p_s == doctest::Approx(0.020));
+  CHECK(mixed.itl_p_s == doctest::Approx(0.010));
   // With one request there is nothing to interleave: the two agree step for step.
   const SchedulerLimits one{.max_sequences = 8, .max_step_tokens = 8192, .mixed_prefill = false};
   CHECK(closed(1, one, {100, 11}).e2e_mean_s == doctest::Approx(0.110));
@@ -130,16 +136,26 @@ TEST_CASE("scheduler simulation: multi-step rounds, scheduled once, their tokens
   CHECK(one.ttft_mean_s == doctest::Approx(0.010));
   CHECK(one.e2e_mean_s == doctest::Approx(0.130));
   CHECK(one.tpot_mean_s == doctest::Approx(0.012));
+  // Its client receives three chunks after the first token, at 50, 90 and 130 ms: every gap 40 ms
+  // (the inter-token latency a streaming benchmark reports), where single steps stream every 10 ms.
+  CHECK(one.itl_mean_s == doctest::Approx(0.040));
+  CHECK(one.itl_p50_s == doctest::Approx(0.040));
   // Two at once: the prompts take steps 1 and 2 (TTFT 10 and 20 ms), then both decode in rounds over steps
   // 3-6, 7-10, 11-14: each has its 11 tokens in step 12, both end at 140 ms.
   const SimulatedServing two = bench(rounds, 2);
   CHECK(two.ttft_mean_s == doctest::Approx(0.015));
   CHECK(two.e2e_mean_s == doctest::Approx(0.140));
   CHECK(two.e2e_p_s == doctest::Approx(0.140));
+  // Chunks at 60, 100 and 140 ms for both: gaps 50, 40, 40 after the first token at 10 ms and 40, 40, 40
+  // after the one at 20 ms.
+  CHECK(two.itl_mean_s == doctest::Approx(0.250 / 6));
+  CHECK(two.itl_p50_s == doctest::Approx(0.040));
+  CHECK(two.itl_p_s == doctest::Approx(0.050));
   // Rounds of one step are the unmixed scheduler as it was.
   SchedulerLimits single = rounds;
   single.decode_round_steps = 1;
   CHECK(bench(single, 1).e2e_mean_s == doctest::Approx(0.110));
+  CHECK(bench(single, 1).itl_p50_s == doctest::Approx(0.010));
   // Arrivals at a rate wait for the round that runs to end before their prompt step: at a rate where a
   // request often finds another decoding, the mean TTFT grows by a share of a round (4 steps, 40 ms).
   auto at = [&](const SchedulerLimits& l) {

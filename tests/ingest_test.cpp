@@ -239,7 +239,7 @@ TEST_CASE("vLLM benchmark_serving result: its closed loop on the serving scenari
   CHECK(text.find("input_len = 2048") != std::string::npos);   // 524,288 / 256
   CHECK(text.find("output_len = 256") != std::string::npos);
   const std::vector<CaseScore> scores = score_case_text(text, "perfcast-vllm");
-  REQUIRE(scores.size() == 7);
+  REQUIRE(scores.size() == 8);
   CHECK(scores[0].measured == doctest::Approx(1250.4));  // the server's output tokens/s, one replica
   CHECK(scores[1].measured == doctest::Approx(2.3502));
   CHECK(scores[2].measured == doctest::Approx(0.01861));
@@ -250,6 +250,9 @@ TEST_CASE("vLLM benchmark_serving result: its closed loop on the serving scenari
   CHECK(scores[5].measured == doctest::Approx(0.01855));
   CHECK(scores[6].detail.starts_with("serving_e2e_p50_s"));
   CHECK(scores[6].measured == doctest::Approx(7.051));
+  // median_itl_ms: the gaps between streamed chunks, the simulation's itl_p50_s.
+  CHECK(scores[7].detail.starts_with("serving_itl_p50_s"));
+  CHECK(scores[7].measured == doctest::Approx(0.0182));
   for (const CaseScore& s : scores) {
     CHECK(s.scored);
     CHECK(std::isfinite(s.error));

@@ -312,6 +312,7 @@ std::string vllm_cases_toml(const VllmServingRun& run, const std::string& scenar
   if (run.median_ttft_s) add("serving_ttft_p50_s", *run.median_ttft_s, "median_ttft_ms");
   if (run.median_tpot_s) add("serving_tpot_p50_s", *run.median_tpot_s, "median_tpot_ms");
   if (run.median_e2el_s) add("serving_e2e_p50_s", *run.median_e2el_s, "median_e2el_ms");
+  if (run.median_itl_s) add("serving_itl_p50_s", *run.median_itl_s, "median_itl_ms");
   return case_file("inference", std::move(cases), "the vLLM result " + run.file);
 }
 

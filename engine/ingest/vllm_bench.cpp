@@ -38,7 +38,7 @@ VllmServingRun parse_vllm_serving(std::string_view text, const std::string& file
   r.mean_ttft_s = *number("mean_ttft_ms", true) / 1e3;
   if (auto e = number("mean_e2el_ms", false)) r.mean_e2el_s = *e / 1e3;
   for (auto [key, median] : {std::pair{"median_ttft_ms", &r.median_ttft_s}, std::pair{"median_tpot_ms", &r.median_tpot_s},
-                             std::pair{"median_e2el_ms", &r.median_e2el_s}})
+                             std::pair{"median_e2el_ms", &r.median_e2el_s}, std::pair{"median_itl_ms", &r.median_itl_s}})
     if (auto m = number(key, false)) {
       if (!(*m >= 0)) throw InputError({file, 0, 0}, fmt::format("vLLM benchmark: '{}' is negative", key));
       if (*m > 0) *median = *m / 1e3;  // 0: no request had the figure (one-token outputs have no TPOT)

@@ -21,8 +21,9 @@ struct VllmServingRun {
   double output_throughput = 0;              // output tokens/s of the server
   double mean_ttft_s = 0;
   std::optional<double> mean_e2el_s;         // absent in older versions
-  // Medians, as the result prints them (median_ttft_ms, median_tpot_ms, median_e2el_ms); each may be absent.
-  std::optional<double> median_ttft_s, median_tpot_s, median_e2el_s;
+  // Medians, as the result prints them (median_ttft_ms, median_tpot_ms, median_e2el_ms, median_itl_ms: the gaps
+  // between streamed chunks); each may be absent.
+  std::optional<double> median_ttft_s, median_tpot_s, median_e2el_s, median_itl_s;
 };
 
 VllmServingRun parse_vllm_serving(std::string_view text, const std::string& file);

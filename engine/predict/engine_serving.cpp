@@ -47,7 +47,8 @@ EngineSteadyState run(const Scenario& s, models::EngineMode mode, double clients
   const models::Load load{.kind = models::LoadKind::closed_loop,
                           .concurrency = clients,
                           .benchmark_requests = finite ? static_cast<int>(*s.serving.benchmark_requests) : 0,
-                          .reissue_steps = mode == models::EngineMode::server ? 1 : 0};
+                          .reissue_steps = mode == models::EngineMode::server ? 1 : 0,
+                          .chunk_gaps = mode == models::EngineMode::server};
   r.result = models::simulate_serving(costs, r.limits.limits, shape, load,
                                       s.serving.slo_percentile / 100);
   r.assumptions.push_back(fmt::format("engine {}{}: {}", engine_name(r.engine), r.engine_given ? "" : " (the default; [inference] engine)",
@@ -219,16 +220,20 @@ RateModel with_shape(RateModel m, const models::RequestShape& shape) {
   m.shape = shape;
   const models::SchedulerLimits& l = m.limits.limits;
   m.saturation_rate = models::simulate_serving(m.costs, l, m.shape,
-                                               {.kind = models::LoadKind::closed_loop, .concurrency = endless_queue_clients(l, shape), .reissue_steps = 0},
+                                               {.kind = models::LoadKind::closed_loop,
+                                                .concurrency = endless_queue_clients(l, shape),
+                                                .reissue_steps = 0,
+                                                .chunk_gaps = false},
                                                m.percentile)
                           .requests_per_s;
   return m;
 }
 
-models::ServingPoint serve_at(const RateModel& m, double rate) {
+models::ServingPoint serve_at(const RateModel& m, double rate, bool chunk_gaps) {
   const models::SimulatedServing r =
       models::simulate_serving(m.costs, m.limits.limits, m.shape,
-                               {.kind = models::LoadKind::poisson, .rate = rate, .arrival_cv2 = m.arrival_cv2}, m.percentile);
+                               {.kind = models::LoadKind::poisson, .rate = rate, .arrival_cv2 = m.arrival_cv2, .chunk_gaps = chunk_gaps},
+                               m.percentile);
   models::ServingPoint p;
   p.rate = rate;
   p.load = rate / m.saturation_rate;
@@ -246,18 +251,19 @@ models::ServingPoint serve_at(const RateModel& m, double rate) {
   p.ttft_mean_s = r.ttft_mean_s, p.ttft_p50_s = r.ttft_p50_s, p.ttft_p_s = r.ttft_p_s;
   p.tpot_mean_s = r.tpot_mean_s, p.tpot_p50_s = r.tpot_p50_s, p.tpot_p_s = r.tpot_p_s;
   p.e2e_mean_s = r.e2e_mean_s, p.e2e_p50_s = r.e2e_p50_s, p.e2e_p_s = r.e2e_p_s;
+  p.itl_mean_s = r.itl_mean_s, p.itl_p50_s = r.itl_p50_s, p.itl_p_s = r.itl_p_s, p.chunk_gaps = r.chunk_gaps;
   p.concurrency = r.in_system_mean;
   return p;
 }
 
 std::optional<double> slo_rate_of(const RateModel& m, const models::Slo& slo) {
   double lo = m.saturation_rate * 1e-4, hi = m.saturation_rate;
-  if (!models::meets(serve_at(m, lo), slo)) return std::nullopt;
-  if (models::meets(serve_at(m, hi), slo)) return hi;
+  if (!models::meets(serve_at(m, lo, false), slo)) return std::nullopt;
+  if (models::meets(serve_at(m, hi, false), slo)) return hi;
   // The rate is found to 0.5 % of saturation: the simulation's own sampling error is about that.
   while (hi - lo > 0.005 * m.saturation_rate) {
     const double mid = (lo + hi) / 2;
-    (models::meets(serve_at(m, mid), slo) ? lo : hi) = mid;
+    (models::meets(serve_at(m, mid, false), slo) ? lo : hi) = mid;
   }
   return lo;
 }

@@ -49,7 +49,8 @@ RateModel rate_model(const Scenario& s, const InferenceOptions& o = {});
 RateModel with_shape(RateModel m, const models::RequestShape& shape);
 // The steady state at `rate` requests/s (any positive rate; past saturation the queue grows over the
 // simulated window and the latencies say so).
-models::ServingPoint serve_at(const RateModel& m, double rate);
+// `chunk_gaps`: the ITL figures too (F-SRV-6; a third of the time), not needed to test an SLO.
+models::ServingPoint serve_at(const RateModel& m, double rate, bool chunk_gaps = true);
 // The largest rate whose steady state meets the SLO (bisection over the rate, each a simulation);
 // nullopt when a vanishing load already misses it.
 std::optional<double> slo_rate_of(const RateModel& m, const models::Slo& slo);

@@ -11,7 +11,7 @@ namespace {
 constexpr std::string_view kMetrics[] = {"output_tokens_per_s",        "output_tokens_per_s_per_device", "ttft_s",
                                          "latency_s",                  "serving_output_tokens_per_s",    "serving_ttft_mean_s",
                                          "serving_tpot_mean_s",        "serving_e2e_mean_s",             "serving_ttft_p50_s",
-                                         "serving_tpot_p50_s",         "serving_e2e_p50_s"};
+                                         "serving_tpot_p50_s",         "serving_e2e_p50_s",              "serving_itl_p50_s"};
 
 bool is_serving(InferenceMetric m) { return m >= InferenceMetric::serving_tokens_per_s; }
 
@@ -26,6 +26,7 @@ double serving_value(InferenceMetric m, const InferencePrediction& p) {
       case InferenceMetric::serving_ttft_p50: return r.ttft_p50_s;
       case InferenceMetric::serving_tpot_p50: return r.tpot_p50_s;
       case InferenceMetric::serving_e2e_p50: return r.e2e_p50_s;
+      case InferenceMetric::serving_itl_p50: return r.itl_p50_s;
       default: return r.e2e_mean_s;
     }
   };

@@ -19,7 +19,8 @@ namespace perfcast {
 enum class InferenceMetric {
   tokens_per_s, tokens_per_s_per_device, ttft, latency,
   serving_tokens_per_s, serving_ttft_mean, serving_tpot_mean, serving_e2e_mean,
-  serving_ttft_p50, serving_tpot_p50, serving_e2e_p50  // medians, as a rate sweep's tables give them
+  serving_ttft_p50, serving_tpot_p50, serving_e2e_p50,  // medians, as a rate sweep's tables give them
+  serving_itl_p50  // the median gap between streamed chunks over every gap (a benchmark's median ITL)
 };
 
 using InferenceCase = ScenarioCase;  // metric: a InferenceMetric

@@ -39,6 +39,9 @@ std::string serving_point_table(const models::ServingPoint& p) {
                                                    duration_text(p.ttft_p_s))});
   t.add_row({"TPOT mean / p50 / " + q, fmt::format("{} / {} / {}", duration_text(p.tpot_mean_s), duration_text(p.tpot_p50_s),
                                                    duration_text(p.tpot_p_s))});
+  if (p.chunk_gaps)
+    t.add_row({"ITL (streamed chunks) mean / p50 / " + q, fmt::format("{} / {} / {}", duration_text(p.itl_mean_s),
+                                                                     duration_text(p.itl_p50_s), duration_text(p.itl_p_s))});
   t.add_row({"end-to-end mean / p50 / " + q, fmt::format("{} / {} / {}", duration_text(p.e2e_mean_s), duration_text(p.e2e_p50_s),
                                                           duration_text(p.e2e_p_s))});
   t.add_row({"output tokens/s", fmt::format("{:.4g}", p.output_tokens_per_s)});
@@ -47,26 +50,28 @@ std::string serving_point_table(const models::ServingPoint& p) {
 
 nlohmann::json serving_point_to_json(const models::ServingPoint& p) {
   const std::string q = percentile_name(p.percentile);
-  return {{"rate_per_s", p.rate},
-          {"load", p.load},
-          {"occupancy", p.occupancy},
-          {"slot_utilisation", p.slot_utilisation},
-          {"prefill_share", p.prefill_share},
-          {"decode_step_s", p.step_s},
-          {"output_tokens_per_s", p.output_tokens_per_s},
-          {"concurrency", p.concurrency},
-          {"admission_wait_probability", p.admission_wait_probability},
-          {"admission_wait_s", p.admission_wait_s},
-          {"prefill_wait_s", p.prefill_wait_s},
-          {"ttft_mean_s", p.ttft_mean_s},
-          {"ttft_p50_s", p.ttft_p50_s},
-          {"ttft_" + q + "_s", p.ttft_p_s},
-          {"tpot_mean_s", p.tpot_mean_s},
-          {"tpot_p50_s", p.tpot_p50_s},
-          {"tpot_" + q + "_s", p.tpot_p_s},
-          {"e2e_mean_s", p.e2e_mean_s},
-          {"e2e_p50_s", p.e2e_p50_s},
-          {"e2e_" + q + "_s", p.e2e_p_s}};
+  nlohmann::json j{{"rate_per_s", p.rate},
+                   {"load", p.load},
+                   {"occupancy", p.occupancy},
+                   {"slot_utilisation", p.slot_utilisation},
+                   {"prefill_share", p.prefill_share},
+                   {"decode_step_s", p.step_s},
+                   {"output_tokens_per_s", p.output_tokens_per_s},
+                   {"concurrency", p.concurrency},
+                   {"admission_wait_probability", p.admission_wait_probability},
+                   {"admission_wait_s", p.admission_wait_s},
+                   {"prefill_wait_s", p.prefill_wait_s},
+                   {"ttft_mean_s", p.ttft_mean_s},
+                   {"ttft_p50_s", p.ttft_p50_s},
+                   {"ttft_" + q + "_s", p.ttft_p_s},
+                   {"tpot_mean_s", p.tpot_mean_s},
+                   {"tpot_p50_s", p.tpot_p50_s},
+                   {"tpot_" + q + "_s", p.tpot_p_s},
+                   {"e2e_mean_s", p.e2e_mean_s},
+                   {"e2e_p50_s", p.e2e_p50_s},
+                   {"e2e_" + q + "_s", p.e2e_p_s}};
+  if (p.chunk_gaps) j["itl_mean_s"] = p.itl_mean_s, j["itl_p50_s"] = p.itl_p50_s, j["itl_" + q + "_s"] = p.itl_p_s;
+  return j;
 }
 
 std::string engine_steady_state_table(const EngineSteadyState& e) {
@@ -91,6 +96,9 @@ std::string engine_steady_state_table(const EngineSteadyState& e) {
                                                    duration_text(r.ttft_p_s))});
   t.add_row({"TPOT mean / p50 / " + q, fmt::format("{} / {} / {}", duration_text(r.tpot_mean_s), duration_text(r.tpot_p50_s),
                                                    duration_text(r.tpot_p_s))});
+  if (r.chunk_gaps)
+    t.add_row({"ITL (streamed chunks) mean / p50 / " + q, fmt::format("{} / {} / {}", duration_text(r.itl_mean_s),
+                                                                     duration_text(r.itl_p50_s), duration_text(r.itl_p_s))});
   t.add_row({"end-to-end mean / p50 / " + q, fmt::format("{} / {} / {}", duration_text(r.e2e_mean_s), duration_text(r.e2e_p50_s),
                                                           duration_text(r.e2e_p_s))});
   t.add_row({"requests/s", fmt::format("{:.4g}", r.requests_per_s)});
@@ -102,32 +110,34 @@ nlohmann::json engine_steady_state_to_json(const EngineSteadyState& e) {
   const models::SimulatedServing& r = e.result;
   const std::string q = percentile_name(r.percentile);
   const models::SchedulerLimits& l = e.limits.limits;
-  return {{"engine", models::kServingEngineKeys[static_cast<std::size_t>(e.engine)]},
-          {"engine_default", !e.engine_given},
-          {"load_kind", e.concurrency > 0 && e.mode == models::EngineMode::server ? "closed_loop" : "max_throughput"},
-          {"concurrency", e.concurrency},
-          {"max_sequences", l.max_sequences},
-          {"max_step_tokens", l.max_step_tokens},
-          {"chunked_prefill", l.chunked_prefill},
-          {"mixed_prefill", l.mixed_prefill},
-          {"overlap_scheduling", l.overlap_scheduling},
-          {"cuda_graph_batch_sizes", l.graph_batch_sizes},
-          {"decode_round_steps", l.decode_round_steps},
-          {"rate_per_s", r.requests_per_s},
-          {"output_tokens_per_s", r.output_tokens_per_s},
-          {"occupancy", r.decoding_mean},
-          {"prompt_tokens_per_step", r.prompt_tokens_per_step},
-          {"decode_step_s", r.step_mean_s},
-          {"ttft_mean_s", r.ttft_mean_s},
-          {"ttft_p50_s", r.ttft_p50_s},
-          {"ttft_" + q + "_s", r.ttft_p_s},
-          {"tpot_mean_s", r.tpot_mean_s},
-          {"tpot_p50_s", r.tpot_p50_s},
-          {"tpot_" + q + "_s", r.tpot_p_s},
-          {"e2e_mean_s", r.e2e_mean_s},
-          {"e2e_p50_s", r.e2e_p50_s},
-          {"e2e_" + q + "_s", r.e2e_p_s},
-          {"requests_measured", r.requests}};
+  nlohmann::json j{{"engine", models::kServingEngineKeys[static_cast<std::size_t>(e.engine)]},
+                   {"engine_default", !e.engine_given},
+                   {"load_kind", e.concurrency > 0 && e.mode == models::EngineMode::server ? "closed_loop" : "max_throughput"},
+                   {"concurrency", e.concurrency},
+                   {"max_sequences", l.max_sequences},
+                   {"max_step_tokens", l.max_step_tokens},
+                   {"chunked_prefill", l.chunked_prefill},
+                   {"mixed_prefill", l.mixed_prefill},
+                   {"overlap_scheduling", l.overlap_scheduling},
+                   {"cuda_graph_batch_sizes", l.graph_batch_sizes},
+                   {"decode_round_steps", l.decode_round_steps},
+                   {"rate_per_s", r.requests_per_s},
+                   {"output_tokens_per_s", r.output_tokens_per_s},
+                   {"occupancy", r.decoding_mean},
+                   {"prompt_tokens_per_step", r.prompt_tokens_per_step},
+                   {"decode_step_s", r.step_mean_s},
+                   {"ttft_mean_s", r.ttft_mean_s},
+                   {"ttft_p50_s", r.ttft_p50_s},
+                   {"ttft_" + q + "_s", r.ttft_p_s},
+                   {"tpot_mean_s", r.tpot_mean_s},
+                   {"tpot_p50_s", r.tpot_p50_s},
+                   {"tpot_" + q + "_s", r.tpot_p_s},
+                   {"e2e_mean_s", r.e2e_mean_s},
+                   {"e2e_p50_s", r.e2e_p50_s},
+                   {"e2e_" + q + "_s", r.e2e_p_s},
+                   {"requests_measured", r.requests}};
+  if (r.chunk_gaps) j["itl_mean_s"] = r.itl_mean_s, j["itl_p50_s"] = r.itl_p50_s, j["itl_" + q + "_s"] = r.itl_p_s;
+  return j;
 }
 
 std::string capacity_to_table(const CapacityReport& c, bool detail) {

@@ -1,6 +1,6 @@
 """Writes validation/serving-sglang-rate-sweep.toml: a published rate sweep (SGLang v0.3.0 and vLLM v0.6.0 serving
 ShareGPT requests arriving at 4 and 8 requests/s, Llama 3.1 8B on one A100 80GB and Llama 3.1 70B on four H100), each
-row's median TTFT, TPOT and end-to-end latency a case scored through the simulated engine at that rate.
+row's median TTFT, TPOT, end-to-end latency and ITL a case scored through the simulated engine at that rate.
 
     cd validation/import && python3 sglang_rate_sweep_cases.py > ../serving-sglang-rate-sweep.toml
 
@@ -29,6 +29,9 @@ each case assumes:
     chunked prefill after 0.6.0, vllm PR #8378), so max_num_batched_tokens = max(max_model_len, 2048) = 4096
     (SchedulerConfig); V0's default scheduler runs prompts first, in steps of their own, the running requests'
     decodes only when no prompt is admitted (`_schedule_default`): chunked_prefill and mixed_prefill false.
+  - ITL as bench_serving measures it (python/sglang/bench_serving.py): every gap between two streamed chunks of a
+    request, the median over all of them (SGLang v0.3.0 sends each step's token, --stream-interval 1 by default;
+    vLLM v0.6.0 with multi-step scheduling a round's tokens at its end).
 Uncalibrated. Tolerance 20 %, the issue's bound for serving under load.
 """
 from case_toml import csv_rows, emit
@@ -68,5 +71,5 @@ for r in csv_rows("sglang_v030_rate_sweep.csv"):
              f"{r['median_tpot_ms']} ms, ITL {r['median_itl_ms']} ms.")
     base = f"sglang-v030-readme-{engine}-{r['system']}-sharegpt-rps{rps}"
     for metric, column, name in (("serving_ttft_p50_s", "median_ttft_ms", "ttft"), ("serving_tpot_p50_s", "median_tpot_ms", "tpot"),
-                                 ("serving_e2e_p50_s", "median_e2e_ms", "e2e")):
+                                 ("serving_e2e_p50_s", "median_e2e_ms", "e2e"), ("serving_itl_p50_s", "median_itl_ms", "itl")):
         emit({"id": f"{base}-{name}-p50", "source": SOURCE}, metric, float(r[column]) / 1000, scenario, where, tolerance=0.2)
