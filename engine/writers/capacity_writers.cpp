@@ -22,6 +22,30 @@ std::string rate_text(double requests_per_s, double output_len) {
   return fmt::format("{:.4g} requests/s ({:.4g} output tokens/s)", requests_per_s, requests_per_s * output_len);
 }
 
+// The latencies a serving point and an engine's steady state share (their fields are named alike): mean,
+// median and the SLO percentile of TTFT, TPOT, ITL (when simulated) and the end-to-end time.
+template <class R>
+void add_latency_rows(TextTable& t, const R& r, const std::string& q) {
+  auto row = [&](const std::string& what, double mean, double p50, double p) {
+    t.add_row({what + " mean / p50 / " + q, fmt::format("{} / {} / {}", duration_text(mean), duration_text(p50), duration_text(p))});
+  };
+  row("TTFT", r.ttft_mean_s, r.ttft_p50_s, r.ttft_p_s);
+  row("TPOT", r.tpot_mean_s, r.tpot_p50_s, r.tpot_p_s);
+  if (r.chunk_gaps) row("ITL (streamed chunks)", r.itl_mean_s, r.itl_p50_s, r.itl_p_s);
+  row("end-to-end", r.e2e_mean_s, r.e2e_p50_s, r.e2e_p_s);
+}
+
+template <class R>
+void add_latency_keys(nlohmann::json& j, const R& r, const std::string& q) {
+  auto keys = [&](const std::string& what, double mean, double p50, double p) {
+    j[what + "_mean_s"] = mean, j[what + "_p50_s"] = p50, j[what + "_" + q + "_s"] = p;
+  };
+  keys("ttft", r.ttft_mean_s, r.ttft_p50_s, r.ttft_p_s);
+  keys("tpot", r.tpot_mean_s, r.tpot_p50_s, r.tpot_p_s);
+  if (r.chunk_gaps) keys("itl", r.itl_mean_s, r.itl_p50_s, r.itl_p_s);
+  keys("e2e", r.e2e_mean_s, r.e2e_p50_s, r.e2e_p_s);
+}
+
 }  // namespace
 
 std::string serving_point_table(const models::ServingPoint& p) {
@@ -35,15 +59,7 @@ std::string serving_point_table(const models::ServingPoint& p) {
                                                            percent_text(p.admission_wait_probability))});
   t.add_row({"arrival to its first step (mean)", duration_text(p.admission_wait_s)});
   t.add_row({"first step to first token (mean)", duration_text(p.prefill_wait_s)});
-  t.add_row({"TTFT mean / p50 / " + q, fmt::format("{} / {} / {}", duration_text(p.ttft_mean_s), duration_text(p.ttft_p50_s),
-                                                   duration_text(p.ttft_p_s))});
-  t.add_row({"TPOT mean / p50 / " + q, fmt::format("{} / {} / {}", duration_text(p.tpot_mean_s), duration_text(p.tpot_p50_s),
-                                                   duration_text(p.tpot_p_s))});
-  if (p.chunk_gaps)
-    t.add_row({"ITL (streamed chunks) mean / p50 / " + q, fmt::format("{} / {} / {}", duration_text(p.itl_mean_s),
-                                                                     duration_text(p.itl_p50_s), duration_text(p.itl_p_s))});
-  t.add_row({"end-to-end mean / p50 / " + q, fmt::format("{} / {} / {}", duration_text(p.e2e_mean_s), duration_text(p.e2e_p50_s),
-                                                          duration_text(p.e2e_p_s))});
+  add_latency_rows(t, p, q);
   t.add_row({"output tokens/s", fmt::format("{:.4g}", p.output_tokens_per_s)});
   return t.render();
 }
@@ -60,17 +76,8 @@ nlohmann::json serving_point_to_json(const models::ServingPoint& p) {
                    {"concurrency", p.concurrency},
                    {"admission_wait_probability", p.admission_wait_probability},
                    {"admission_wait_s", p.admission_wait_s},
-                   {"prefill_wait_s", p.prefill_wait_s},
-                   {"ttft_mean_s", p.ttft_mean_s},
-                   {"ttft_p50_s", p.ttft_p50_s},
-                   {"ttft_" + q + "_s", p.ttft_p_s},
-                   {"tpot_mean_s", p.tpot_mean_s},
-                   {"tpot_p50_s", p.tpot_p50_s},
-                   {"tpot_" + q + "_s", p.tpot_p_s},
-                   {"e2e_mean_s", p.e2e_mean_s},
-                   {"e2e_p50_s", p.e2e_p50_s},
-                   {"e2e_" + q + "_s", p.e2e_p_s}};
-  if (p.chunk_gaps) j["itl_mean_s"] = p.itl_mean_s, j["itl_p50_s"] = p.itl_p50_s, j["itl_" + q + "_s"] = p.itl_p_s;
+                   {"prefill_wait_s", p.prefill_wait_s}};
+  add_latency_keys(j, p, q);
   return j;
 }
 
@@ -92,15 +99,7 @@ std::string engine_steady_state_table(const EngineSteadyState& e) {
   t.add_row({"sequences decoding (mean)", fmt::format("{:.1f}", r.decoding_mean)});
   t.add_row({"prompt tokens per step (mean)", fmt::format("{:.0f}", r.prompt_tokens_per_step)});
   t.add_row({"engine step (mean)", duration_text(r.step_mean_s)});
-  t.add_row({"TTFT mean / p50 / " + q, fmt::format("{} / {} / {}", duration_text(r.ttft_mean_s), duration_text(r.ttft_p50_s),
-                                                   duration_text(r.ttft_p_s))});
-  t.add_row({"TPOT mean / p50 / " + q, fmt::format("{} / {} / {}", duration_text(r.tpot_mean_s), duration_text(r.tpot_p50_s),
-                                                   duration_text(r.tpot_p_s))});
-  if (r.chunk_gaps)
-    t.add_row({"ITL (streamed chunks) mean / p50 / " + q, fmt::format("{} / {} / {}", duration_text(r.itl_mean_s),
-                                                                     duration_text(r.itl_p50_s), duration_text(r.itl_p_s))});
-  t.add_row({"end-to-end mean / p50 / " + q, fmt::format("{} / {} / {}", duration_text(r.e2e_mean_s), duration_text(r.e2e_p50_s),
-                                                          duration_text(r.e2e_p_s))});
+  add_latency_rows(t, r, q);
   t.add_row({"requests/s", fmt::format("{:.4g}", r.requests_per_s)});
   t.add_row({"output tokens/s", fmt::format("{:.4g}", r.output_tokens_per_s)});
   return t.render();
@@ -126,17 +125,8 @@ nlohmann::json engine_steady_state_to_json(const EngineSteadyState& e) {
                    {"occupancy", r.decoding_mean},
                    {"prompt_tokens_per_step", r.prompt_tokens_per_step},
                    {"decode_step_s", r.step_mean_s},
-                   {"ttft_mean_s", r.ttft_mean_s},
-                   {"ttft_p50_s", r.ttft_p50_s},
-                   {"ttft_" + q + "_s", r.ttft_p_s},
-                   {"tpot_mean_s", r.tpot_mean_s},
-                   {"tpot_p50_s", r.tpot_p50_s},
-                   {"tpot_" + q + "_s", r.tpot_p_s},
-                   {"e2e_mean_s", r.e2e_mean_s},
-                   {"e2e_p50_s", r.e2e_p50_s},
-                   {"e2e_" + q + "_s", r.e2e_p_s},
                    {"requests_measured", r.requests}};
-  if (r.chunk_gaps) j["itl_mean_s"] = r.itl_mean_s, j["itl_p50_s"] = r.itl_p50_s, j["itl_" + q + "_s"] = r.itl_p_s;
+  add_latency_keys(j, r, q);
   return j;
 }
 
