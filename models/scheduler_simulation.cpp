@@ -9,7 +9,7 @@
 namespace perfcast::models {
 namespace {
 
-// The fields every step reads first, in one cache line; those read once per request after them.
+// The fields every step reads first, together; those read once per request after them.
 struct Request {
   long in = 1, out = 1;  // prompt tokens computed, output tokens
   long prompt_done = 0;
