@@ -18,7 +18,7 @@ namespace {
 
 // Why no rate meets the SLO: the latency a lone request already has.
 std::string infeasible_verdict(const RateModel& m, const models::Slo& slo, double input_len) {
-  const models::ServingPoint idle = serve_at(m, m.saturation_rate * 1e-4);
+  const models::ServingPoint idle = serve_at(m, m.saturation_rate * 1e-4, false);
   if (slo.ttft_s && idle.ttft_p_s > *slo.ttft_s)
     return fmt::format("no load meets the TTFT SLO of {}: one {:g}-token prompt alone takes {} to prefill", duration_text(*slo.ttft_s),
                        input_len, duration_text(idle.ttft_p_s));
