@@ -25,12 +25,16 @@ struct Request {
   long finish_step = 0;  // the step after its last token (with overlap scheduling it still takes a decode slot there)
 };
 
+// The nearest rank (1-based) of the `p` percentile in a sample of n > 0.
+std::size_t nearest_rank(double p, std::size_t n) {
+  return std::clamp<std::size_t>(static_cast<std::size_t>(std::ceil(p * static_cast<double>(n))), 1, n);
+}
+
 // Gaps between streamed chunks, as (gap, how many) with equal gaps of one step merged: most requests
 // of a step share one.
 struct ChunkGaps {
   std::vector<std::pair<double, long>> gaps;
   void add(double gap, std::size_t step_begin) {
-    if (gaps.size() > step_begin && gaps.back().first == gap) return void(++gaps.back().second);
     for (std::size_t i = step_begin; i < gaps.size(); ++i)
       if (gaps[i].first == gap) return void(++gaps[i].second);
     gaps.emplace_back(gap, 1);
@@ -39,16 +43,16 @@ struct ChunkGaps {
   void summarise(double p, double& mean_out, double& p50_out, double& p_out) {
     std::sort(gaps.begin(), gaps.end());
     double sum = 0;
-    long n = 0;
-    for (const auto& [gap, count] : gaps) sum += gap * static_cast<double>(count), n += count;
+    std::size_t n = 0;
+    for (const auto& [gap, count] : gaps) sum += gap * static_cast<double>(count), n += static_cast<std::size_t>(count);
     mean_out = p50_out = p_out = 0;
     if (n == 0) return;
     mean_out = sum / static_cast<double>(n);
     auto at_rank = [&](double q) {
-      const long rank = std::clamp<long>(static_cast<long>(std::ceil(q * static_cast<double>(n))), 1, n);
-      long seen = 0;
+      const std::size_t rank = nearest_rank(q, n);
+      std::size_t seen = 0;
       for (const auto& [gap, count] : gaps)
-        if ((seen += count) >= rank) return gap;
+        if ((seen += static_cast<std::size_t>(count)) >= rank) return gap;
       return gaps.back().first;
     };
     p50_out = at_rank(0.5), p_out = at_rank(p);
@@ -59,8 +63,7 @@ struct ChunkGaps {
 double quantile(std::vector<double> v, double p) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
-  const std::size_t rank = static_cast<std::size_t>(std::ceil(p * static_cast<double>(v.size())));
-  return v[std::clamp<std::size_t>(rank, 1, v.size()) - 1];
+  return v[nearest_rank(p, v.size()) - 1];
 }
 
 double mean(const std::vector<double>& v) {
@@ -323,8 +326,8 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
   s.ttft_mean_s = mean(ttft), s.ttft_p50_s = quantile(ttft, 0.5), s.ttft_p_s = quantile(ttft, percentile);
   s.tpot_mean_s = mean(tpot), s.tpot_p50_s = quantile(tpot, 0.5), s.tpot_p_s = quantile(tpot, percentile);
   s.e2e_mean_s = mean(e2e), s.e2e_p50_s = quantile(e2e, 0.5), s.e2e_p_s = quantile(e2e, percentile);
-  s.chunk_gaps = load.chunk_gaps;
-  if (load.chunk_gaps) chunk_gaps.summarise(percentile, s.itl_mean_s, s.itl_p50_s, s.itl_p_s);
+  s.chunk_gaps = track_gaps;
+  if (track_gaps) chunk_gaps.summarise(percentile, s.itl_mean_s, s.itl_p50_s, s.itl_p_s);
   if (window_steps > 0 && window > 0) {
     s.decoding_mean = window_decode_time / window;
     s.prompt_tokens_per_step = window_prompt_tokens / static_cast<double>(window_steps);

@@ -141,6 +141,17 @@ void refit_without_groups(const CaseSet& set, const Active& active, const Eigen:
   for (int e : evaluations) total_evaluations += e;
 }
 
+// How a profile scores a case: it was fitted on it (scored with it, never held out), the case ran on a
+// device the profile does not carry to (scored with the defaults), or the profile applies.
+enum class ProfileUse { fitted, other_device, applies };
+ProfileUse profile_use(const CalibrationProfile& p, const CaseScore& s) {
+  if (p.used_for_fit(s.id)) return ProfileUse::fitted;
+  if (s.scored && !s.accelerator.empty() && !p.fitted_on(s.accelerator)) return ProfileUse::other_device;
+  return ProfileUse::applies;
+}
+
+void mark_fitted(CaseScore& s) { s.used_for = "calibration", s.held_out = false; }
+
 bool selected(const CaseScore& s, const CalibrationRequest& r, const std::optional<std::string>& accelerator) {
   if (!s.scored || !(s.measured > 0) || !(s.tolerance > 0)) return false;
   if (!r.kind.empty() && s.kind != r.kind) return false;
@@ -154,6 +165,10 @@ CalibrationResult calibrate(const CalibrationRequest& r, const HardwareDb& db) {
   if (r.files.empty()) throw InputError({}, "calibrate: give at least one file of measured cases");
   if (r.select_of < 1 || r.select_index < 0 || r.select_index >= r.select_of)
     throw InputError({}, fmt::format("--select {}/{}: want i/N with 0 <= i < N", r.select_index, r.select_of));
+  // Whether --parameters leaves `name` to the fit (all when none are named).
+  auto asked = [&r](std::string_view name) {
+    return r.parameters.empty() || std::find(r.parameters.begin(), r.parameters.end(), name) != r.parameters.end();
+  };
   for (const std::string& name : r.parameters)
     if (!find_calibration_param(name)) {
       std::string known;
@@ -212,9 +227,8 @@ CalibrationResult calibrate(const CalibrationRequest& r, const HardwareDb& db) {
   for (std::size_t j = 0; j < all.params.size(); ++j) {
     bool informs = false;
     for (std::size_t i : keep_cases) informs = informs || std::fabs(sense(Eigen::Index(i), Eigen::Index(j))) > 1e-9;
-    const bool asked = r.parameters.empty() || std::find(r.parameters.begin(), r.parameters.end(), all.params[j]->name) != r.parameters.end();
-    if (informs && asked) active.params.push_back(all.params[j]);
-    if (informs && !asked) out.notes.push_back(fmt::format("'{}' is not among --parameters: kept at its default", all.params[j]->name));
+    if (informs && asked(all.params[j]->name)) active.params.push_back(all.params[j]);
+    if (informs && !asked(all.params[j]->name)) out.notes.push_back(fmt::format("'{}' is not among --parameters: kept at its default", all.params[j]->name));
   }
   if (active.params.empty())
     throw InputError({}, "calibrate --parameters: no selected case depends on any of the parameters asked (nothing to fit)");
@@ -257,7 +271,7 @@ CalibrationResult calibrate(const CalibrationRequest& r, const HardwareDb& db) {
       prof.covariance[i][std::size_t(active.params[b] - calibration_params().data())] = cov(Eigen::Index(a), Eigen::Index(b));
   }
   for (const ProfileParam& q : prof.params)
-    if (!q.informed && (r.parameters.empty() || std::find(r.parameters.begin(), r.parameters.end(), q.name) != r.parameters.end()))
+    if (!q.informed && asked(q.name))
       out.notes.push_back(fmt::format("no fitted case depends on '{}': kept at its default {:g}", q.name, q.value));
   // What the cases cannot tell: too few of them for the parameters, or an interval no narrower than
   // the prior's (the prior, not the data, sets it).
@@ -316,19 +330,15 @@ CalibratedScores score_with_profile(const std::vector<std::filesystem::path>& fi
     std::vector<CaseScore> before = scorer(ModelParams{}), after = scorer(calibrated);
     for (std::size_t i = 0; i < before.size(); ++i) {
       CaseScore& a = after[i];
-      bool other_device = false;
-      if (p.used_for_fit(a.id)) {
+      const ProfileUse use = profile_use(p, a);
+      if (use == ProfileUse::fitted) {
         ++out.fitted;
-        a.used_for = "calibration";
-        a.held_out = false;
-        before[i].used_for = "calibration";
-        before[i].held_out = false;
-      } else if (a.scored && !a.accelerator.empty() && !p.fitted_on(a.accelerator)) {
+        mark_fitted(a), mark_fitted(before[i]);
+      } else if (use == ProfileUse::other_device) {
         ++out.other_device;
-        other_device = true;
         a = before[i];
       }
-      out.on_other_device.push_back(other_device);
+      out.on_other_device.push_back(use == ProfileUse::other_device);
     }
     for (CaseScore& s : before) out.before.push_back(std::move(s));
     for (CaseScore& s : after) out.after.push_back(std::move(s));
@@ -348,12 +358,13 @@ std::vector<CaseScore> score_file_with_case_profiles(const std::filesystem::path
     const CaseScorer scorer = case_scorer(file, db, [&ids](std::string_view id) { return ids.count(std::string(id)) > 0; }, kind);
     for (CaseScore& with : scorer(p.model_params())) {
       const auto at = std::find_if(scores.begin(), scores.end(), [&](const CaseScore& s) { return s.id == with.id; });
-      if (!with.accelerator.empty() && !p.fitted_on(with.accelerator) && !p.used_for_fit(with.id)) {
+      const ProfileUse use = profile_use(p, with);
+      if (use == ProfileUse::other_device) {
         at->detail += " · " + name + " not fitted on this device: defaults";
         continue;
       }
-      if (p.used_for_fit(with.id)) with.used_for = "calibration", with.held_out = false;
-      with.detail += (p.used_for_fit(with.id) ? " · fitted by " : " · with ") + name;
+      if (use == ProfileUse::fitted) mark_fitted(with);
+      with.detail += (use == ProfileUse::fitted ? " · fitted by " : " · with ") + name;
       with.profile_used = name;
       *at = std::move(with);
     }
