@@ -133,8 +133,10 @@ const std::vector<SourcePin> kSourcePins = {
     // 2026-11-28, GB200's dense rates as MAMF measured them beside B200 (F-ROOF-8, 0.944 of its datasheet's):
     // Megatron-Bridge 11.495 % -> 8.579 % (7 -> 8 within), its block-scaled rows 26.152 % -> 20.976 % (0 -> 1 within).
     // 2026-11-29, NVLink 5's measured ring rate (F-COLL-7): its B200 rows' TP and DP rings slower, 8.579 % -> 8.568 %.
-    {"training", "NVIDIA-NeMo/Megatron-Bridge", {0.08569, 8, 10}},
-    {"training", ", block-scaled rows", {0.20977, 1, 7}},
+    // 2026-11-30, GB200's 152 SMs (not B200's 148) in its GEMMs' wave count: its rows 1-5 points closer, 8.569 % ->
+    // 8.568 % (8 -> 9 within), the block-scaled rows 20.977 % -> 19.926 %.
+    {"training", "NVIDIA-NeMo/Megatron-Bridge", {0.08568, 9, 10}},
+    {"training", ", block-scaled rows", {0.19926, 1, 7}},
     {"training", "pytorch/torchtitan", {0.08422, 14, 18}},
     // 2026-11-27, NCCL's LL rates (F-COLL-3): 7.743 % -> 7.479 %. Then GB200 takes B200's measured decode-attention
     // kernel as the same share of its memory bandwidth (F-ATT-2, decode_attention_from): 7.479 % -> 7.174 % (72 within;
@@ -161,7 +163,10 @@ const std::vector<SourcePin> kSourcePins = {
     // 2026-11-29, the H200's memory as its driver reports it (143,771 MiB = 140.4 GiB, not 141e9 B): KV caches 7 %
     // larger, 27 of the 30 H200 FP8 rows move (21 closer, e.g. 70B 1000/2000 -11.5 % -> -6.5 %; six further, all
     // still within 5 %), their median 3.3 % -> 3.0 %; 6.104 % -> 5.704 %, 91 within.
-    {"inference", "perf-overview.md @ 00f37686", {0.05705, 91, 100}},
+    // 2026-11-30, GB200's 152 SMs in its GEMMs' wave count (they were not counted: the record had no SM count): the 20
+    // GB200 NVFP4 rows 1-7 points closer but two (+0.3 / +2.4 % -> -3.9 / -3.3 %), 5.705 % -> 5.457 %, 91 -> 93 within,
+    // 4 -> 2 rows above 20 %.
+    {"inference", "perf-overview.md @ 00f37686", {0.05458, 93, 100}},
     // Azure's ND H200 v5 page (added 2026-11-28, inference-azure-nd-h200.toml): the ND H100 v5 rows' workloads on
     // the H200, +16 to +38 % too fast as the H100 rows are; the model's H200 / H100 ratio within 2 points of the
     // measured one (+4 to +6 %) on all five paired rows, so the shared residual is not the device's.
