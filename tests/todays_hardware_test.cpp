@@ -8,6 +8,7 @@
 #include "engine/data/scenario_reader.hpp"
 #include "engine/predict/inference.hpp"
 #include "engine/predict/training.hpp"
+#include "models/roofline.hpp"
 #include "tests/shipped_db.hpp"
 
 using namespace perfcast;
@@ -28,6 +29,23 @@ TEST_CASE("Blackwell Ultra: dense FP4 is given, not half the sparse figure; INT8
   CHECK(gb300.memory_capacity_marketing_B == doctest::Approx(279e9));
   CHECK(gb300.tdp_W == doctest::Approx(1400));
   CHECK(shipped_db().system("gb300-nvl72").scale_up_domain == 72);
+}
+
+TEST_CASE("GB200 enables 152 SMs where B200 enables 148: 150 output tiles are one wave on GB200, two on B200") {
+  const AcceleratorSpec& gb200 = shipped_db().accelerator("gb200");
+  const AcceleratorSpec& b200 = shipped_db().accelerator("b200");
+  REQUIRE(gb200.compute_units.has_value());
+  REQUIRE(b200.compute_units.has_value());
+  CHECK(*gb200.compute_units == 152);  // VeOmni PR #986
+  CHECK(*b200.compute_units == 148);   // Chips and Cheese, measured
+  // 1,280 x 1,920: 10 x 15 = 150 tiles of 128 x 128 (80 of 128 x 256, 75 of 256 x 128).
+  models::GemmShape s;
+  s.m = 1280;
+  s.n = 1920;
+  s.k = 4096;
+  const double useful = 1280.0 * 1920.0;
+  CHECK(models::gemm_shape_efficiency(s, *gb200.compute_units) == doctest::Approx(useful / (152 * 128.0 * 128.0)));  // 150/152
+  CHECK(models::gemm_shape_efficiency(s, *b200.compute_units) == doctest::Approx(useful / (2 * 148 * 128.0 * 128.0)));
 }
 
 TEST_CASE("MI355X: FP8 is 8,192 FLOP per clock per CU x 256 CUs x 2.4 GHz; FP4 twice that") {
