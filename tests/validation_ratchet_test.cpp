@@ -133,7 +133,7 @@ const std::vector<SourcePin> kSourcePins = {
     // 2026-11-28, GB200's dense rates as MAMF measured them beside B200 (F-ROOF-8, 0.944 of its datasheet's):
     // Megatron-Bridge 11.495 % -> 8.579 % (7 -> 8 within), its block-scaled rows 26.152 % -> 20.976 % (0 -> 1 within).
     // 2026-11-29, NVLink 5's measured ring rate (F-COLL-7): its B200 rows' TP and DP rings slower, 8.579 % -> 8.568 %.
-    // 2026-11-30, GB200's 152 SMs (not B200's 148) in its GEMMs' wave count: its rows 1-5 points closer, 8.569 % ->
+    // 2026-11-29, GB200's 152 SMs (not B200's 148) in its GEMMs' wave count: its rows 1-5 points closer, 8.569 % ->
     // 8.568 % (8 -> 9 within), the block-scaled rows 20.977 % -> 19.926 %.
     {"training", "NVIDIA-NeMo/Megatron-Bridge", {0.08568, 9, 10}},
     {"training", ", block-scaled rows", {0.19926, 1, 7}},
@@ -163,10 +163,10 @@ const std::vector<SourcePin> kSourcePins = {
     // 2026-11-29, the H200's memory as its driver reports it (143,771 MiB = 140.4 GiB, not 141e9 B): KV caches 7 %
     // larger, 27 of the 30 H200 FP8 rows move (21 closer, e.g. 70B 1000/2000 -11.5 % -> -6.5 %; six further, all
     // still within 5 %), their median 3.3 % -> 3.0 %; 6.104 % -> 5.704 %, 91 within.
-    // 2026-11-30, GB200's 152 SMs in its GEMMs' wave count (they were not counted: the record had no SM count): the 20
+    // 2026-11-29, GB200's 152 SMs in its GEMMs' wave count (they were not counted: the record had no SM count): the 20
     // GB200 NVFP4 rows 1-7 points closer but two (+0.3 / +2.4 % -> -3.9 / -3.3 %), 5.705 % -> 5.457 %, 91 -> 93 within,
     // 4 -> 2 rows above 20 %.
-    // 2026-11-30, each row with the CUDA graphs the page's llm_options.yml captures, padded (F-SRV-4), as its runs were:
+    // 2026-11-29, each row with the CUDA graphs the page's llm_options.yml captures, padded (F-SRV-4), as its runs were:
     // the NVFP4 rows 8.5 % -> 6.7 % (2 -> 1 above 20 %), the FP8 rows 3.5 % -> 5.0 % (2.1 % -> 4.0 % slow on average: the
     // padded decode GEMMs on Hopper, timed without split-K); 5.457 % -> 5.141 %, 93 -> 96 within.
     {"inference", "perf-overview.md @ 00f37686", {0.05141, 96, 100}},
