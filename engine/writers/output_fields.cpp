@@ -58,18 +58,6 @@ const Block kServingPoint = {
     {"admission_wait_probability", "fraction", "Share of requests not admitted at the first step after they arrive"},
     {"admission_wait_s", "s", "Mean time from arrival to the request's first step"},
     {"prefill_wait_s", "s", "Mean time from the first step to the first token (the prompt's steps)"},
-    {"ttft_mean_s", "s", "Mean time to first token"},
-    {"ttft_p50_s", "s", "Median time to first token"},
-    {"ttft_p*_s", "s", "Time to first token at the SLO percentile"},
-    {"tpot_mean_s", "s", "Mean time per output token"},
-    {"tpot_p50_s", "s", "Median time per output token"},
-    {"tpot_p*_s", "s", "Time per output token at the SLO percentile"},
-    {"itl_mean_s", "s", "Mean gap between the chunks a streaming client receives (inter-token latency; a server's load only)"},
-    {"itl_p50_s", "s", "Median gap between streamed chunks, over every gap of every request"},
-    {"itl_p*_s", "s", "Gap between streamed chunks at the SLO percentile"},
-    {"e2e_mean_s", "s", "Mean end-to-end time of a request"},
-    {"e2e_p50_s", "s", "Median end-to-end time"},
-    {"e2e_p*_s", "s", "End-to-end time at the SLO percentile"},
 };
 
 // An engine's simulated steady state; the keys a serving point has too mean the same there.
@@ -90,6 +78,12 @@ const Block kEngineSteadyState = {
     {"occupancy", "sequences", "Mean sequences decoding per step"},
     {"prompt_tokens_per_step", "tokens", "Mean prompt tokens per step"},
     {"decode_step_s", "s", "Mean engine step"},
+    {"requests_measured", "requests", "Simulated requests the statistics are over"},
+};
+
+// The latencies a serving point and an engine steady state both carry (capacity_writers' add_latency_keys
+// writes them for either); the itl_* keys only where the gaps were simulated.
+const Block kLatency = {
     {"ttft_mean_s", "s", "Mean time to first token"},
     {"ttft_p50_s", "s", "Median time to first token"},
     {"ttft_p*_s", "s", "Time to first token at the SLO percentile"},
@@ -102,7 +96,6 @@ const Block kEngineSteadyState = {
     {"e2e_mean_s", "s", "Mean end-to-end time of a request"},
     {"e2e_p50_s", "s", "Median end-to-end time"},
     {"e2e_p*_s", "s", "End-to-end time at the SLO percentile"},
-    {"requests_measured", "requests", "Simulated requests the statistics are over"},
 };
 
 const Block kEnergy = {
@@ -266,6 +259,8 @@ struct Builder {
     for (const Decl& d : block) add(std::string(prefix) + std::string(d.key), d.unit, d.description);
     return *this;
   }
+  // A serving point's or an engine steady state's block, with the latencies both carry.
+  Builder& serving(std::string_view prefix, const Block& block) { return add(prefix, block).add(prefix, kLatency); }
   Builder& add(const std::vector<OutputField>& fields) {
     for (const OutputField& f : fields) add(f.path, f.unit, f.description);
     return *this;
@@ -294,7 +289,8 @@ std::vector<OutputField> prediction_fields(std::string_view prefix) {
   Builder b;
   const std::string p(prefix);
   b.add(p + "scenario.", kScenario).add(p + "training.", kTraining).add(p + "inference.", kInference);
-  b.add(p + "inference.serving.", kServingPoint).add(p + "inference.engine.", kEngineSteadyState).add(p + "inference.closed_loop.", kEngineSteadyState).add(p + "memory.", kMemory);
+  b.serving(p + "inference.serving.", kServingPoint).serving(p + "inference.engine.", kEngineSteadyState);
+  b.serving(p + "inference.closed_loop.", kEngineSteadyState).add(p + "memory.", kMemory);
   b.add(p + "energy.", kEnergy).add(p + "cost.", kCost);
   b.add(p + "bottleneck", "", "What limits the step, in words").add(p + "assumptions[]", "", "Every default and assumption used");
   return b.out;
@@ -371,7 +367,7 @@ std::vector<CommandFields> build() {
   {
     Builder j, c;
     j.add("scenario.", kScenario).add("assumptions[]", "", "Every default and assumption used");
-    j.add("capacity.per_replica.", kServingPoint).add("capacity.per_replica.", kEngineSteadyState).add("capacity.latency_curve[].", kServingPoint);
+    j.serving("capacity.per_replica.", kServingPoint).serving("capacity.per_replica.", kEngineSteadyState).serving("capacity.latency_curve[].", kServingPoint);
     j.add("capacity.concurrency", "requests", "Closed loop (--concurrency): the clients");
     j.add("capacity.disaggregated.kv_bytes_per_device", "B", "One prompt's KV cache, one device's share");
     j.add("capacity.disaggregated.kv_transfer_s", "s", "Its hand-over from a prefill to a decode replica");
@@ -382,7 +378,7 @@ std::vector<CommandFields> build() {
     j.add("capacity.disaggregated.decode_replicas", "replicas", "Decode replicas for the rate");
     j.add("capacity.disaggregated.devices", "devices", "Devices of both pools");
     j.add("capacity.disaggregated.verdict", "", "Which pool cannot meet its SLO");
-    j.add("capacity.disaggregated.prefill.", kServingPoint).add("capacity.disaggregated.decode.", kServingPoint);
+    j.serving("capacity.disaggregated.prefill.", kServingPoint).serving("capacity.disaggregated.decode.", kServingPoint);
     j.add("capacity.latency_curve[].meets_slo", "", "Whether the point meets the SLOs");
     j.add("capacity.replica.devices", "devices", "Devices per replica").add("capacity.replica.max_concurrency", "sequences", "Concurrency limit");
     j.add("capacity.replica.prefill_s", "s", "Prefill of one request");
