@@ -16,17 +16,17 @@ math and KV cache. What the A100 rows add to the H100 and H200 pages: the same h
 with another device and precision, so a residual the three share is the harness's and one the Hopper rows alone
 show is their FP8 path's.
 """
-from case_toml import emit_azure_llm_case
+from case_toml import AZURE_ND_H100_V5, emit_azure_llm_case
 
 SOURCE = ("Azure/AI-benchmarking-guide, Azure_Results/ND_A100_v4_results.md @ commit 3bb66ca "
           "(Microsoft Azure, ND A100 v4 results, 2024-09-25), 'End-to-End Inference Workloads' tables")
-# (id stem, preset, devices, batch, tokens/s on the page, the ND H100 v5 (FP8) figure of the same workload)
+# (id stem, preset, devices, batch, tokens/s on the page)
 ROWS = [
-    ("mistral-7b-tp1-bs64", "mistral-7b", 1, 64, 858.61, 2696.04),
-    ("llama-3-8b-tp1-bs64", "llama3-8b", 1, 64, 828.11, 2640.07),
-    ("llama-3-70b-tp8-bs16", "llama3-70b", 8, 16, 298.99, 624.57),
-    ("llama-3-70b-tp8-bs32", "llama3-70b", 8, 32, 416.85, 825.0),
-    ("llama-3-70b-tp8-bs64", "llama3-70b", 8, 64, 492.29, 1078.0),
+    ("mistral-7b-tp1-bs64", "mistral-7b", 1, 64, 858.61),
+    ("llama-3-8b-tp1-bs64", "llama3-8b", 1, 64, 828.11),
+    ("llama-3-70b-tp8-bs16", "llama3-70b", 8, 16, 298.99),
+    ("llama-3-70b-tp8-bs32", "llama3-70b", 8, 32, 416.85),
+    ("llama-3-70b-tp8-bs64", "llama3-70b", 8, 64, 492.29),
 ]
 
 print("""# Azure's ND A100 v4 end-to-end inference table as inference cases, written by
@@ -37,7 +37,8 @@ print("""# Azure's ND A100 v4 end-to-end inference table as inference cases, wri
 schema_version = 1
 suite = "inference"
 """)
-for stem, preset, devices, batch, measured, h100 in ROWS:
+for stem, preset, devices, batch, measured in ROWS:
+    h100 = AZURE_ND_H100_V5[stem]
     notes = (f"{measured:,} tokens/s at batch {batch}, input 128, output 8, over {devices} GPU(s), datatype float16: "
              "output tokens / (prefill + 7 decode steps), FP16 weights, math and KV cache. The ND H100 v5 page measures "
              f"{h100:,} in FP8 for the same workload (case azure-llm-h100-{stem}-128-8).")

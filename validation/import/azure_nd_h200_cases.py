@@ -15,18 +15,18 @@ benchmark.py, GenerationSession without CUDA graphs, tokens_per_sec = batch x ou
 case is the ND H100 v5 case's scenario on the H200: the same static batch, FP8 weights, math and KV cache.
 What the pair tests is the device: the H100 and H200 rows differ by 4-6 % in the measurement.
 """
-from case_toml import emit_azure_llm_case
+from case_toml import AZURE_ND_H100_V5, emit_azure_llm_case
 
 SOURCE = ("Azure/AI-benchmarking-guide, Azure_Results/ND_H200_v5_results.md @ commit 7f20e5fa3b2f9a46d8404af1f6fb14b049d6d5cc "
           "(Microsoft Azure, ND H200 v5 results), 'End-to-End Inference Workloads' tables")
-# (id stem, preset, devices, batch, tokens/s on the page, the ND H100 v5 figure of the same workload or None)
+# (id stem, preset, devices, batch, tokens/s on the page)
 ROWS = [
-    ("mistral-7b-tp1-bs64", "mistral-7b", 1, 64, 2822.37, 2696.04),
-    ("llama-3-8b-tp1-bs64", "llama3-8b", 1, 64, 2757.54, 2640.07),
-    ("llama-3-70b-tp8-bs16", "llama3-70b", 8, 16, 647.78, 624.57),
-    ("llama-3-70b-tp8-bs32", "llama3-70b", 8, 32, 861.77, 825.0),
-    ("llama-3-70b-tp8-bs64", "llama3-70b", 8, 64, 1145.14, 1078.0),
-    ("llama-3-405b-tp8-bs96", "llama3-405b", 8, 96, 333.47, None),
+    ("mistral-7b-tp1-bs64", "mistral-7b", 1, 64, 2822.37),
+    ("llama-3-8b-tp1-bs64", "llama3-8b", 1, 64, 2757.54),
+    ("llama-3-70b-tp8-bs16", "llama3-70b", 8, 16, 647.78),
+    ("llama-3-70b-tp8-bs32", "llama3-70b", 8, 32, 861.77),
+    ("llama-3-70b-tp8-bs64", "llama3-70b", 8, 64, 1145.14),
+    ("llama-3-405b-tp8-bs96", "llama3-405b", 8, 96, 333.47),
 ]
 
 print("""# Azure's ND H200 v5 end-to-end inference table as inference cases, written by
@@ -37,7 +37,8 @@ print("""# Azure's ND H200 v5 end-to-end inference table as inference cases, wri
 schema_version = 1
 suite = "inference"
 """)
-for stem, preset, devices, batch, measured, h100 in ROWS:
+for stem, preset, devices, batch, measured in ROWS:
+    h100 = AZURE_ND_H100_V5.get(stem)
     pair = (f" The ND H100 v5 page measures {h100:,} for the same workload (case azure-llm-h100-{stem}-128-8): "
             f"{measured / h100 - 1:+.1%} on the H200." if h100 else " The ND H100 v5 page ran 405B at batch 32 only.")
     notes = (f"{measured:,} tokens/s at batch {batch}, input 128, output 8, over {devices} GPU(s): output tokens / "
