@@ -6,9 +6,10 @@ transcribed CSV table."""
 # kernel_overhead_s -o profiles/trtllm-python-session.toml (README, "A harness's launch cost").
 AZURE_HARNESS_PROFILE = "../profiles/trtllm-python-session.toml"
 # The ND H100 v5 page's tokens/s for the workloads the other Azure pages repeat (the azure-llm-h100-* cases of
-# validation/inference.toml, FP8), by id stem: what the A100 and H200 importers set their rows beside.
+# validation/inference.toml, FP8; Azure_Results/ND_H100_v5_results.md @ 8fd0c6e), by id stem: what the A100 and H200
+# importers set their rows beside.
 AZURE_ND_H100_V5 = {"mistral-7b-tp1-bs64": 2696.04, "llama-3-8b-tp1-bs64": 2640.07, "llama-3-70b-tp8-bs16": 624.57,
-                    "llama-3-70b-tp8-bs32": 825.0, "llama-3-70b-tp8-bs64": 1078.0}
+                    "llama-3-70b-tp8-bs32": 825.02, "llama-3-70b-tp8-bs64": 1077.84}
 import csv
 import json
 
