@@ -20,7 +20,7 @@ struct ScenarioCase {
   double measured = 0;                // in the metric's unit
   double tolerance = 0.15;
   // `calibration`: the profile (perfcast calibrate -o) of the harness the case was measured on, which
-  // validate scores it with unless given another; the path as written, resolved from the case file's folder.
+  // validate scores it with unless given another. Written relative to the case file's folder; held resolved.
   std::string calibration;
 };
 
