@@ -128,9 +128,10 @@ void HardwareDb::resolve_sustained_rates() {
     for (std::size_t i = 0; i < kPrecisionCount; ++i) {
       if (!std::all_of(parts.begin(), parts.end(), [&](const AcceleratorSpec* p) { return p->sustained_dense_ratio[i].has_value(); }))
         continue;
-      if (a.sustained_dense_ratio[i])
-        throw r->error(*from, fmt::format("sustained_dense.from: the record gives sustained_dense.{} itself; give the figure or the "
-                                          "parts to take it from, not both", kPrecisionNames[i]));
+      if (a.sustained_dense_ratio[i]) {  // measured on this device itself: its own figure stands
+        took = true;
+        continue;
+      }
       double sum = 0;
       std::vector<std::string> each;
       for (std::size_t k = 0; k < parts.size(); ++k) {

@@ -35,8 +35,8 @@ class HardwareDb {
  private:
   const Record& record_of_kind(std::string_view name, schema::Kind kind) const;
   void check_references() const;
-  // F-EN-5: the held rates a part without its own takes from the measured parts it names
-  // (sustained_dense.from), then every accelerator's datapath classes.
+  // F-EN-5: the held rates a part takes from the measured parts it names (sustained_dense.from) for
+  // each precision it has no figure of its own for, then every accelerator's datapath classes.
   void resolve_sustained_rates();
   // A part without a decode-attention measurement takes a measured part's as a share of memory bandwidth.
   void resolve_decode_attention();

@@ -44,8 +44,8 @@ constexpr Field kSustained[] = {
     sustained("fp16", "FP16 dense tensor rate held at the power limit, over its burst rate"),
     sustained("fp8", "FP8 dense tensor rate held at the power limit, over its burst rate"),
     Field{.key = "from", .type = FieldType::text_list,
-          .help = "accelerators whose measured held rates this part, which has none of its own, takes: their mean per precision "
-                  "(an assumption the predictions state; F-EN-5)"},
+          .help = "accelerators whose measured held rates this part takes for each precision it has no figure of its own for: "
+                  "their mean (an assumption the predictions state; F-EN-5)"},
 };
 
 // F-ROOF-8: a part whose datasheet quotes its dense rates at a clock a benchmark run on it does not
