@@ -473,7 +473,13 @@ class LayerBuilder {
     // Megatron-LM / Transformer Engine keep the output layer in BF16 under FP8 training recipes
     // (fp8_output_proj is MXFP8-only and off by default; reference/training-stacks.md §1.1).
     const bool fp8_training = c_.phase == Phase::training && bytes_per_element(c_.math) <= 1;
-    gemm(head_name, rows, V, h, 1, true, fp8_training ? std::optional(Precision::bf16) : std::nullopt);
+    if (c_.phase != Phase::training && c_.head_math) {
+      // F-INF-6: a quantised checkpoint's output layer stays 16-bit, read and multiplied as such.
+      const double bytes = bytes_per_element(*c_.head_math);
+      ops_.push_back(gemm_op(head_name, {rows, V, h, 1}, *c_.head_math, std::min(act_, bytes), bytes, act_, true));
+    } else {
+      gemm(head_name, rows, V, h, 1, true, fp8_training ? std::optional(Precision::bf16) : std::nullopt);
+    }
     if (c_.phase == Phase::training && eager_) eager("loss.cross_entropy", rows * V, eager_cross_entropy(act_));
     else if (c_.phase == Phase::training) memory("loss.cross_entropy", rows * V * act_, rows * V * act_);
     else memory("sample.softmax", rows * V * act_, rows * 4);

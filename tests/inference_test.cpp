@@ -299,6 +299,34 @@ kv_dtype = "fp8"
   CHECK(models::gemm_efficiency(Precision::int4, e) == doctest::Approx(0.3));
 }
 
+TEST_CASE("F-INF-6: a quantised checkpoint's output layer is read and multiplied in 16 bits, the projections as stored") {
+  const auto lm_head_of = [](const std::string& hardware, const std::string& dtypes) {
+    const Scenario s = scenario("[model]\npreset = \"llama3.1-8b\"\n[hardware]\n" + hardware +
+                                "\n[inference]\ninput_len = 128\noutput_len = 128\nbatch = 1\n" + dtypes + "\n");
+    const RooflineReport r = roofline_for_pass(s, models::Phase::decode, 1, 192, models::default_efficiency());
+    for (const RooflineSection& sec : r.sections)
+      for (const RooflineRow& row : sec.rows)
+        if (row.op.name == "lm_head") return row.op;
+    FAIL("no lm_head op");
+    return models::Op{};
+  };
+  const double weights = 128256.0 * 4096;  // Llama 3.1 8B: vocab x hidden
+  const models::Op fp8 = lm_head_of("accelerator = \"h100-sxm\"", "compute_dtype = \"fp8\"\nweight_dtype = \"fp8\"");
+  CHECK(fp8.precision == Precision::bf16);
+  CHECK(fp8.weight_bytes == doctest::Approx(2 * weights));
+  // Weight-only INT4 with FP16 math: the head in the 16-bit compute format.
+  const models::Op w4 = lm_head_of("accelerator = \"a100-sxm-80gb\"", "compute_dtype = \"fp16\"\nweight_dtype = \"int4\"");
+  CHECK(w4.precision == Precision::fp16);
+  CHECK(w4.weight_bytes == doctest::Approx(2 * weights));
+  // A 16-bit checkpoint is unchanged; an INT8 model on Orin, which has FP16 but no BF16, runs its head in FP16.
+  const models::Op bf16 = lm_head_of("accelerator = \"h100-sxm\"", "compute_dtype = \"bf16\"");
+  CHECK(bf16.precision == Precision::bf16);
+  CHECK(bf16.weight_bytes == doctest::Approx(2 * weights));
+  const models::Op orin = lm_head_of("accelerator = \"jetson-agx-orin-64gb\"", "compute_dtype = \"int8\"\nweight_dtype = \"int8\"");
+  CHECK(orin.precision == Precision::fp16);
+  CHECK(orin.weight_bytes == doctest::Approx(2 * weights));
+}
+
 TEST_CASE("a frame budget below one frame per 100 s is refused, not printed as an infinite budget") {
   const std::string coral = "[model]\npreset = \"mobilenet-v2\"\n[hardware]\naccelerator = \"coral-usb\"\n[inference]\nbatch = 1\n"
                             "compute_dtype = \"int8\"\nweight_dtype = \"int8\"\n";

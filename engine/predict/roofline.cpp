@@ -279,6 +279,10 @@ void add_inference_pass(RooflineReport& r, const Scenario& s, const AcceleratorS
   c.kernel = s.attention_kernel;
   c.decode_kv = s.decode_kv;
   c.attention_math = inference_attention_math(a, r.precision);
+  // F-INF-6: quantised checkpoints keep the output layer 16-bit (the memory model counts it so); an
+  // integer-only NPU, with no 16-bit path, runs it as the rest.
+  if (c.weight_bytes < 2 && (a.peak(Precision::bf16) || a.peak(Precision::fp16)))
+    c.head_math = bytes_per_element(r.precision) >= 2 ? r.precision : a.peak(Precision::bf16) ? Precision::bf16 : Precision::fp16;
   c.ep = par.ep;
   c.sequence_parallel = par.sequence_parallel;
   time_sections(r, models::transformer_ops(m, c),
