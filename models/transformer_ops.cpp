@@ -126,6 +126,7 @@ class LayerBuilder {
     Tn_ = c.sequence_parallel ? T_ / c.tp : T_;  // tokens per rank in norms/residuals
     act_ = c.activation_bytes;
     kv_ = c.phase == Phase::training ? act_ : c.kv_bytes;
+    weight_bytes_ = c.weight_bytes;
   }
 
   std::vector<Op> take() { return std::move(ops_); }
@@ -142,7 +143,7 @@ class LayerBuilder {
     const Precision p = math.value_or(c_.math);
     const double in = std::min(act_, bytes_per_element(p));
     if (c_.phase == Phase::training && bytes_per_element(p) <= 1 && weight) quantise_inputs(name, p, m, n, k, count);
-    ops_.push_back(gemm_op(std::move(name), {m, n, k, count}, p, in, weight ? c_.weight_bytes : in, act_, weight));
+    ops_.push_back(gemm_op(std::move(name), {m, n, k, count}, p, in, weight ? weight_bytes_ : in, act_, weight));
     // torchtitan's op policy (torchtitan/parallelisms/parallelize_llama.py @ 9dec370, _custom_policy):
     // saves every mm output "except every second mm" of a checkpointed block.
     if (weight)
@@ -438,13 +439,18 @@ class LayerBuilder {
     const MoeSpec& e = *m_.moe;
     const double h = m_.hidden, tp = c_.tp, k = e.top_k, E = e.experts;
     norm("mlp.norm", h);
+    // Quantised checkpoints keep the router 16-bit too (F-INF-6), but it is timed in the projections' format: in
+    // 16 bits its skinny GEMM (N = experts) pays the wave quantisation of a kernel without split-K (about 20 us a
+    // DeepSeek-V3 layer in a 1,024-token prefill on B200) that the engines' router kernels do not.
     gemm("moe.router", T_, E + (e.shared_expert_gate ? 1 : 0), h);
     memory("moe.dispatch", T_ * h * act_, T_ * k * h * act_);
     const double routed = T_ * c_.ep * k / E;  // tokens per expert
     const double touched = 1 - std::pow(1 - k / E, T_ * c_.ep);
     const double local = (E / c_.ep) * touched;
     const std::size_t first = ops_.size();
+    weight_bytes_ = c_.expert_weight_bytes.value_or(c_.weight_bytes);
     mlp("moe.expert", routed / touched, e.expert_ffn_hidden / tp, local);
+    weight_bytes_ = c_.weight_bytes;
     // The busiest expert's rank sets the pace (F-ARCH-3, load_imbalance = its tokens over the mean): its GEMMs
     // run on that many more rows; model FLOPs keep the balanced count.
     if (e.load_imbalance > 1)
@@ -457,9 +463,11 @@ class LayerBuilder {
 
   void head() {
     const double h = m_.hidden;
-    const double pos = m_.max_positions > 0 ? T_ * h * c_.weight_bytes : 0;
-    memory("embed.lookup", T_ * h * c_.weight_bytes + pos, T_ * h * act_);
-    ops_.back().weight_bytes = T_ * h * c_.weight_bytes + pos;
+    // A quantised checkpoint's embedding table stays 16-bit too (F-INF-6).
+    const double stored = c_.phase != Phase::training && c_.head_math ? bytes_per_element(*c_.head_math) : c_.weight_bytes;
+    const double pos = m_.max_positions > 0 ? T_ * h * stored : 0;
+    memory("embed.lookup", T_ * h * stored + pos, T_ * h * act_);
+    ops_.back().weight_bytes = T_ * h * stored + pos;
     if (dropout()) dropout_pass("embed.dropout", T_ * h);
     output_head("final.norm", "lm_head");
   }
@@ -499,6 +507,7 @@ class LayerBuilder {
   const OpContext& c_;
   bool eager_ = false;  // this group's elementwise modules run eagerly (OpContext::eager)
   double T_ = 0, Tn_ = 0, act_ = 2, kv_ = 2;
+  double weight_bytes_ = 2;  // the weights of the GEMMs being appended, as stored (the routed experts may differ)
   int matmuls_ = 0;  // weight matmuls so far in this layer (op-level selective recomputation)
   std::vector<Op> ops_;
 };

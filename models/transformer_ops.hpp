@@ -51,9 +51,11 @@ struct OpContext {
   Precision math = Precision::bf16;  // GEMM and attention math (training in fp4: NVFP4)
   Fp8Scaling fp8_scaling = Fp8Scaling::delayed;  // math = FP8 in training
   std::optional<Precision> attention_math;  // the attention core's, when it differs (FP8 training keeps it in BF16)
-  // Inference with quantised projections: the output layer as serving checkpoints keep it, 16-bit weights
-  // and math (F-INF-6); unset otherwise, the output layer then stored and run as the projections are.
+  // Inference with quantised projections: the output layer and embedding table as serving checkpoints keep
+  // them, 16-bit weights and math (F-INF-6); unset otherwise, both stored and run as the projections are.
   std::optional<Precision> head_math;
+  // Bytes per routed-expert weight where a checkpoint stores the experts apart (expert_weight_dtype).
+  std::optional<double> expert_weight_bytes;
   double weight_bytes = 2;           // bytes per parameter as stored (weight-only quantisation: < 2)
   double activation_bytes = 2;       // activations (GEMM A operand is `math`-sized when smaller)
   double kv_bytes = 2;               // KV cache element (inference)

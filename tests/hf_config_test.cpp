@@ -146,7 +146,9 @@ TEST_CASE("hand-counted architectures: Qwen3-8B (F-ARCH-1), GPT-OSS-120B's sinks
   // One MoE layer (11,507,286,272) + the 14,336 x 7,168 projection + three norms of 7,168.
   CHECK(models::count_parameters(v3.transformer()).mtp == 11'507'286'272.0 + 14336.0 * 7168 + 3 * 7168);
   CHECK(v3.stored_weight_dtype == Precision::fp8);
-  CHECK(imported("gpt-oss-120b").stored_weight_dtype == Precision::fp4);
+  // gpt-oss quantises only its experts (modules_to_not_convert: self_attn, mlp.router, embed_tokens, lm_head).
+  CHECK(imported("gpt-oss-120b").stored_expert_weight_dtype == Precision::fp4);
+  CHECK(!imported("gpt-oss-120b").stored_weight_dtype);
   const models::TransformerSpec gemma = imported("gemma-3-27b").transformer();
   CHECK(gemma.sliding_layers == 52);  // 62 layers, every sixth global (sliding_window_pattern 6)
   CHECK(gemma.norms_per_layer == 4);

@@ -327,6 +327,58 @@ TEST_CASE("F-INF-6: a quantised checkpoint's output layer is read and multiplied
   CHECK(orin.weight_bytes == doctest::Approx(2 * weights));
 }
 
+TEST_CASE("expert_weight_dtype: a checkpoint that quantises only its routed experts (gpt-oss) reads them so, the rest as weight_dtype") {
+  const std::string text = R"(
+[model]
+preset = "gpt-oss-20b"
+[hardware]
+accelerator = "b200"
+[inference]
+input_len = 1024
+output_len = 128
+batch = 1
+compute_dtype = "bf16"
+weight_dtype = "bf16"
+expert_weight_dtype = "fp4"
+)";
+  const Scenario s = scenario(text);
+  const RooflineReport r = roofline_for_pass(s, models::Phase::decode, 1, 1088, models::default_efficiency());
+  const models::TransformerSpec& m = s.workload.transformer();
+  int seen = 0;
+  for (const RooflineSection& sec : r.sections)
+    for (const RooflineRow& row : sec.rows) {
+      if (row.op.name == "moe.expert.down") {
+        // One touched expert's down projection per GEMM count: expert_ffn_hidden x hidden NVFP4 weights, 0.5 + 1/16 B each.
+        CHECK(row.op.weight_bytes / row.op.gemm.count == doctest::Approx(double(m.moe->expert_ffn_hidden) * m.hidden * (0.5 + 1.0 / 16)));
+        ++seen;
+      }
+      if (row.op.name == "attn.out") {
+        CHECK(row.op.weight_bytes == doctest::Approx(2.0 * m.hidden * m.q_width()));  // BF16 attention
+        ++seen;
+      }
+      if (row.op.name == "moe.router") {
+        CHECK(row.op.weight_bytes == doctest::Approx(2.0 * m.hidden * m.moe->experts));  // a BF16 router, as weight_dtype
+        ++seen;
+      }
+    }
+  CHECK(seen == 3);
+  // The memory model counts the same split: against every projection in NVFP4, the attention projections
+  // (the layers' only non-expert ones) cost 2 - 0.5625 B more each.
+  const auto weights_of = [](const Scenario& sc) {
+    for (const MemoryComponent& c : memory_for_scenario(sc).components)
+      if (c.name == "weights") return c.bytes;
+    FAIL("no weights component");
+    return 0.0;
+  };
+  std::string all_fp4 = text;
+  const std::string split = "weight_dtype = \"bf16\"\nexpert_weight_dtype = \"fp4\"\n";
+  all_fp4.replace(all_fp4.find(split), split.size(), "weight_dtype = \"fp4\"\n");
+  const double attention = double(m.layers) * models::attention_parameters(m);
+  CHECK(weights_of(s) - weights_of(scenario(all_fp4)) == doctest::Approx(attention * (2 - 0.5625)));
+  CHECK(error_of("[model]\npreset = \"llama3-8b\"\n[hardware]\naccelerator = \"h100-sxm\"\n[inference]\nexpert_weight_dtype = \"fp4\"\n")
+            .find("inference.expert_weight_dtype: Llama 3 8B has no routed experts") != std::string::npos);
+}
+
 TEST_CASE("a frame budget below one frame per 100 s is refused, not printed as an infinite budget") {
   const std::string coral = "[model]\npreset = \"mobilenet-v2\"\n[hardware]\naccelerator = \"coral-usb\"\n[inference]\nbatch = 1\n"
                             "compute_dtype = \"int8\"\nweight_dtype = \"int8\"\n";

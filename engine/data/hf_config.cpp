@@ -311,7 +311,12 @@ void read_quantization(const Reader& r, const json& root, Workload& w) {
     if (const json* b = r.find(*q, "weight_block_size"); b && b->is_array()) block = fmt::format(", blocks of {}", b->dump());
     return set(Precision::fp8, fmt::format("FP8 weights (quant_method fp8{})", block));
   }
-  if (method == "mxfp4") return set(Precision::fp4, "MXFP4 weights (quant_method mxfp4; attention, router, embedding and head kept BF16)");
+  if (method == "mxfp4") {
+    // gpt-oss: modules_to_not_convert lists self_attn, mlp.router, embed_tokens and lm_head; only the experts are MXFP4.
+    w.stored_expert_weight_dtype = Precision::fp4;
+    w.stored_weight_note = "MXFP4 experts (quant_method mxfp4; attention, router, embedding and head kept BF16)";
+    return;
+  }
   if (method == "modelopt") {
     const std::string algo = r.text(*q, "quant_algo").value_or("");
     if (algo == "FP8") return set(Precision::fp8, "FP8 weights (ModelOpt quant_algo FP8)");

@@ -104,6 +104,7 @@ InferenceSettings read_inference(TomlSection& t) {
   }
   s.engine = r.pick<models::ServingEngine>("engine");
   s.weight_dtype = dtype(r, "weight_dtype");
+  s.expert_weight_dtype = dtype(r, "expert_weight_dtype");
   s.kv_dtype = dtype(r, "kv_dtype");
   s.compute_dtype = dtype(r, "compute_dtype");
   s.target_fps = r.number("target_fps");
@@ -342,6 +343,8 @@ void check_inference(TomlSection& root, const Scenario& s) {
     section->fail(key, fmt::format("{}{} has no {} math (it has: {})", a.name, s.hardware.dla ? "'s DLA" : "", name_of(*dtype),
                                    precision_list(a)));
   }
+  if (in.expert_weight_dtype && (!s.workload.is_transformer() || !s.workload.transformer().moe))
+    section->fail("expert_weight_dtype", fmt::format("{} has no routed experts", s.workload.label()));
   if (!s.workload.is_transformer()) return;
   const models::TransformerSpec& m = s.workload.transformer();
   const int limit = m.max_context ? m.max_context : m.max_positions;
@@ -386,6 +389,7 @@ Scenario read_scenario(TomlSection& root, const std::string& label, const std::f
     s.inference = read_inference(*t);
     // A checkpoint's quantization_config is how its weights are stored, unless the scenario says.
     if (!s.inference->weight_dtype) s.inference->weight_dtype = s.workload.stored_weight_dtype;
+    if (!s.inference->expert_weight_dtype) s.inference->expert_weight_dtype = s.workload.stored_expert_weight_dtype;
   }
   if (s.training && s.inference) root.fail("inference", "a scenario is either [training] or [inference], not both");
   if (!s.training && !s.inference) root.fail_here("a scenario needs a [training] or an [inference] table");

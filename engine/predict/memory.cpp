@@ -255,7 +255,9 @@ InferenceShape transformer_inference(const Scenario& s, const AcceleratorSpec& a
     const LocalParams lp = local_parameters(m, st, stage, plan);
     // Non-linear parameters (embeddings, norms, routers) stay 16-bit.
     const double other_bytes = std::max(2.0, std::min(4.0, bytes_per_element(dt.compute)));
-    const double weights = lp.linear * wf.bytes_per_element() + lp.other * other_bytes;
+    // Routed experts as their own format says where a checkpoint quantises only them.
+    const models::QuantFormat ef = in.expert_weight_dtype ? models::weight_format(*in.expert_weight_dtype, m.hidden) : wf;
+    const double weights = (lp.linear - lp.expert) * wf.bytes_per_element() + lp.expert * ef.bytes_per_element() + lp.other * other_bytes;
     const double kv_token = models::kv_bytes_per_token(m, kf, p.tp, int(st.dense + st.moe));
     const double kv_sequence =
         models::kv_cache_bytes(m, kf, p.tp, st.dense + st.moe, models::paged_tokens(in.input_len + in.output_len, block));
@@ -276,8 +278,12 @@ InferenceShape transformer_inference(const Scenario& s, const AcceleratorSpec& a
     Evaluation ev;
     auto& out = ev.components;
     out.push_back({"weights", weights,
-                   fmt::format("{:.4g}B parameters; projections {} at {:.4g} B/param ({}), the rest {:g}-byte", lp.total() / 1e9,
-                               name_of(dt.weights), wf.bytes_per_element(), wf.source, other_bytes)});
+                   fmt::format("{:.4g}B parameters; projections {} at {:.4g} B/param ({}){}, the rest {:g}-byte", lp.total() / 1e9,
+                               name_of(dt.weights), wf.bytes_per_element(), wf.source,
+                               in.expert_weight_dtype ? fmt::format(" but the routed experts {} at {:.4g} B/param ({})",
+                                                                    name_of(*in.expert_weight_dtype), ef.bytes_per_element(), ef.source)
+                                                      : std::string(),
+                               other_bytes)});
     const std::string window = m.sliding_share() > 0
                                    ? fmt::format("; {:g} of {} layers keep at most their {}-token window", m.sliding_share() * m.layers,
                                                  m.layers, m.sliding_window)

@@ -50,6 +50,9 @@ struct InferenceSettings {
   bool max_throughput = false;               // batch = "max": the engine's steady state on an endless queue
   std::optional<models::ServingEngine> engine;  // whose scheduler limits apply (default vLLM)
   std::optional<Precision> weight_dtype, kv_dtype, compute_dtype;
+  // The routed experts' storage where a checkpoint quantises only them (gpt-oss: MXFP4 experts, BF16
+  // attention); unset, they are stored as weight_dtype says.
+  std::optional<Precision> expert_weight_dtype;
   std::optional<double> target_fps;
   std::optional<double> memory_utilization;  // fraction of device memory the server may use
   std::optional<double> kv_block;            // paged KV cache block, tokens

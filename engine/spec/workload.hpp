@@ -27,7 +27,11 @@ struct Workload {
   // How the checkpoint stores its weights (a Hugging Face quantization_config): inference's
   // weight_dtype unless the scenario gives one.
   std::optional<Precision> stored_weight_dtype;
+  // Where it quantises only the routed experts (gpt-oss's mxfp4): their format, inference's
+  // expert_weight_dtype unless the scenario gives one; the rest stays as the model's own dtype.
+  std::optional<Precision> stored_expert_weight_dtype;
   std::string stored_weight_note;
+  bool stores_quantised() const { return stored_weight_dtype || stored_expert_weight_dtype; }
 
   // What outputs call the model: its display name, else its name.
   const std::string& label() const { return display_name.empty() ? name : display_name; }

@@ -62,7 +62,7 @@ std::string model_table(const Workload& w) {
                        e.shared_experts, e.dense_layers, e.router_bias ? ", router bias" : "", e.shared_expert_gate ? ", gated shared experts" : "");
   }
   if (m.mtp_layers > 0) out += fmt::format("  MTP: {} module(s), {} parameters, not in the total\n", m.mtp_layers, billions(c.mtp));
-  if (w.stored_weight_dtype) out += fmt::format("  weights stored: {}\n", w.stored_weight_note);
+  if (w.stores_quantised()) out += fmt::format("  weights stored: {}\n", w.stored_weight_note);
   out += fmt::format("  parameters: {} total, {} active per token (embedding {}, LM head {})\n", billions(c.total), billions(c.active),
                      billions(c.embedding), billions(c.lm_head));
   if (w.published_parameters)
@@ -138,14 +138,16 @@ nlohmann::json model_json(const Workload& w) {
   if (w.published_parameters) out["published_parameters"] = *w.published_parameters;
   if (w.published_active_parameters) out["published_active_parameters"] = *w.published_active_parameters;
   if (w.published_not_modelled > 0) out["published_not_modelled_parameters"] = w.published_not_modelled;
-  if (w.stored_weight_dtype) out["stored_weights"] = w.stored_weight_note;
+  if (w.stores_quantised()) out["stored_weights"] = w.stored_weight_note;
   return out;
 }
 
 std::string model_preset_toml(const Workload& w) {
   const TransformerSpec& m = w.transformer();
   std::string notes = fmt::format("Written by perfcast model import from {}.", w.source.locator);
-  if (w.stored_weight_dtype) notes += fmt::format(" The checkpoint stores {}: give [inference] weight_dtype to use them.", w.stored_weight_note);
+  if (w.stores_quantised())
+    notes += fmt::format(" The checkpoint stores {}: give [inference] {} to use them.", w.stored_weight_note,
+                         w.stored_weight_dtype ? "weight_dtype" : "expert_weight_dtype");
   std::string out = fmt::format("schema_version = 1\nname = {}\ndisplay_name = {}\nnotes = {}\n\n", toml_string(w.name), toml_string(w.display_name),
                                 toml_string(notes));
   out += fmt::format("[source]\ntitle = {}\nlocator = {}\n", toml_string(w.source.title), toml_string(w.source.locator));

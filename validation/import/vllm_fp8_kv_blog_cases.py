@@ -14,7 +14,8 @@ v0.19.1. What it states and what each case assumes:
     client every token waits one decode step).
   - gpt-oss-20b on B200 ('Performance with FlashInfer on Blackwell', Figure 6: BF16 3.56e-06 ms/token + 3.15 ms, FP8
     2.06e-06 + 3.17 ms; both caches for every layer, no sliding-window skip on B200), at the same lengths: the
-    checkpoint's MXFP4 expert weights (`weight_dtype = "fp4"`), BF16 math. The blog's H100 gpt-oss fits give only a
+    checkpoint's MXFP4 expert weights (`expert_weight_dtype = "fp4"`; attention, router, embedding and head BF16, as its
+    quantization_config's modules_to_not_convert says), BF16 math. The blog's H100 gpt-oss fits give only a
     range of intercepts (4.03-4.07 ms) and are not used.
   - The B200 FP8 slope is, with the BF16 one, where B200's FP8-cache share comes from (hardware_db b200,
     memory.decode_attention_fp8_kv_share, docs/models.md F-ATT-4): those three cases are `used_for` it and not held out.
@@ -47,12 +48,14 @@ TABLE4 = [("bf16", 763.6, 15.18, 450.3), ("fp8", 742.8, 12.93, 517.5)]
 
 
 def scenario(device, kv, input_len, output_len, serving, model="llama3.1-8b"):
-    weights = "fp4" if model == "gpt-oss-20b" else "bf16"  # gpt-oss: the checkpoint's MXFP4 experts
+    inference = {"input_len": input_len, "output_len": output_len, "engine": "vllm", "compute_dtype": "bf16",
+                 "weight_dtype": "bf16", "kv_dtype": kv}
+    if model == "gpt-oss-20b":
+        inference["expert_weight_dtype"] = "fp4"  # the checkpoint's MXFP4 experts, the rest BF16
     return {
         "model": {"preset": model},
         "hardware": {"accelerator": device, "count": 1},
-        "inference": {"input_len": input_len, "output_len": output_len, "engine": "vllm", "compute_dtype": "bf16",
-                      "weight_dtype": weights, "kv_dtype": kv},
+        "inference": inference,
         "serving": dict(serving, overlap_scheduling=True),
     }
 

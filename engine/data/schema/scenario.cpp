@@ -189,6 +189,8 @@ constexpr ScenarioKey kInference[] = {
            "Serving engine whose scheduler defaults (token budget, running requests) apply to batch = \"max\" and capacity "
            "--concurrency"),
     choice("weight_dtype", kServingDtypes, "compute_dtype", "Weight storage format"),
+    choice("expert_weight_dtype", kServingDtypes, "weight_dtype",
+           "The routed experts' storage format, where a checkpoint quantises only them (gpt-oss: MXFP4 experts, BF16 attention)"),
     choice("kv_dtype", kServingDtypes, "bf16 (int8 on integer-only devices)", "KV cache element format"),
     choice("compute_dtype", kServingDtypes, "bf16 (the device's own on edge parts)", "Math precision"),
     number("target_fps", "frames/s", "none", 0.01, true, 1e6, "Edge: the frame rate the model must sustain (at least one frame per 100 s)"),
