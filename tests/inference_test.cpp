@@ -310,21 +310,17 @@ TEST_CASE("F-INF-6: a quantised checkpoint's output layer is read and multiplied
     FAIL("no lm_head op");
     return models::Op{};
   };
-  const double weights = 128256.0 * 4096;  // Llama 3.1 8B: vocab x hidden
-  const models::Op fp8 = lm_head_of("accelerator = \"h100-sxm\"", "compute_dtype = \"fp8\"\nweight_dtype = \"fp8\"");
-  CHECK(fp8.precision == Precision::bf16);
-  CHECK(fp8.weight_bytes == doctest::Approx(2 * weights));
+  // Each case: its head's math, and 2 B for each of Llama 3.1 8B's vocab x hidden weights.
+  const auto check_head = [](const models::Op& head, Precision math) {
+    CHECK(head.precision == math);
+    CHECK(head.weight_bytes == doctest::Approx(2 * 128256.0 * 4096));
+  };
+  check_head(lm_head_of("accelerator = \"h100-sxm\"", "compute_dtype = \"fp8\"\nweight_dtype = \"fp8\""), Precision::bf16);
   // Weight-only INT4 with FP16 math: the head in the 16-bit compute format.
-  const models::Op w4 = lm_head_of("accelerator = \"a100-sxm-80gb\"", "compute_dtype = \"fp16\"\nweight_dtype = \"int4\"");
-  CHECK(w4.precision == Precision::fp16);
-  CHECK(w4.weight_bytes == doctest::Approx(2 * weights));
+  check_head(lm_head_of("accelerator = \"a100-sxm-80gb\"", "compute_dtype = \"fp16\"\nweight_dtype = \"int4\""), Precision::fp16);
   // A 16-bit checkpoint is unchanged; an INT8 model on Orin, which has FP16 but no BF16, runs its head in FP16.
-  const models::Op bf16 = lm_head_of("accelerator = \"h100-sxm\"", "compute_dtype = \"bf16\"");
-  CHECK(bf16.precision == Precision::bf16);
-  CHECK(bf16.weight_bytes == doctest::Approx(2 * weights));
-  const models::Op orin = lm_head_of("accelerator = \"jetson-agx-orin-64gb\"", "compute_dtype = \"int8\"\nweight_dtype = \"int8\"");
-  CHECK(orin.precision == Precision::fp16);
-  CHECK(orin.weight_bytes == doctest::Approx(2 * weights));
+  check_head(lm_head_of("accelerator = \"h100-sxm\"", "compute_dtype = \"bf16\""), Precision::bf16);
+  check_head(lm_head_of("accelerator = \"jetson-agx-orin-64gb\"", "compute_dtype = \"int8\"\nweight_dtype = \"int8\""), Precision::fp16);
 }
 
 TEST_CASE("expert_weight_dtype: a checkpoint that quantises only its routed experts (gpt-oss) reads them so, the rest as weight_dtype") {
