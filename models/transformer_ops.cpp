@@ -464,7 +464,7 @@ class LayerBuilder {
   void head() {
     const double h = m_.hidden;
     // A quantised checkpoint's embedding table stays 16-bit too (F-INF-6).
-    const double stored = c_.phase != Phase::training && c_.head_math ? bytes_per_element(*c_.head_math) : c_.weight_bytes;
+    const double stored = kept_16bit() ? bytes_per_element(*kept_16bit()) : c_.weight_bytes;
     const double pos = m_.max_positions > 0 ? T_ * h * stored : 0;
     memory("embed.lookup", T_ * h * stored + pos, T_ * h * act_);
     ops_.back().weight_bytes = T_ * h * stored + pos;
@@ -481,13 +481,10 @@ class LayerBuilder {
     // Megatron-LM / Transformer Engine keep the output layer in BF16 under FP8 training recipes
     // (fp8_output_proj is MXFP8-only and off by default; reference/training-stacks.md §1.1).
     const bool fp8_training = c_.phase == Phase::training && bytes_per_element(c_.math) <= 1;
-    if (c_.phase != Phase::training && c_.head_math) {
-      // F-INF-6: a quantised checkpoint's output layer stays 16-bit, read and multiplied as such.
-      const double bytes = bytes_per_element(*c_.head_math);
-      ops_.push_back(gemm_op(head_name, {rows, V, h, 1}, *c_.head_math, std::min(act_, bytes), bytes, act_, true));
-    } else {
-      gemm(head_name, rows, V, h, 1, true, fp8_training ? std::optional(Precision::bf16) : std::nullopt);
-    }
+    // F-INF-6: a quantised checkpoint's output layer stays 16-bit, read and multiplied as such.
+    if (kept_16bit()) weight_bytes_ = bytes_per_element(*kept_16bit());
+    gemm(head_name, rows, V, h, 1, true, fp8_training ? std::optional(Precision::bf16) : kept_16bit());
+    weight_bytes_ = c_.weight_bytes;
     if (c_.phase == Phase::training && eager_) eager("loss.cross_entropy", rows * V, eager_cross_entropy(act_));
     else if (c_.phase == Phase::training) memory("loss.cross_entropy", rows * V * act_, rows * V * act_);
     else memory("sample.softmax", rows * V * act_, rows * 4);
@@ -503,6 +500,9 @@ class LayerBuilder {
   }
 
  private:
+  // The format a quantised checkpoint keeps its embedding and output layer in, at inference (F-INF-6).
+  std::optional<Precision> kept_16bit() const { return c_.phase == Phase::training ? std::nullopt : c_.head_math; }
+
   const TransformerSpec& m_;
   const OpContext& c_;
   bool eager_ = false;  // this group's elementwise modules run eagerly (OpContext::eager)

@@ -282,7 +282,7 @@ void add_inference_pass(RooflineReport& r, const Scenario& s, const AcceleratorS
   // F-INF-6: quantised checkpoints keep the output layer 16-bit (the memory model counts it so); an
   // integer-only NPU, with no 16-bit path, runs it as the rest.
   if (c.weight_bytes < 2 && (a.peak(Precision::bf16) || a.peak(Precision::fp16)))
-    c.head_math = bytes_per_element(r.precision) >= 2 ? r.precision : a.peak(Precision::bf16) ? Precision::bf16 : Precision::fp16;
+    c.head_math = bytes_per_element(r.precision) >= 2 ? r.precision : default_precision(a);  // BF16, else FP16
   if (in.expert_weight_dtype) c.expert_weight_bytes = models::weight_format(*in.expert_weight_dtype, m.hidden).bytes_per_element();
   c.ep = par.ep;
   c.sequence_parallel = par.sequence_parallel;
