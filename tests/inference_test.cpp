@@ -66,6 +66,15 @@ std::string error_of(const std::string& text) {
   return "";
 }
 
+// The first op of that name in a report's sections (its first layer group's, for a per-layer op).
+models::Op op_named(const RooflineReport& r, std::string_view name) {
+  for (const RooflineSection& sec : r.sections)
+    for (const RooflineRow& row : sec.rows)
+      if (row.op.name == name) return row.op;
+  FAIL("no op named " << name);
+  return {};
+}
+
 }  // namespace
 
 TEST_CASE("a static batch: E2E = TTFT + (n_out - 1) TPOT, throughput = batch x n_out / E2E, the curve rises") {
@@ -275,22 +284,11 @@ kv_dtype = "fp8"
 )");
   const RooflineReport r = roofline_for_pass(s, models::Phase::decode, 64, 1500, models::default_efficiency());
   const models::TransformerSpec& m = s.workload.transformer();
-  bool saw_down = false, saw_attention = false;
-  for (const RooflineSection& sec : r.sections)
-    for (const RooflineRow& row : sec.rows) {
-      if (row.op.name == "mlp.down") {
-        // Llama 3.1 70B's down projection: ffn x hidden weights, 0.5 B each + one E4M3 byte per 16.
-        CHECK(row.op.weight_bytes == doctest::Approx(double(m.ffn_hidden) * m.hidden * (0.5 + 1.0 / 16)));
-        CHECK(row.op.precision == Precision::fp4);
-        saw_down = true;
-      }
-      if (row.op.name == "attn.core") {
-        CHECK(row.op.precision == Precision::fp8);  // no engine computes attention in 4 bits
-        saw_attention = true;
-      }
-    }
-  CHECK(saw_down);
-  CHECK(saw_attention);
+  // Llama 3.1 70B's down projection: ffn x hidden weights, 0.5 B each + one E4M3 byte per 16.
+  const models::Op down = op_named(r, "mlp.down");
+  CHECK(down.weight_bytes == doctest::Approx(double(m.ffn_hidden) * m.hidden * (0.5 + 1.0 / 16)));
+  CHECK(down.precision == Precision::fp4);
+  CHECK(op_named(r, "attn.core").precision == Precision::fp8);  // no engine computes attention in 4 bits
   // The 4-bit GEMM default is its own measured best shape (B200 NVFP4 0.611), not the 8-bit one.
   models::Efficiency e = models::default_efficiency();
   CHECK(models::gemm_efficiency(Precision::fp4, e) == doctest::Approx(0.611));
@@ -303,12 +301,7 @@ TEST_CASE("F-INF-6: a quantised checkpoint's output layer is read and multiplied
   const auto lm_head_of = [](const std::string& hardware, const std::string& dtypes) {
     const Scenario s = scenario("[model]\npreset = \"llama3.1-8b\"\n[hardware]\n" + hardware +
                                 "\n[inference]\ninput_len = 128\noutput_len = 128\nbatch = 1\n" + dtypes + "\n");
-    const RooflineReport r = roofline_for_pass(s, models::Phase::decode, 1, 192, models::default_efficiency());
-    for (const RooflineSection& sec : r.sections)
-      for (const RooflineRow& row : sec.rows)
-        if (row.op.name == "lm_head") return row.op;
-    FAIL("no lm_head op");
-    return models::Op{};
+    return op_named(roofline_for_pass(s, models::Phase::decode, 1, 192, models::default_efficiency()), "lm_head");
   };
   // Each case: its head's math, and 2 B for each of Llama 3.1 8B's vocab x hidden weights.
   const auto check_head = [](const models::Op& head, Precision math) {
@@ -340,24 +333,11 @@ expert_weight_dtype = "fp4"
   const Scenario s = scenario(text);
   const RooflineReport r = roofline_for_pass(s, models::Phase::decode, 1, 1088, models::default_efficiency());
   const models::TransformerSpec& m = s.workload.transformer();
-  int seen = 0;
-  for (const RooflineSection& sec : r.sections)
-    for (const RooflineRow& row : sec.rows) {
-      if (row.op.name == "moe.expert.down") {
-        // One touched expert's down projection per GEMM count: expert_ffn_hidden x hidden NVFP4 weights, 0.5 + 1/16 B each.
-        CHECK(row.op.weight_bytes / row.op.gemm.count == doctest::Approx(double(m.moe->expert_ffn_hidden) * m.hidden * (0.5 + 1.0 / 16)));
-        ++seen;
-      }
-      if (row.op.name == "attn.out") {
-        CHECK(row.op.weight_bytes == doctest::Approx(2.0 * m.hidden * m.q_width()));  // BF16 attention
-        ++seen;
-      }
-      if (row.op.name == "moe.router") {
-        CHECK(row.op.weight_bytes == doctest::Approx(2.0 * m.hidden * m.moe->experts));  // a BF16 router, as weight_dtype
-        ++seen;
-      }
-    }
-  CHECK(seen == 3);
+  // One touched expert's down projection per GEMM count: expert_ffn_hidden x hidden NVFP4 weights, 0.5 + 1/16 B each.
+  const models::Op down = op_named(r, "moe.expert.down");
+  CHECK(down.weight_bytes / down.gemm.count == doctest::Approx(double(m.moe->expert_ffn_hidden) * m.hidden * (0.5 + 1.0 / 16)));
+  CHECK(op_named(r, "attn.out").weight_bytes == doctest::Approx(2.0 * m.hidden * m.q_width()));  // BF16 attention
+  CHECK(op_named(r, "moe.router").weight_bytes == doctest::Approx(2.0 * m.hidden * m.moe->experts));  // BF16 router, as weight_dtype
   // The memory model counts the same split: against every projection in NVFP4, the attention projections
   // (the layers' only non-expert ones) cost 2 - 0.5625 B more each.
   const auto weights_of = [](const Scenario& sc) {
