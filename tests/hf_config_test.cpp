@@ -17,6 +17,7 @@
 #include "engine/predict/training.hpp"
 #include "engine/writers/model_writers.hpp"
 #include "models/transformer_ops.hpp"
+#include "tests/memory_components.hpp"
 #include "tests/shipped_db.hpp"
 
 using namespace perfcast;
@@ -116,11 +117,7 @@ std::string with_line(std::string text, const std::string& table, const std::str
   return text.insert(at + table.size() + 3, line + "\n");
 }
 
-double kv_cache_B(const Scenario& s) {
-  for (const MemoryComponent& c : memory_for_scenario(s).components)
-    if (c.name == "kv_cache") return c.bytes;
-  return 0;
-}
+double kv_cache_B(const Scenario& s) { return perfcast::test::component(memory_for_scenario(s), "kv_cache"); }
 
 }  // namespace
 

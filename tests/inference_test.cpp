@@ -15,6 +15,7 @@
 #include "engine/validate/validation.hpp"
 #include "models/roofline.hpp"
 #include "tests/case_files.hpp"
+#include "tests/memory_components.hpp"
 #include "tests/scenario_text.hpp"
 #include "tests/shipped_db.hpp"
 
@@ -340,12 +341,7 @@ expert_weight_dtype = "fp4"
   CHECK(op_named(r, "moe.router").weight_bytes == doctest::Approx(2.0 * m.hidden * m.moe->experts));  // BF16 router, as weight_dtype
   // The memory model counts the same split: against every projection in NVFP4, the attention projections
   // (the layers' only non-expert ones) cost 2 - 0.5625 B more each.
-  const auto weights_of = [](const Scenario& sc) {
-    for (const MemoryComponent& c : memory_for_scenario(sc).components)
-      if (c.name == "weights") return c.bytes;
-    FAIL("no weights component");
-    return 0.0;
-  };
+  const auto weights_of = [](const Scenario& sc) { return test::component(memory_for_scenario(sc), "weights"); };
   std::string all_fp4 = text;
   const std::string split = "weight_dtype = \"bf16\"\nexpert_weight_dtype = \"fp4\"\n";
   all_fp4.replace(all_fp4.find(split), split.size(), "weight_dtype = \"fp4\"\n");

@@ -9,6 +9,7 @@
 #include "engine/predict/memory.hpp"
 #include "engine/data/scenario_reader.hpp"
 #include "engine/layout/rules.hpp"
+#include "tests/memory_components.hpp"
 #include "tests/scenario_text.hpp"
 #include "tests/shipped_db.hpp"
 
@@ -19,11 +20,7 @@ namespace {
 using perfcast::test::scenario;
 std::string error_of(const std::string& text) { return perfcast::test::scenario_error(text); }
 
-double component(const MemoryReport& r, std::string_view name) {
-  for (const MemoryComponent& c : r.components)
-    if (c.name == name) return c.bytes;
-  return -1;
-}
+using perfcast::test::component;
 
 
 }  // namespace
