@@ -218,6 +218,11 @@ const std::vector<SourcePin> kSourcePins = {
     // validation/*-h200-kit.toml), a device none of the defaults was fitted on: pinned at their first figures.
     {"training", "run of 2026-11-26 on one NVIDIA H200", {0.06896, 10, 12}},
     {"inference", "run of 2026-11-26 on one NVIDIA H200", {0.06512, 6, 6}},
+    // The graph-decode section at 128- to 2,048-token prompts (added 2026-11-29; validation/inference-h200-kit.toml),
+    // pinned at its first figures: the 128-token batch-1 first token -14.8 % eager and +37.6 % as one CUDA graph (the
+    // one outside 15 %: the model's 128-row GEMMs slow, the eager host issue unmodelled), the grouped-query decode
+    // steps over 2,048 cached tokens -13.0 %, the kit's one-row-per-head call -1.4 %.
+    {"inference", "run of 2026-11-29 on one NVIDIA H200", {0.01983, 11, 12}},
     // A second published concurrency sweep (added 2026-11-25): vLLM serving Mistral-7B on one RTX 4090
     // (mushfiqrahman.dev). Output throughput 8-19 % short (its decode GEMMs' tokens pad a 64-row tile whose
     // waves leave SMs idle: README, Validation), TTFT 9-70 % short, as InferenceX's under load.

@@ -13,11 +13,15 @@ sections (--only, comma-separated; all by default) and what they write in DIR
   train                    training.csv rows (tokens_per_s_per_device): optimizer steps of the Llama-3-8B
                            shape cut to --train-layers layers, --train-variants
   graph-decode             inference.csv rows (ttft_s, latency_s): static-batch generation with a
-                           preallocated KV cache and one CUDA graph per step, --decode-batches
+                           preallocated KV cache and one CUDA graph per step, --decode-batches, --prompt
   generate                 inference.csv rows: the same generation in eager PyTorch (torch.cat cache)
   sustained                sustained.csv: SM clock, power and GEMM rate under a 20 s GEMM loop
   duty                     duty.csv: the held GEMM rate, SM clock and power when GEMM bursts alternate with
                            idle gaps at duty cycles 1 to 0.2 (the power-limit clock law of F-EN-4)
+  decode-attention         decode-attention.csv: one decode step's SDPA over a KV cache of 256-8192 tokens,
+                           batch 1-32, as graph-decode calls it and as GQA, with the backend SDPA picks
+  launch                   launch.csv: each kernel's cost beyond its work, eager and in a CUDA graph: chains
+                           of in-place adds on tensors of 2 B to 256 MiB (the per-kernel overhead of F-ROOF-1)
 and beside the CSVs the scenario of every row. FP8 is torchao's default Float8Linear recipe written
 out here (dynamic tensorwise scales), checked against BF16 before it is timed. Then
   perfcast ingest measurements DIR/training.csv -o DIR/training.toml
@@ -245,11 +249,11 @@ def memory_cases(quick, repeats):
     return cases
 
 
-def sdpa_backend(q, k, v):
+def sdpa_backend(q, k, v, causal=True, gqa=True):
     """The kernel F.scaled_dot_product_attention picks for these inputs (flash = FlashAttention-2,
     cudnn, efficient, math), as torch's own dispatcher reports it."""
     try:
-        choice = int(torch._fused_sdp_choice(q, k, v, None, 0.0, True, enable_gqa=True))
+        choice = int(torch._fused_sdp_choice(q, k, v, None, 0.0, causal, enable_gqa=gqa))
     except (AttributeError, RuntimeError, TypeError) as e:
         return f"unknown ({type(e).__name__})"
     names = {int(v): n for n, v in torch.nn.attention.SDPBackend.__members__.items()}
@@ -290,6 +294,38 @@ def attention_cases(repeats):
                           notes=f"batch {batch}, backward {both - fwd:.4g} ms at 2.5 times the forward's FLOPs, SDPA backend {backend}",
                           **kernel, **{"pass": "backward"}, **shape, causal=True))
     return cases
+
+
+def decode_attention_rows(repeats):
+    """One decode step's attention over a BF16 KV cache (Llama 3: 8 KV heads of 128, 4 query heads each),
+    called two ways: as the graph-decode section calls it (each KV head's 4 query rows as a query length,
+    no mask) and as GQA with one query row per head (enable_gqa). Per call: SDPA's backend and the time of
+    a CUDA-graph replay of up to 50 calls cycling over copies of the cache that span twice the L2, so each
+    call reads its cache from HBM."""
+    rows = []
+    l2 = torch.cuda.get_device_properties(0).L2_cache_size
+    for batch in (1, 8, 32):
+        for cache in (256, 2048, 8192):
+            nbytes = 2 * batch * KV_HEADS * cache * HEAD_DIM * 2  # K and V, BF16
+            copies = max(1, min(50, -(-2 * l2 // nbytes)))
+            k = [torch.randn(batch, KV_HEADS, cache, HEAD_DIM, device="cuda", dtype=torch.bfloat16) for _ in range(copies)]
+            v = [torch.randn_like(x) for x in k]
+            for layout in ("grouped", "gqa"):
+                if layout == "grouped":
+                    q = torch.randn(batch, KV_HEADS, HEADS // KV_HEADS, HEAD_DIM, device="cuda", dtype=torch.bfloat16)
+                    gqa = False
+                else:
+                    q = torch.randn(batch, HEADS, 1, HEAD_DIM, device="cuda", dtype=torch.bfloat16)
+                    gqa = True
+                backend = sdpa_backend(q, k[0], v[0], causal=False, gqa=gqa)
+                turn = iter(range(1 << 62))
+                ms = time_ms(lambda: (lambda i: F.scaled_dot_product_attention(q, k[i], v[i], enable_gqa=gqa))(
+                    next(turn) % copies), repeats, graph_calls=50)
+                rows.append(f"{layout},{batch},{cache},{backend},{ms * 1e3:.2f},{nbytes},{nbytes / ms / 1e9:.3f}")
+                print(f"decode attention {layout} batch {batch} cache {cache}: {backend}, {ms * 1e3:.2f} us, "
+                      f"{nbytes / ms / 1e9:.3f} TB/s over its cache")
+            del k, v
+    return rows
 
 
 def layer_time_ms(seq, repeats, linear=torch.nn.Linear, compile=False):
@@ -359,8 +395,8 @@ class StaticDecoder:
     (no Python between kernels). Prompts are prefilled in chunks of sequences; each step appends one
     token per sequence."""
 
-    def __init__(self, layers, embed, norm, head, batch, prompt, new_tokens, chunk=16):
-        self.layers, self.embed, self.norm, self.head = layers, embed, norm, head
+    def __init__(self, layers, embed, norm, head, batch, prompt, new_tokens, chunk=16, grouped=False):
+        self.layers, self.embed, self.norm, self.head, self.grouped = layers, embed, norm, head, grouped
         self.batch, self.prompt, self.chunk = batch, prompt, chunk
         length = prompt + new_tokens
         shape = (batch, KV_HEADS, length, HEAD_DIM)
@@ -400,10 +436,13 @@ class StaticDecoder:
             q, k, v = layer.project(x)
             self.k[i][:, :, pos] = k[:, :, 0]
             self.v[i][:, :, pos] = v[:, :, 0]
-            # The query heads that share a KV head stand in for the query length: one pass over the cache.
-            group = q.reshape(b, KV_HEADS, HEADS // KV_HEADS, HEAD_DIM)
-            out = F.scaled_dot_product_attention(group, self.k[i][:, :, :pos + 1], self.v[i][:, :, :pos + 1])
-            x = layer.mlp(x + layer.o(out.reshape(b, 1, HIDDEN)))
+            keys, values = self.k[i][:, :, :pos + 1], self.v[i][:, :, :pos + 1]
+            if self.grouped:  # the query heads that share a KV head as a query length (runs before 2026-11-29)
+                out = F.scaled_dot_product_attention(q.reshape(b, KV_HEADS, HEADS // KV_HEADS, HEAD_DIM), keys, values)
+                out = out.reshape(b, 1, HIDDEN)
+            else:  # one query row per head: 4x to 6x faster at batch 1 over 2,048-8,192 cached tokens (decode-attention)
+                out = F.scaled_dot_product_attention(q, keys, values, enable_gqa=True).transpose(1, 2).reshape(b, 1, HIDDEN)
+            x = layer.mlp(x + layer.o(out))
         self.next.copy_(self.head(self.norm(x)).argmax(-1))
 
     def generate(self):
@@ -436,6 +475,37 @@ def generation_ms(layers, batch, prompt, new_tokens, repeats):
 
     with torch.no_grad():
         return time_ms(prefill, repeats), time_ms(generate, max(3, repeats // 3), warmup=1)
+
+
+def launch_rows(repeats, kernels=1000):
+    """What a kernel costs beyond its own work (the per-kernel overhead of F-ROOF-1): chains of
+    `kernels` in-place adds on one BF16 tensor of each size, launched one by one from eager Python and
+    replayed as one CUDA graph. Per kernel: the chain's GPU time (CUDA events) both ways, and the
+    host's time to issue one eager add (time.perf_counter around the issuing alone). A tensor of
+    bytes_each <= L2 stays in L2 between adds; larger ones stream from HBM."""
+    rows = []
+    for nbytes in (2, 4096, 65536, 1 << 20, 4 << 20, 16 << 20, 64 << 20, 256 << 20):
+        n = kernels if nbytes <= 16 << 20 else kernels // 10
+        x = torch.zeros(nbytes // 2, device="cuda", dtype=torch.bfloat16)
+
+        def chain():
+            for _ in range(n):
+                x.add_(1.0)  # BF16 stops growing at 256 (256 + 1 rounds to 256): never inf or NaN
+
+        eager = time_ms(chain, repeats) / n
+        graph = time_ms(chain, repeats, graph_calls=1) / n
+        issue = []
+        for _ in range(repeats):
+            torch.cuda.synchronize()
+            t0 = time.perf_counter()
+            chain()
+            issue.append((time.perf_counter() - t0) / n)
+        torch.cuda.synchronize()
+        host = statistics.median(issue) * 1e3
+        rows.append(f"{nbytes},{n},{eager * 1e3:.3f},{graph * 1e3:.3f},{host * 1e3:.3f}")
+        print(f"launch {nbytes} B x {n}: eager {eager * 1e3:.2f} us, graph {graph * 1e3:.2f} us, host issue {host * 1e3:.2f} us per kernel")
+        del x
+    return rows
 
 
 def square_product(dtype, n=8192):
@@ -586,7 +656,8 @@ class RowFile(list):
         super().append(row)
 
 
-SECTIONS = ("gemm", "memory", "attention", "layer", "train", "graph-decode", "generate", "sustained", "duty")
+SECTIONS = ("gemm", "memory", "attention", "layer", "train", "graph-decode", "generate", "sustained", "duty", "launch",
+            "decode-attention")
 
 
 def main():
@@ -600,6 +671,10 @@ def main():
     p.add_argument("--layer-variants", default="bf16,fp8", help="layer section: precisions, -compile")
     p.add_argument("--layer-seqs", default="4096", help="layer section: tokens of the one sequence")
     p.add_argument("--decode-batches", default="1,8,32,128", help="graph-decode section: batch sizes")
+    p.add_argument("--prompt", type=int, default=1024, help="graph-decode and generate sections: prompt tokens")
+    p.add_argument("--decode-query", choices=("gqa", "grouped"), default="gqa",
+                   help="graph-decode section: SDPA's query per step, one row per head (gqa) or each KV head's query "
+                        "heads as a query length (grouped, the kit's call before 2026-11-29)")
     a = p.parse_args()
     only = a.only.split(",")
     unknown = sorted(set(only) - set(SECTIONS))
@@ -707,7 +782,8 @@ def main():
     section("layer", layers)
     section("train", train)
 
-    prompt, new_tokens = 1024, 128 if not a.quick else 32
+    prompt, new_tokens = a.prompt, 128 if not a.quick else 32
+    tail = "" if prompt == 1024 else f"-p{prompt}"  # names and ids as before at the default prompt
 
     def decode_scenario(name, batch, what):
         write_scenario(name, f"Llama-3-8B-shaped generation, batch {batch}, {what}",
@@ -717,26 +793,33 @@ def main():
         model = Model(LAYERS).cuda().to(torch.bfloat16)
         with torch.no_grad():
             for batch in [int(x) for x in a.decode_batches.split(",")]:
-                name = f"graph-decode-b{batch}.toml"
+                name = f"graph-decode-b{batch}{tail}.toml"
                 decode_scenario(name, batch, "static KV cache, CUDA graphs")
-                d = StaticDecoder(model.layers, model.embed, model.norm, model.head, batch, prompt, new_tokens)
+                d = StaticDecoder(model.layers, model.embed, model.norm, model.head, batch, prompt, new_tokens,
+                                  grouped=a.decode_query == "grouped")
                 ttft, e2e = time_ms(d.prefill, 3, warmup=1), time_ms(d.generate, 3, warmup=1)
-                note = ("PyTorch, preallocated KV cache, one CUDA graph per decode step, SDPA attention, prompts prefilled "
+                note = ("PyTorch, preallocated KV cache, one CUDA graph per decode step, SDPA attention "
+                        f"({'grouped query' if d.grouped else 'one query row per head, enable_gqa'}), prompts prefilled "
                         f"{d.chunk} sequences at a time, random weights")
-                inference.append([name, "ttft_s", ttft / 1e3, f"graph-decode-b{batch}-ttft", source, note])
-                inference.append([name, "latency_s", e2e / 1e3, f"graph-decode-b{batch}-e2e", source, note])
+                inference.append([name, "ttft_s", ttft / 1e3, f"graph-decode-b{batch}{tail}-ttft", source, note])
+                inference.append([name, "latency_s", e2e / 1e3, f"graph-decode-b{batch}{tail}-e2e", source, note])
+                try:  # the same prefill without Python between its kernels: how much of the TTFT is the host's
+                    print(f"graph-decode batch {batch} prompt {prompt}: prefill {ttft:.3f} ms eager, "
+                          f"{time_ms(d.prefill, 3, warmup=1, graph_calls=1):.3f} ms as one CUDA graph")
+                except RuntimeError as e:
+                    print(f"graph-decode batch {batch}: prefill not captured: {str(e).splitlines()[0] if str(e) else e}")
                 del d
                 torch.cuda.empty_cache()
 
     def eager_generate():
         layers = [Layer().cuda().to(torch.bfloat16) for _ in range(LAYERS)]
         for batch in (1, 8, 32) if a.quick else (1, 4, 16, 64):
-            name = f"decode-b{batch}.toml"
+            name = f"decode-b{batch}{tail}.toml"
             decode_scenario(name, batch, "eager")
             ttft, e2e = generation_ms(layers, batch, prompt, new_tokens, repeats)
             note = "eager PyTorch, one token per step, KV cache by concatenation, random weights"
-            inference.append([name, "ttft_s", ttft / 1e3, f"generate-b{batch}-ttft", source, note])
-            inference.append([name, "latency_s", e2e / 1e3, f"generate-b{batch}-e2e", source, note])
+            inference.append([name, "ttft_s", ttft / 1e3, f"generate-b{batch}{tail}-ttft", source, note])
+            inference.append([name, "latency_s", e2e / 1e3, f"generate-b{batch}{tail}-e2e", source, note])
 
     section("graph-decode", graph_decode)
     section("generate", eager_generate)
@@ -753,6 +836,18 @@ def main():
             f.write(f"# {source}\n# meta,dtype,... | pattern,dtype,products per burst,target duty,start (local) | "
                     "window,dtype,products per burst,target duty,seconds into the pattern,measured duty,TFLOP/s while busy"
                     " | smi,dtype,timestamp,SM clock,memory clock,power,temperature,throttle reasons\n" + "\n".join(duty) + "\n")
+
+    decode_attention = section("decode-attention", lambda: decode_attention_rows(repeats))
+    if decode_attention:
+        with open(os.path.join(a.out, "decode-attention.csv"), "w") as f:
+            f.write(f"# {source}\n# query layout,batch,cached tokens,SDPA backend,us per call,cache bytes read,TB/s\n"
+                    + "\n".join(decode_attention) + "\n")
+
+    launch = section("launch", lambda: launch_rows(repeats))
+    if launch:
+        with open(os.path.join(a.out, "launch.csv"), "w") as f:
+            f.write(f"# {source}\n# bytes of the tensor each add reads and writes,kernels in the chain,eager GPU us per kernel,"
+                    "CUDA-graph GPU us per kernel,host us to issue one eager add\n" + "\n".join(launch) + "\n")
 
     print(f"wrote {len(cases)} microbenchmark cases and {len(training) + len(inference)} measurements to {a.out}")
     for line in failed:
