@@ -54,8 +54,11 @@ std::vector<EfficiencySource> efficiency_sources() {
        "derived: PCIe TLP efficiency with 256 B payloads and ~24 B of header/framing/DLLP overhead = 256/280 = 0.91; "
        "rounded down to 0.90"},
       {"kernel_overhead_s", &Efficiency::kernel_overhead_s, e.kernel_overhead_s,
-       "host launch round trip 'about 4-6 us' per kernel, lower end (susun-blog.com, 'pegainfer (3): From Launch "
-       "Overhead to CUDA Graph', RTX 5070 Ti, CUDA 13); MODELS-REFERENCE §1: 'several us per kernel'"},
+       "measured on an H200 by perfcast's GPU kit (validation/bench/gpu/runs/2026-11-29-h200, launch_overhead.py), "
+       "in CUDA graphs: decode GEMMs (M <= 32, 26 cuBLAS shapes) median 3.6 us beyond their bytes at the streaming "
+       "rate (0.5-5.1); streaming adds 2.0 us + their bytes at 0.888 of 4.8 TB/s; a 2-byte add 0.89 us; eager "
+       "PyTorch issues one add in 6.5 us. 4 us: the GEMMs' fixed cost, rounded; also the lower end of a host launch's "
+       "'about 4-6 us' (susun-blog.com, 'pegainfer (3)', RTX 5070 Ti, CUDA 13)"},
       {"overlap_window", &Efficiency::overlap_window, e.overlap_window,
        "the overlap model as Megatron-LM documents overlap_grad_reduce / overlap_param_gather / TP comm overlap: "
        "communication hides under its class's whole compute window (and slows it by the SMs its kernels take, F-OVL-1)"},

@@ -27,7 +27,9 @@ using models::Efficiency;
 //    Korthikanti 530B 56 %); half its log range, ln(56/38)/2 = 0.19, is taken as how far any one
 //    achieved fraction of a datasheet rate may be from its default on a system not yet measured.
 //  - kernel overhead: 'about 4-6 us' per launch, and CUDA graphs remove most of it (susun-blog.com,
-//    'pegainfer (3): From Launch Overhead to CUDA Graph'): a factor of 2 either way, ln 2 = 0.69.
+//    'pegainfer (3): From Launch Overhead to CUDA Graph'): a factor of 2 either way, ln 2 = 0.69. The GPU
+//    kit's H200 run of 2026-11-29 spans the same: 2.0 us a streaming kernel in a CUDA graph, 6.5 us an
+//    eager PyTorch launch, around the 4 us default (validation/bench/gpu/runs/2026-11-29-h200).
 constexpr double kFractionSpread = 0.19;
 constexpr double kOverheadSpread = 0.69;
 constexpr std::string_view kFractionSource =
