@@ -20,6 +20,8 @@ sections (--only, comma-separated; all by default) and what they write in DIR
                            idle gaps at duty cycles 1 to 0.2 (the power-limit clock law of F-EN-4)
   decode-attention         decode-attention.csv: one decode step's SDPA over a KV cache of 256-8192 tokens,
                            batch 1-32, as graph-decode calls it and as GQA, with the backend SDPA picks
+  eager-issue              eager-issue.csv: one layer's GPU activities, the host's time to issue them, and its
+                           GPU time eager and as a CUDA graph (prefill 128 and 2,048 tokens; training 4,096)
   launch                   launch.csv: each kernel's cost beyond its work, eager and in a CUDA graph: chains
                            of in-place adds on tensors of 2 B to 256 MiB (the per-kernel overhead of F-ROOF-1)
 and beside the CSVs the scenario of every row. FP8 is torchao's default Float8Linear recipe written
@@ -325,6 +327,56 @@ def decode_attention_rows(repeats):
                 print(f"decode attention {layout} batch {batch} cache {cache}: {backend}, {ms * 1e3:.2f} us, "
                       f"{nbytes / ms / 1e9:.3f} TB/s over its cache")
             del k, v
+    return rows
+
+
+def eager_issue_rows(repeats, forwards=20):
+    """The host's share of an eager layer: for one Llama-3-8B-shaped layer (the layer section's module) on
+    one sequence, the GPU activities one call launches (torch.profiler), the host's time to issue one call
+    while a spin kernel keeps the GPU busy (so the issue never waits for it), and the call's GPU time eager
+    and replayed as one CUDA graph. Forward without gradients (a prefill) at 128 and 2,048 tokens; forward
+    and backward at 4,096 (a training micro-batch, no graph)."""
+    from torch.profiler import ProfilerActivity, profile
+    rows = []
+    layer = Layer().cuda().to(torch.bfloat16)
+    spin = 2 * 10**8  # cycles, about 0.1 s at 1,980 MHz: longer than issuing `forwards` calls
+
+    def gpu_activities(fn):
+        fn()
+        torch.cuda.synchronize()
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            fn()
+            torch.cuda.synchronize()
+        return sum(1 for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA)
+
+    def host_us(fn):
+        times = []
+        for _ in range(5):
+            torch.cuda.synchronize()
+            torch.cuda._sleep(spin)
+            t0 = time.perf_counter()
+            for _ in range(forwards):
+                fn()
+            times.append((time.perf_counter() - t0) / forwards * 1e6)
+            torch.cuda.synchronize()
+        return statistics.median(times)
+
+    for tokens, backward in ((128, False), (2048, False), (4096, True)):
+        x = torch.randn(1, tokens, HIDDEN, device="cuda", dtype=torch.bfloat16, requires_grad=backward)
+        if backward:
+            grad = torch.randn_like(x)
+            fn = lambda: torch.autograd.backward(layer(x)[0], grad)  # noqa: E731
+        else:
+            def fn():
+                with torch.no_grad():
+                    return layer(x)
+        kernels = gpu_activities(fn)
+        host = host_us(fn)
+        eager = time_ms(fn, repeats) * 1e3
+        graph = "" if backward else f"{time_ms(fn, repeats, graph_calls=1) * 1e3:.1f}"
+        rows.append(f"{'forward+backward' if backward else 'forward'},{tokens},{kernels},{host:.1f},{host / kernels:.2f},{eager:.1f},{graph}")
+        print(f"eager issue {rows[-1]}")
+        layer.zero_grad(set_to_none=True)
     return rows
 
 
@@ -657,7 +709,7 @@ class RowFile(list):
 
 
 SECTIONS = ("gemm", "memory", "attention", "layer", "train", "graph-decode", "generate", "sustained", "duty", "launch",
-            "decode-attention")
+            "decode-attention", "eager-issue")
 
 
 def main():
@@ -836,6 +888,12 @@ def main():
             f.write(f"# {source}\n# meta,dtype,... | pattern,dtype,products per burst,target duty,start (local) | "
                     "window,dtype,products per burst,target duty,seconds into the pattern,measured duty,TFLOP/s while busy"
                     " | smi,dtype,timestamp,SM clock,memory clock,power,temperature,throttle reasons\n" + "\n".join(duty) + "\n")
+
+    eager_issue = section("eager-issue", lambda: eager_issue_rows(repeats))
+    if eager_issue:
+        with open(os.path.join(a.out, "eager-issue.csv"), "w") as f:
+            f.write(f"# {source}\n# pass,tokens,GPU activities per call,host us to issue one call,host us per activity,"
+                    "eager GPU us per call,CUDA-graph GPU us per call\n" + "\n".join(eager_issue) + "\n")
 
     decode_attention = section("decode-attention", lambda: decode_attention_rows(repeats))
     if decode_attention:
