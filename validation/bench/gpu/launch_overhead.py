@@ -22,7 +22,13 @@ run). Standard library only: no GPU needed."""
 import re
 import statistics
 import sys
-import tomllib
+
+try:
+    import tomllib  # Python 3.11 and later
+except ImportError:
+    tomllib = None
+
+NO_TOMLLIB = 77  # the exit status CTest reads as "skipped" (SKIP_RETURN_CODE)
 
 
 def rows(path):
@@ -59,6 +65,9 @@ def figures(path, l2_bytes, bandwidth_Bps):
 
 def gemm_fixed_us(path, rate_Bps):
     """(id, us beyond the bytes at rate_Bps) of each GEMM case with m <= 32 in a kit microbenchmarks TOML."""
+    if tomllib is None:
+        print(f"--gemms needs Python 3.11's tomllib to read {path}; this is Python {sys.version.split()[0]}")
+        sys.exit(NO_TOMLLIB)
     out = []
     for c in tomllib.load(open(path, "rb")).get("case", []):
         if c.get("kind") != "gemm" or c["m"] > 32:
