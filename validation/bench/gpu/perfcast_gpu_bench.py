@@ -19,7 +19,7 @@ sections (--only, comma-separated; all by default) and what they write in DIR
   duty                     duty.csv: the held GEMM rate, SM clock and power when GEMM bursts alternate with
                            idle gaps at duty cycles 1 to 0.2 (the power-limit clock law of F-EN-4)
   decode-attention         decode-attention.csv: one decode step's SDPA over a KV cache of 256-8192 tokens,
-                           batch 1-32, as graph-decode calls it and as GQA, with the backend SDPA picks
+                           batch 1-32, grouped and as GQA (graph-decode's two calls), with SDPA's backend
   eager-issue              eager-issue.csv: one layer's GPU activities, the host's time to issue them, and its
                            GPU time eager and as a CUDA graph (prefill 128 and 2,048 tokens; training 4,096)
   launch                   launch.csv: each kernel's cost beyond its work, eager and in a CUDA graph: chains
@@ -300,8 +300,8 @@ def attention_cases(repeats):
 
 def decode_attention_rows(repeats):
     """One decode step's attention over a BF16 KV cache (Llama 3: 8 KV heads of 128, 4 query heads each),
-    called two ways: as the graph-decode section calls it (each KV head's 4 query rows as a query length,
-    no mask) and as GQA with one query row per head (enable_gqa). Per call: SDPA's backend and the time of
+    called two ways: grouped (each KV head's 4 query rows as a query length, no mask: graph-decode's
+    `--decode-query grouped`) and as GQA with one query row per head (enable_gqa, its default). Per call: SDPA's backend and the time of
     a CUDA-graph replay of up to 50 calls cycling over copies of the cache that span twice the L2, so each
     call reads its cache from HBM."""
     rows = []
