@@ -877,36 +877,25 @@ def main():
     section("graph-decode", graph_decode)
     section("generate", eager_generate)
 
-    sustained = section("sustained", lambda: sustained_rows(20, "bf16") + (sustained_rows(20, "fp8") if float8_supported() else []))
-    if sustained:
-        with open(os.path.join(a.out, "sustained.csv"), "w") as f:
-            f.write(f"# {source}\n# smi,dtype,timestamp,SM clock,memory clock,power,temperature,throttle reasons | "
-                    "gemm,wall time,dtype,TFLOP/s of 50 8192-cubed products\n" + "\n".join(sustained) + "\n")
+    def write_rows(name, header, rows):
+        """A section's rows as DIR/name, under the run's source line and the columns' header; no file for a section with no rows."""
+        if rows:
+            with open(os.path.join(a.out, name), "w") as f:
+                f.write(f"# {source}\n# {header}\n" + "\n".join(rows) + "\n")
 
-    duty = section("duty", lambda: duty_rows("bf16", 6) + (duty_rows("fp8", 6) if float8_supported() else []))
-    if duty:
-        with open(os.path.join(a.out, "duty.csv"), "w") as f:
-            f.write(f"# {source}\n# meta,dtype,... | pattern,dtype,products per burst,target duty,start (local) | "
-                    "window,dtype,products per burst,target duty,seconds into the pattern,measured duty,TFLOP/s while busy"
-                    " | smi,dtype,timestamp,SM clock,memory clock,power,temperature,throttle reasons\n" + "\n".join(duty) + "\n")
-
-    eager_issue = section("eager-issue", lambda: eager_issue_rows(repeats))
-    if eager_issue:
-        with open(os.path.join(a.out, "eager-issue.csv"), "w") as f:
-            f.write(f"# {source}\n# pass,tokens,GPU activities per call,host us to issue one call,host us per activity,"
-                    "eager GPU us per call,CUDA-graph GPU us per call\n" + "\n".join(eager_issue) + "\n")
-
-    decode_attention = section("decode-attention", lambda: decode_attention_rows(repeats))
-    if decode_attention:
-        with open(os.path.join(a.out, "decode-attention.csv"), "w") as f:
-            f.write(f"# {source}\n# query layout,batch,cached tokens,SDPA backend,us per call,cache bytes read,TB/s\n"
-                    + "\n".join(decode_attention) + "\n")
-
-    launch = section("launch", lambda: launch_rows(repeats))
-    if launch:
-        with open(os.path.join(a.out, "launch.csv"), "w") as f:
-            f.write(f"# {source}\n# bytes of the tensor each add reads and writes,kernels in the chain,eager GPU us per kernel,"
-                    "CUDA-graph GPU us per kernel,host us to issue one eager add\n" + "\n".join(launch) + "\n")
+    write_rows("sustained.csv", "smi,dtype,timestamp,SM clock,memory clock,power,temperature,throttle reasons | "
+               "gemm,wall time,dtype,TFLOP/s of 50 8192-cubed products",
+               section("sustained", lambda: sustained_rows(20, "bf16") + (sustained_rows(20, "fp8") if float8_supported() else [])))
+    write_rows("duty.csv", "meta,dtype,... | pattern,dtype,products per burst,target duty,start (local) | "
+               "window,dtype,products per burst,target duty,seconds into the pattern,measured duty,TFLOP/s while busy"
+               " | smi,dtype,timestamp,SM clock,memory clock,power,temperature,throttle reasons",
+               section("duty", lambda: duty_rows("bf16", 6) + (duty_rows("fp8", 6) if float8_supported() else [])))
+    write_rows("eager-issue.csv", "pass,tokens,GPU activities per call,host us to issue one call,host us per activity,"
+               "eager GPU us per call,CUDA-graph GPU us per call", section("eager-issue", lambda: eager_issue_rows(repeats)))
+    write_rows("decode-attention.csv", "query layout,batch,cached tokens,SDPA backend,us per call,cache bytes read,TB/s",
+               section("decode-attention", lambda: decode_attention_rows(repeats)))
+    write_rows("launch.csv", "bytes of the tensor each add reads and writes,kernels in the chain,eager GPU us per kernel,"
+               "CUDA-graph GPU us per kernel,host us to issue one eager add", section("launch", lambda: launch_rows(repeats)))
 
     print(f"wrote {len(cases)} microbenchmark cases and {len(training) + len(inference)} measurements to {a.out}")
     for line in failed:
