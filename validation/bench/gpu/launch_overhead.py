@@ -19,6 +19,7 @@ adds X us + their bytes at Y of", "a 2-byte add Z us", "eager PyTorch issues one
 --gemms "decode GEMMs ... median V us") must be
 what the CSV gives, to the digits cited, else the exit status is 1 (CTest runs it so against the shipped
 run). Standard library only: no GPU needed."""
+import argparse
 import re
 import statistics
 import sys
@@ -98,24 +99,17 @@ def cited(source, with_gemms):
     return out
 
 
-def main(args):
-    l2, bandwidth, expect, gemms = 50, None, None, None
-    while args and args[0].startswith("--"):
-        flag, value, args = args[0], args[1], args[2:]
-        if flag == "--l2-mib":
-            l2 = float(value)
-        elif flag == "--bandwidth-tbps":
-            bandwidth = float(value) * 1e12
-        elif flag == "--expect-from":
-            expect = value
-        elif flag == "--gemms":
-            gemms = value
-        else:
-            sys.exit(f"unknown option {flag}\n{__doc__}")
-    if not args or bandwidth is None:
-        sys.exit(__doc__)
+def main(argv):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--l2-mib", type=float, default=50, help="the device's L2 cache, MiB: larger adds stream from HBM")
+    p.add_argument("--bandwidth-tbps", type=float, required=True, help="the device's memory bandwidth, TB/s (datasheet)")
+    p.add_argument("--gemms", help="a kit microbenchmarks TOML whose decode GEMMs to time against the streaming rate")
+    p.add_argument("--expect-from", help="a source file whose cited figures must match")
+    p.add_argument("paths", nargs="+", metavar="launch.csv")
+    a = p.parse_args(argv)
+    l2, bandwidth, expect, gemms = a.l2_mib, a.bandwidth_tbps * 1e12, a.expect_from, a.gemms
     status = 0
-    for path in args:
+    for path in a.paths:
         f = figures(path, l2 * 2**20, bandwidth)
         for b, n, eager, graph, host in f["rows"]:
             print(f"{path}: {b:>10} B x {n:4}: eager {eager:7.2f} us, graph {graph:7.2f} us, host issue {host:5.2f} us per kernel")
