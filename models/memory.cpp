@@ -263,7 +263,9 @@ double in_flight_chunks(Schedule s, int pp, int vp, double microbatches, int sta
 }
 
 // Weight storage with its scales (F-KV-4 for the scale term).
-QuantFormat weight_format(Precision p, int hidden) {
+QuantFormat weight_format(Precision p, int hidden, Fp4Blocks fp4) {
+  if (p == Precision::fp4 && fp4 == Fp4Blocks::mxfp4)
+    return {0.5, 32, 1, "MXFP4: 32-element blocks with an E8M0 scale (OCP Microscaling Formats v1.0)"};
   switch (p) {
     case Precision::fp8: return {1, 128 * 128, 4, "128x128 blocks with an fp32 scale (DeepSeek-V3 report §3.3.2)"};
     case Precision::int8: return {1, double(hidden), 2, "per-output-channel fp16 scale (SmoothQuant W8A8)"};

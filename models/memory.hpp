@@ -102,7 +102,7 @@ struct QuantFormat {
   std::string_view source;
   double bytes_per_element() const { return element_bytes + (group > 0 ? scale_bytes / group : 0); }
 };
-QuantFormat weight_format(Precision p, int hidden);
+QuantFormat weight_format(Precision p, int hidden, Fp4Blocks fp4 = Fp4Blocks::nvfp4);
 QuantFormat kv_format(Precision p);
 
 // KV cache bytes per token on one tensor-parallel rank: GQA/MQA 2·L·n_kv·d_h·β with the KV heads

@@ -25,6 +25,15 @@ constexpr bool quantised_training_format(Precision p) { return p == Precision::f
 
 constexpr std::string_view name_of(Precision p) { return kPrecisionNames[static_cast<std::size_t>(p)]; }
 
+// The block scales of 4-bit float weights: NVFP4 (an E4M3 scale per 16 values, NVIDIA Model Optimizer's
+// checkpoints) or MXFP4 (an E8M0 scale per 32, OCP Microscaling v1.0: gpt-oss). "fp4" names NVFP4.
+enum class Fp4Blocks { nvfp4, mxfp4 };
+
+// A weight format's name as a scenario gives it: MXFP4 by name, the rest (NVFP4 included) as their precision.
+constexpr std::string_view storage_name(Precision p, Fp4Blocks b) {
+  return p == Precision::fp4 && b == Fp4Blocks::mxfp4 ? "mxfp4" : name_of(p);
+}
+
 constexpr std::optional<Precision> precision_from(std::string_view name) {
   for (std::size_t i = 0; i < kPrecisionCount; ++i)
     if (kPrecisionNames[i] == name) return static_cast<Precision>(i);

@@ -145,6 +145,7 @@ TEST_CASE("hand-counted architectures: Qwen3-8B (F-ARCH-1), GPT-OSS-120B's sinks
   CHECK(v3.stored_weight_dtype == Precision::fp8);
   // gpt-oss quantises only its experts (modules_to_not_convert: self_attn, mlp.router, embed_tokens, lm_head).
   CHECK(imported("gpt-oss-120b").stored_expert_weight_dtype == Precision::fp4);
+  CHECK(imported("gpt-oss-120b").stored_fp4_blocks == Fp4Blocks::mxfp4);  // quant_method mxfp4
   CHECK(!imported("gpt-oss-120b").stored_weight_dtype);
   const models::TransformerSpec gemma = imported("gemma-3-27b").transformer();
   CHECK(gemma.sliding_layers == 52);  // 62 layers, every sixth global (sliding_window_pattern 6)

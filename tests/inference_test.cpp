@@ -351,6 +351,33 @@ expert_weight_dtype = "fp4"
             .find("inference.expert_weight_dtype: Llama 3 8B has no routed experts") != std::string::npos);
 }
 
+TEST_CASE("mxfp4: gpt-oss's experts as its checkpoint stores them, an E8M0 scale per 32 values; fp4 and nvfp4 are NVFP4") {
+  const auto oss = [](const std::string& preset, const std::string& experts) {
+    return scenario("[model]\npreset = \"" + preset + "\"\n[hardware]\naccelerator = \"b200\"\n[inference]\ninput_len = 1\n"
+                    "output_len = 1\nbatch = 1\nexpert_weight_dtype = \"" + experts + "\"\n");
+  };
+  const auto weights_of = [](const Scenario& sc) { return test::component(memory_for_scenario(sc), "weights"); };
+  const Scenario mx = oss("gpt-oss-20b", "mxfp4");
+  CHECK(mx.inference->expert_weight_dtype == Precision::fp4);
+  CHECK(mx.inference->fp4_blocks == Fp4Blocks::mxfp4);
+  const models::TransformerSpec& m = mx.workload.transformer();
+  const double experts = double(m.layers) * m.moe->experts * 3.0 * m.hidden * m.moe->expert_ffn_hidden;
+  // The scales' share: 1/16 B a weight under NVFP4, 1/32 under MXFP4.
+  CHECK(weights_of(oss("gpt-oss-20b", "fp4")) - weights_of(mx) == doctest::Approx(experts / 32));
+  CHECK(weights_of(oss("gpt-oss-20b", "nvfp4")) == weights_of(oss("gpt-oss-20b", "fp4")));
+  // The model card's checkpoint sizes (arXiv:2508.10925 Table 1): 12.8 and 60.8 GiB, within half a unit of the last digit.
+  CHECK(std::abs(weights_of(mx) / double(1 << 30) - 12.8) < 0.05);
+  CHECK(std::abs(weights_of(oss("gpt-oss-120b", "mxfp4")) / double(1 << 30) - 60.8) < 0.1);
+  // The decode step reads the same bytes.
+  const RooflineReport r = roofline_for_pass(mx, models::Phase::decode, 1, 1, models::default_efficiency());
+  const models::Op down = op_named(r, "moe.expert.down");
+  CHECK(down.weight_bytes / down.gemm.count == doctest::Approx(double(m.moe->expert_ffn_hidden) * m.hidden * (0.5 + 1.0 / 32)));
+  // One checkpoint, one block scaling.
+  CHECK(error_of("[model]\npreset = \"gpt-oss-20b\"\n[hardware]\naccelerator = \"b200\"\n[inference]\nweight_dtype = \"nvfp4\"\n"
+                 "expert_weight_dtype = \"mxfp4\"\n")
+            .find("inference.expert_weight_dtype: weight_dtype and expert_weight_dtype name both nvfp4 and mxfp4") != std::string::npos);
+}
+
 TEST_CASE("a frame budget below one frame per 100 s is refused, not printed as an infinite budget") {
   const std::string coral = "[model]\npreset = \"mobilenet-v2\"\n[hardware]\naccelerator = \"coral-usb\"\n[inference]\nbatch = 1\n"
                             "compute_dtype = \"int8\"\nweight_dtype = \"int8\"\n";

@@ -165,7 +165,9 @@ TEST_CASE("F-KV-3: paged allocation rounds each sequence up to whole blocks") {
 TEST_CASE("weight formats carry their scales") {
   CHECK(weight_format(Precision::bf16, 8192).bytes_per_element() == 2);
   CHECK(weight_format(Precision::int4, 8192).bytes_per_element() == 0.5 + 2.5 / 128);
-  CHECK(weight_format(Precision::fp4, 8192).bytes_per_element() == 0.5 + 1.0 / 16);
+  CHECK(weight_format(Precision::fp4, 8192).bytes_per_element() == 0.5 + 1.0 / 16);  // NVFP4: an E4M3 scale per 16
+  CHECK(weight_format(Precision::fp4, 8192, Fp4Blocks::mxfp4).bytes_per_element() == 0.5 + 1.0 / 32);  // MXFP4: E8M0 per 32
+  CHECK(weight_format(Precision::fp8, 8192, Fp4Blocks::mxfp4).bytes_per_element() == 1 + 4.0 / 16384);  // only 4-bit floats
   CHECK(weight_format(Precision::int8, 8192).bytes_per_element() == 1 + 2.0 / 8192);
   CHECK(weight_format(Precision::fp8, 8192).bytes_per_element() == 1 + 4.0 / 16384);
 }

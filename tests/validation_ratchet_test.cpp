@@ -64,6 +64,9 @@ const std::map<std::string, Pin> kPins = {
     {"training", {0.07485, 37, 47}},  {"inference", {0.07676, 48, 55}}, {"edge", {0.23155, 9, 18}},
     {"collective", {0.07518, 28, 26}}, {"memory", {0.01682, 5, 5}},      {"gemm", {0.07081, 27, 17}},
     {"carbon", {0.00421, 15, 15}},
+    // 2026-11-29, published checkpoint sizes as the memory model's weights (validation/weights-gpt-oss.toml): gpt-oss's
+    // MXFP4 experts at 0.53125 B a weight, -0.14 % / +0.06 % of the model card's 60.8 / 12.8 GiB (+5.3 % / +4.4 % as NVFP4).
+    {"weights", {0.00100, 2, 2}},
     // Serving under load (serving_* metrics: the engine simulated under the benchmark's protocol), added
     // 2026-11-24 with InferenceX's DeepSeek-R1 FP4 B200 TensorRT-LLM concurrency sweep: TTFT 70 % short
     // in the median, TPOT 10 %, output throughput 14 % (README, Validation).

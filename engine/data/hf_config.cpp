@@ -314,6 +314,7 @@ void read_quantization(const Reader& r, const json& root, Workload& w) {
   if (method == "mxfp4") {
     // gpt-oss: modules_to_not_convert lists self_attn, mlp.router, embed_tokens and lm_head; only the experts are MXFP4.
     w.stored_expert_weight_dtype = Precision::fp4;
+    w.stored_fp4_blocks = Fp4Blocks::mxfp4;
     w.stored_weight_note = "MXFP4 experts (quant_method mxfp4; attention, router, embedding and head kept BF16)";
     return;
   }

@@ -34,6 +34,18 @@ std::optional<Precision> dtype(KeyReader& r, std::string_view key) {
   return v ? precision_from(*v) : std::nullopt;
 }
 
+// A weight storage format: "nvfp4" and "mxfp4" are fp4 with their block scales, which `blocks` records;
+// one scenario's 4-bit weights share one scaling.
+std::optional<Precision> weight_dtype(KeyReader& r, std::string_view key, std::optional<Fp4Blocks>& blocks) {
+  auto v = r.choice(key);
+  if (!v) return std::nullopt;
+  if (*v != "nvfp4" && *v != "mxfp4") return precision_from(*v);
+  const Fp4Blocks named = *v == "mxfp4" ? Fp4Blocks::mxfp4 : Fp4Blocks::nvfp4;
+  if (blocks && *blocks != named) r.section().fail(key, "weight_dtype and expert_weight_dtype name both nvfp4 and mxfp4: give one block scaling");
+  blocks = named;
+  return Precision::fp4;
+}
+
 std::optional<double> as_double(std::optional<std::int64_t> v) { return v ? std::optional<double>(double(*v)) : std::nullopt; }
 
 
@@ -103,8 +115,8 @@ InferenceSettings read_inference(TomlSection& t) {
     s.batch = as_double(r.integer("batch"));
   }
   s.engine = r.pick<models::ServingEngine>("engine");
-  s.weight_dtype = dtype(r, "weight_dtype");
-  s.expert_weight_dtype = dtype(r, "expert_weight_dtype");
+  s.weight_dtype = weight_dtype(r, "weight_dtype", s.fp4_blocks);
+  s.expert_weight_dtype = weight_dtype(r, "expert_weight_dtype", s.fp4_blocks);
   s.kv_dtype = dtype(r, "kv_dtype");
   s.compute_dtype = dtype(r, "compute_dtype");
   s.target_fps = r.number("target_fps");
@@ -390,6 +402,7 @@ Scenario read_scenario(TomlSection& root, const std::string& label, const std::f
     // A checkpoint's quantization_config is how its weights are stored, unless the scenario says.
     if (!s.inference->weight_dtype) s.inference->weight_dtype = s.workload.stored_weight_dtype;
     if (!s.inference->expert_weight_dtype) s.inference->expert_weight_dtype = s.workload.stored_expert_weight_dtype;
+    if (!s.inference->fp4_blocks && s.workload.stores_quantised()) s.inference->fp4_blocks = s.workload.stored_fp4_blocks;
   }
   if (s.training && s.inference) root.fail("inference", "a scenario is either [training] or [inference], not both");
   if (!s.training && !s.inference) root.fail_here("a scenario needs a [training] or an [inference] table");

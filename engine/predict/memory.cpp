@@ -241,7 +241,8 @@ InferenceShape transformer_inference(const Scenario& s, const AcceleratorSpec& a
   const ParallelismSettings& p = s.parallelism;
   const ShardPlan plan = shard_plan(s);
   const InferenceDtypes dt = inference_dtypes(in, a);
-  const models::QuantFormat wf = models::weight_format(dt.weights, m.hidden);
+  const Fp4Blocks fp4 = in.fp4_blocks.value_or(Fp4Blocks::nvfp4);
+  const models::QuantFormat wf = models::weight_format(dt.weights, m.hidden, fp4);
   const models::QuantFormat kf = models::kv_format(dt.kv);
   const double block = in.kv_block.value_or(o.kv_block_tokens);
   const double beta = dt.compute == Precision::fp32 ? 4 : 2;
@@ -256,7 +257,7 @@ InferenceShape transformer_inference(const Scenario& s, const AcceleratorSpec& a
     // Non-linear parameters (embeddings, norms, routers) stay 16-bit.
     const double other_bytes = std::max(2.0, std::min(4.0, bytes_per_element(dt.compute)));
     // Routed experts as their own format says where a checkpoint quantises only them.
-    const models::QuantFormat ef = in.expert_weight_dtype ? models::weight_format(*in.expert_weight_dtype, m.hidden) : wf;
+    const models::QuantFormat ef = in.expert_weight_dtype ? models::weight_format(*in.expert_weight_dtype, m.hidden, fp4) : wf;
     const double weights = (lp.linear - lp.expert) * wf.bytes_per_element() + lp.expert * ef.bytes_per_element() + lp.other * other_bytes;
     const double kv_token = models::kv_bytes_per_token(m, kf, p.tp, int(st.dense + st.moe));
     const double kv_sequence =
@@ -279,9 +280,9 @@ InferenceShape transformer_inference(const Scenario& s, const AcceleratorSpec& a
     auto& out = ev.components;
     out.push_back({"weights", weights,
                    fmt::format("{:.4g}B parameters; projections {} at {:.4g} B/param ({}){}, the rest {:g}-byte", lp.total() / 1e9,
-                               name_of(dt.weights), wf.bytes_per_element(), wf.source,
+                               storage_name(dt.weights, fp4), wf.bytes_per_element(), wf.source,
                                in.expert_weight_dtype ? fmt::format(" but the routed experts {} at {:.4g} B/param ({})",
-                                                                    name_of(*in.expert_weight_dtype), ef.bytes_per_element(), ef.source)
+                                                                    storage_name(*in.expert_weight_dtype, fp4), ef.bytes_per_element(), ef.source)
                                                       : std::string(),
                                other_bytes)});
     const std::string window = m.sliding_share() > 0

@@ -151,7 +151,8 @@ double activation_bytes_for(const AcceleratorSpec& a, Precision p) {
 // Weights and KV cache are read as they are stored, block scales included (the formats the memory
 // model counts, F-KV-4; F-ROOF-7): an NVFP4 weight is 0.5 + 1/16 bytes, not 0.5.
 models::OpContext transformer_context(Phase phase, double batch, double seq, double context, int tp, Precision p,
-                                      std::optional<Precision> weights, std::optional<Precision> kv, double wide, int hidden) {
+                                      std::optional<Precision> weights, std::optional<Precision> kv, double wide, int hidden,
+                                      Fp4Blocks fp4 = Fp4Blocks::nvfp4) {
   models::OpContext c;
   c.phase = phase;
   c.batch = batch;
@@ -161,7 +162,7 @@ models::OpContext transformer_context(Phase phase, double batch, double seq, dou
   c.math = p;
   c.activation_bytes = wide;
   if (weights || phase != Phase::training)
-    c.weight_bytes = models::weight_format(weights.value_or(p), hidden).bytes_per_element();
+    c.weight_bytes = models::weight_format(weights.value_or(p), hidden, fp4).bytes_per_element();
   else
     c.weight_bytes = std::min(2.0, bytes_per_element(p));
   c.kv_bytes = kv ? models::kv_format(*kv).bytes_per_element() : wide;
@@ -274,7 +275,8 @@ void add_inference_pass(RooflineReport& r, const Scenario& s, const AcceleratorS
   const models::TransformerSpec& m = s.workload.transformer();
   const bool decode = phase == Phase::decode;
   models::OpContext c = transformer_context(phase, batch, decode ? 1 : in.input_len, decode ? context : 0, par.tp, r.precision,
-                                            in.weight_dtype, in.kv_dtype, activation_bytes_for(a, r.precision), m.hidden);
+                                            in.weight_dtype, in.kv_dtype, activation_bytes_for(a, r.precision), m.hidden,
+                                            in.fp4_blocks.value_or(Fp4Blocks::nvfp4));
   c.mask = s.mask;
   c.kernel = s.attention_kernel;
   c.decode_kv = s.decode_kv;
@@ -283,7 +285,9 @@ void add_inference_pass(RooflineReport& r, const Scenario& s, const AcceleratorS
   // integer-only NPU, with no 16-bit path, runs it as the rest.
   if (c.weight_bytes < 2 && (a.peak(Precision::bf16) || a.peak(Precision::fp16)))
     c.head_math = bytes_per_element(r.precision) >= 2 ? r.precision : default_precision(a);  // BF16, else FP16
-  if (in.expert_weight_dtype) c.expert_weight_bytes = models::weight_format(*in.expert_weight_dtype, m.hidden).bytes_per_element();
+  if (in.expert_weight_dtype)
+    c.expert_weight_bytes =
+        models::weight_format(*in.expert_weight_dtype, m.hidden, in.fp4_blocks.value_or(Fp4Blocks::nvfp4)).bytes_per_element();
   c.ep = par.ep;
   c.sequence_parallel = par.sequence_parallel;
   time_sections(r, models::transformer_ops(m, c),

@@ -30,6 +30,7 @@ struct Workload {
   // Where it quantises only the routed experts (gpt-oss's mxfp4): their format, inference's
   // expert_weight_dtype unless the scenario gives one; the rest stays as the model's own dtype.
   std::optional<Precision> stored_expert_weight_dtype;
+  Fp4Blocks stored_fp4_blocks = Fp4Blocks::nvfp4;  // the block scales of its 4-bit float weights
   std::string stored_weight_note;
   bool stores_quantised() const { return stored_weight_dtype || stored_expert_weight_dtype; }
 

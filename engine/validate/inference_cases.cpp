@@ -11,9 +11,17 @@ namespace {
 constexpr std::string_view kMetrics[] = {"output_tokens_per_s",        "output_tokens_per_s_per_device", "ttft_s",
                                          "latency_s",                  "serving_output_tokens_per_s",    "serving_ttft_mean_s",
                                          "serving_tpot_mean_s",        "serving_e2e_mean_s",             "serving_ttft_p50_s",
-                                         "serving_tpot_p50_s",         "serving_e2e_p50_s",              "serving_itl_p50_s"};
+                                         "serving_tpot_p50_s",         "serving_e2e_p50_s",              "serving_itl_p50_s",
+                                         "weights_bytes"};
 
-bool is_serving(InferenceMetric m) { return m >= InferenceMetric::serving_tokens_per_s; }
+bool is_serving(InferenceMetric m) { return m >= InferenceMetric::serving_tokens_per_s && m <= InferenceMetric::serving_itl_p50; }
+
+// The weights component of the memory model's breakdown (per device).
+double weights_bytes(const MemoryReport& r) {
+  for (const MemoryComponent& c : r.components)
+    if (c.name == "weights") return c.bytes;
+  return 0;
+}
 
 // The steady state a serving_* metric reads: the closed loop, else the rate's (the two carry the
 // same-named figures).
@@ -40,6 +48,7 @@ double predicted_value(InferenceMetric m, const InferencePrediction& p) {
     case InferenceMetric::tokens_per_s_per_device: return p.output_tokens_per_s_per_device;
     case InferenceMetric::ttft: return p.ttft_s;
     case InferenceMetric::latency: return p.edge ? p.edge->latency_s / p.batch : p.e2e_s;
+    case InferenceMetric::weights_bytes: return weights_bytes(p.memory);
     default: break;
   }
   return 0;
@@ -62,7 +71,7 @@ std::string_view inference_case_kind(const InferenceCase& c) {
   // serving_* metrics are a replica under load (the engine simulated): kind serving.
   const InferenceMetric m = InferenceMetric(c.metric);
   const bool vision = c.scenario ? !c.scenario->workload.is_transformer() : m == InferenceMetric::latency;
-  return vision ? "edge" : is_serving(m) ? "serving" : "inference";
+  return vision ? "edge" : is_serving(m) ? "serving" : m == InferenceMetric::weights_bytes ? "weights" : "inference";
 }
 
 std::vector<CaseScore> score_inference_cases(const std::vector<InferenceCase>& cases, const ModelParams& mp) {
@@ -72,7 +81,7 @@ std::vector<CaseScore> score_inference_cases(const std::vector<InferenceCase>& c
     CaseScore s = score_of(c, std::string(inference_case_kind(c)));
     const bool time = m == InferenceMetric::ttft || m == InferenceMetric::latency ||
                       (is_serving(m) && m != InferenceMetric::serving_tokens_per_s);
-    s.dimension = time ? units::dim::seconds : units::dim::hertz;
+    s.dimension = time ? units::dim::seconds : m == InferenceMetric::weights_bytes ? units::dim::bytes : units::dim::hertz;
     s.measured = c.measured;
     s.detail = std::string(kMetrics[c.metric]);
     if (c.scenario) {

@@ -1,7 +1,8 @@
 #pragma once
 // Inference validation cases (validation/inference.toml): a published serving or edge benchmark
 // as a scenario and the figure it reports (output tokens/s of the replica or per device, TTFT,
-// latency per frame). LLM cases score as kind "inference", vision cases as kind "edge".
+// latency per frame, a checkpoint's weight bytes). LLM cases score as kind "inference", vision cases as
+// kind "edge", weight bytes as kind "weights".
 #include <optional>
 #include <span>
 #include <string>
@@ -20,7 +21,8 @@ enum class InferenceMetric {
   tokens_per_s, tokens_per_s_per_device, ttft, latency,
   serving_tokens_per_s, serving_ttft_mean, serving_tpot_mean, serving_e2e_mean,
   serving_ttft_p50, serving_tpot_p50, serving_e2e_p50,  // medians, as a rate sweep's tables give them
-  serving_itl_p50  // the median gap between streamed chunks over every gap (a benchmark's median ITL)
+  serving_itl_p50,  // the median gap between streamed chunks over every gap (a benchmark's median ITL)
+  weights_bytes     // the weights one device holds, as the memory model counts them (a published checkpoint size)
 };
 
 using InferenceCase = ScenarioCase;  // metric: a InferenceMetric
@@ -29,7 +31,7 @@ std::vector<InferenceCase> load_inference_cases(CaseFile& f, const HardwareDb& d
 std::vector<CaseScore> score_inference_cases(const std::vector<InferenceCase>& cases,
                                         const ModelParams& params = {});
 
-// The kind a case scores as: "edge" (a vision model), "serving" (a serving_* metric) or "inference".
+// The kind a case scores as: "edge" (a vision model), "serving" (a serving_* metric), "weights" or "inference".
 std::string_view inference_case_kind(const InferenceCase& c);
 
 // The metric names a inference case may give (`metric = "..."`).

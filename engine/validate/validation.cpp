@@ -263,7 +263,7 @@ std::vector<CaseScore> score_file(const std::filesystem::path& file, const Hardw
 
 std::span<const std::string_view> suite_kinds(std::string_view suite) {
   static constexpr std::string_view kMemory[] = {"model_states", "kv_cache"}, kCollective[] = {"collective"},
-                                    kTraining[] = {"training"}, kInference[] = {"inference", "serving", "edge"},
+                                    kTraining[] = {"training"}, kInference[] = {"inference", "serving", "edge", "weights"},
                                     kCarbon[] = {"carbon", "carbon_predicted"};
   if (suite == "microbenchmark") return kKinds;
   if (suite == "memory") return kMemory;

@@ -146,8 +146,9 @@ std::string model_preset_toml(const Workload& w) {
   const TransformerSpec& m = w.transformer();
   std::string notes = fmt::format("Written by perfcast model import from {}.", w.source.locator);
   if (w.stores_quantised())
-    notes += fmt::format(" The checkpoint stores {}: give [inference] {} to use them.", w.stored_weight_note,
-                         w.stored_weight_dtype ? "weight_dtype" : "expert_weight_dtype");
+    notes += fmt::format(" The checkpoint stores {}: give [inference] {} = \"{}\" to use them.", w.stored_weight_note,
+                         w.stored_weight_dtype ? "weight_dtype" : "expert_weight_dtype",
+                         storage_name(w.stored_weight_dtype ? *w.stored_weight_dtype : *w.stored_expert_weight_dtype, w.stored_fp4_blocks));
   std::string out = fmt::format("schema_version = 1\nname = {}\ndisplay_name = {}\nnotes = {}\n\n", toml_string(w.name), toml_string(w.display_name),
                                 toml_string(notes));
   out += fmt::format("[source]\ntitle = {}\nlocator = {}\n", toml_string(w.source.title), toml_string(w.source.locator));

@@ -14,7 +14,7 @@ v0.19.1. What it states and what each case assumes:
     client every token waits one decode step).
   - gpt-oss-20b on B200 ('Performance with FlashInfer on Blackwell', Figure 6: BF16 3.56e-06 ms/token + 3.15 ms, FP8
     2.06e-06 + 3.17 ms; both caches for every layer, no sliding-window skip on B200), at the same lengths: the
-    checkpoint's MXFP4 expert weights (`expert_weight_dtype = "fp4"`; attention, router, embedding and head BF16, as its
+    checkpoint's MXFP4 expert weights (`expert_weight_dtype = "mxfp4"`; attention, router, embedding and head BF16, as its
     quantization_config's modules_to_not_convert says), BF16 math. The blog's H100 gpt-oss fits give only a
     range of intercepts (4.03-4.07 ms) and are not used.
   - The B200 FP8 slope is, with the BF16 one, where B200's FP8-cache share comes from (hardware_db b200,
@@ -51,7 +51,7 @@ def scenario(device, kv, input_len, output_len, serving, model="llama3.1-8b"):
     inference = {"input_len": input_len, "output_len": output_len, "engine": "vllm", "compute_dtype": "bf16",
                  "weight_dtype": "bf16", "kv_dtype": kv}
     if model == "gpt-oss-20b":
-        inference["expert_weight_dtype"] = "fp4"  # the checkpoint's MXFP4 experts, the rest BF16
+        inference["expert_weight_dtype"] = "mxfp4"  # the checkpoint's MXFP4 experts, the rest BF16
     return {
         "model": {"preset": model},
         "hardware": {"accelerator": device, "count": 1},

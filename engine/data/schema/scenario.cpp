@@ -23,6 +23,8 @@ constexpr double kMaxContext = 1e9;       // tokens of context (MiniMax-M1's con
 constexpr std::array<std::string_view, 6> kTrainingPrecisions{"fp32", "tf32", "bf16", "fp16", "fp8", "fp4"};
 constexpr std::array<std::string_view, 2> kGradReduceDtypes{"fp32", "bf16"};
 constexpr std::array<std::string_view, 8> kServingDtypes{"fp32", "bf16", "fp16", "fp8", "fp6", "fp4", "int8", "int4"};
+// Weights' storage formats: the math formats, and the two block scalings of 4-bit floats by name.
+constexpr std::array<std::string_view, 10> kWeightDtypes{"fp32", "bf16", "fp16", "fp8", "fp6", "fp4", "nvfp4", "mxfp4", "int8", "int4"};
 constexpr std::array<std::string_view, 2> kEngines{"gpu", "dla"};
 
 constexpr ScenarioKey integer(std::string_view key, std::string_view unit, std::string_view default_text, double min, double max,
@@ -188,9 +190,10 @@ constexpr ScenarioKey kInference[] = {
     choice("engine", models::kServingEngineKeys, "vllm",
            "Serving engine whose scheduler defaults (token budget, running requests) apply to batch = \"max\" and capacity "
            "--concurrency"),
-    choice("weight_dtype", kServingDtypes, "compute_dtype", "Weight storage format"),
-    choice("expert_weight_dtype", kServingDtypes, "weight_dtype",
-           "The routed experts' storage format, where a checkpoint quantises only them (gpt-oss: MXFP4 experts, BF16 attention)"),
+    choice("weight_dtype", kWeightDtypes, "compute_dtype",
+           "Weight storage format; fp4 is nvfp4 (an E4M3 scale per 16 values, 0.5625 B), mxfp4 an E8M0 scale per 32 (0.53125 B)"),
+    choice("expert_weight_dtype", kWeightDtypes, "weight_dtype",
+           "The routed experts' storage format, where a checkpoint quantises only them (gpt-oss: mxfp4 experts, BF16 attention)"),
     choice("kv_dtype", kServingDtypes, "bf16 (int8 on integer-only devices)", "KV cache element format"),
     choice("compute_dtype", kServingDtypes, "bf16 (the device's own on edge parts)", "Math precision"),
     number("target_fps", "frames/s", "none", 0.01, true, 1e6, "Edge: the frame rate the model must sustain (at least one frame per 100 s)"),
