@@ -102,7 +102,8 @@ TrainingSettings read_training(TomlSection& t, const AcceleratorSpec& device) {
   return s;
 }
 
-InferenceSettings read_inference(TomlSection& t) {
+// `stored`: the checkpoint's 4-bit block scaling, which applies unless a weight format names one.
+InferenceSettings read_inference(TomlSection& t, Fp4Blocks stored) {
   KeyReader r(t, "inference");
   InferenceSettings s;
   s.input_len = as_double(r.integer("input_len")).value_or(1);
@@ -115,8 +116,10 @@ InferenceSettings read_inference(TomlSection& t) {
     s.batch = as_double(r.integer("batch"));
   }
   s.engine = r.pick<models::ServingEngine>("engine");
-  s.weight_dtype = weight_dtype(r, "weight_dtype", s.fp4_blocks);
-  s.expert_weight_dtype = weight_dtype(r, "expert_weight_dtype", s.fp4_blocks);
+  std::optional<Fp4Blocks> named;
+  s.weight_dtype = weight_dtype(r, "weight_dtype", named);
+  s.expert_weight_dtype = weight_dtype(r, "expert_weight_dtype", named);
+  s.fp4_blocks = named.value_or(stored);
   s.kv_dtype = dtype(r, "kv_dtype");
   s.compute_dtype = dtype(r, "compute_dtype");
   s.target_fps = r.number("target_fps");
@@ -398,11 +401,10 @@ Scenario read_scenario(TomlSection& root, const std::string& label, const std::f
   s.hw = resolve_hardware(db, s.hardware);
   if (auto t = root.table("training")) s.training = read_training(*t, s.hw.device);
   if (auto t = root.table("inference")) {
-    s.inference = read_inference(*t);
+    s.inference = read_inference(*t, s.workload.stored_fp4_blocks);
     // A checkpoint's quantization_config is how its weights are stored, unless the scenario says.
     if (!s.inference->weight_dtype) s.inference->weight_dtype = s.workload.stored_weight_dtype;
     if (!s.inference->expert_weight_dtype) s.inference->expert_weight_dtype = s.workload.stored_expert_weight_dtype;
-    if (!s.inference->fp4_blocks && s.workload.stores_quantised()) s.inference->fp4_blocks = s.workload.stored_fp4_blocks;
   }
   if (s.training && s.inference) root.fail("inference", "a scenario is either [training] or [inference], not both");
   if (!s.training && !s.inference) root.fail_here("a scenario needs a [training] or an [inference] table");

@@ -241,7 +241,7 @@ InferenceShape transformer_inference(const Scenario& s, const AcceleratorSpec& a
   const ParallelismSettings& p = s.parallelism;
   const ShardPlan plan = shard_plan(s);
   const InferenceDtypes dt = inference_dtypes(in, a);
-  const Fp4Blocks fp4 = in.fp4_blocks.value_or(Fp4Blocks::nvfp4);
+  const Fp4Blocks fp4 = in.fp4_blocks;
   const models::QuantFormat wf = models::weight_format(dt.weights, m.hidden, fp4);
   const models::QuantFormat kf = models::kv_format(dt.kv);
   const double block = in.kv_block.value_or(o.kv_block_tokens);

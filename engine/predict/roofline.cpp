@@ -276,7 +276,7 @@ void add_inference_pass(RooflineReport& r, const Scenario& s, const AcceleratorS
   const bool decode = phase == Phase::decode;
   models::OpContext c = transformer_context(phase, batch, decode ? 1 : in.input_len, decode ? context : 0, par.tp, r.precision,
                                             in.weight_dtype, in.kv_dtype, activation_bytes_for(a, r.precision), m.hidden,
-                                            in.fp4_blocks.value_or(Fp4Blocks::nvfp4));
+                                            in.fp4_blocks);
   c.mask = s.mask;
   c.kernel = s.attention_kernel;
   c.decode_kv = s.decode_kv;
@@ -286,8 +286,7 @@ void add_inference_pass(RooflineReport& r, const Scenario& s, const AcceleratorS
   if (c.weight_bytes < 2 && (a.peak(Precision::bf16) || a.peak(Precision::fp16)))
     c.head_math = bytes_per_element(r.precision) >= 2 ? r.precision : default_precision(a);  // BF16, else FP16
   if (in.expert_weight_dtype)
-    c.expert_weight_bytes =
-        models::weight_format(*in.expert_weight_dtype, m.hidden, in.fp4_blocks.value_or(Fp4Blocks::nvfp4)).bytes_per_element();
+    c.expert_weight_bytes = models::weight_format(*in.expert_weight_dtype, m.hidden, in.fp4_blocks).bytes_per_element();
   c.ep = par.ep;
   c.sequence_parallel = par.sequence_parallel;
   time_sections(r, models::transformer_ops(m, c),

@@ -53,9 +53,9 @@ struct InferenceSettings {
   // The routed experts' storage where a checkpoint quantises only them (gpt-oss: MXFP4 experts, BF16
   // attention); unset, they are stored as weight_dtype says.
   std::optional<Precision> expert_weight_dtype;
-  // The block scales of the 4-bit float weights ("mxfp4" in weight_dtype or expert_weight_dtype; "fp4" and
-  // "nvfp4" are NVFP4); unset, the checkpoint's (a Hugging Face quantization_config), else NVFP4.
-  std::optional<Fp4Blocks> fp4_blocks;
+  // The block scales of the 4-bit float weights: as weight_dtype or expert_weight_dtype names them ("mxfp4",
+  // "nvfp4"), else the checkpoint's (a Hugging Face quantization_config), else NVFP4.
+  Fp4Blocks fp4_blocks = Fp4Blocks::nvfp4;
   std::optional<double> target_fps;
   std::optional<double> memory_utilization;  // fraction of device memory the server may use
   std::optional<double> kv_block;            // paged KV cache block, tokens
