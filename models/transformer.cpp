@@ -69,8 +69,12 @@ double mean_attention_parameters(const TransformerSpec& m) {
 
 double mlp_parameters(const TransformerSpec& m, double f) {
   const double h = m.hidden;
-  if (m.mlp == MlpKind::swiglu) return 3 * h * f + (m.linear_bias ? 2 * f + h : 0);
-  return 2 * h * f + (m.linear_bias ? f + h : 0);
+  return (m.mlp == MlpKind::swiglu ? 3 : 2) * h * f + mlp_bias_parameters(m, f);
+}
+
+double mlp_bias_parameters(const TransformerSpec& m, double f) {
+  if (!m.linear_bias) return 0;
+  return m.mlp == MlpKind::swiglu ? 2 * f + m.hidden : f + m.hidden;
 }
 
 double router_parameters(const TransformerSpec& m) {

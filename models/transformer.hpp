@@ -159,6 +159,8 @@ double linear_attention_parameters(const TransformerSpec& m);
 double mean_attention_parameters(const TransformerSpec& m);
 // Weights of one dense MLP of width f (with biases when the model has them).
 double mlp_parameters(const TransformerSpec& m, double f);
+// Of them, the biases (gate/up and down), which quantised checkpoints keep in 16 bits.
+double mlp_bias_parameters(const TransformerSpec& m, double f);
 double norm_parameters(const TransformerSpec& m, double width);
 // One MoE layer's router: hidden x experts, the routing bias and the shared-expert gate.
 double router_parameters(const TransformerSpec& m);

@@ -403,7 +403,7 @@ TEST_CASE("the shipped NeMo H100 FP8 profile is calibrate's fit on Megatron-Brid
   CHECK(quantile(unseen_after, 0.5) <= 0.0835);
 }
 
-TEST_CASE("a profile of host-side parameters alone carries to every device; one of device efficiencies does not") {
+TEST_CASE("a profile of host-side parameters alone carries to every device, one of device efficiencies does not") {
   CalibrationProfile host = prior_profile();
   host.accelerators = {"h100-sxm"};
   for (ProfileParam& q : host.params)

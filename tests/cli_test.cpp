@@ -404,7 +404,7 @@ TEST_CASE("compare: table, JSON and CSV, bad variants and deadlines are one-line
   CHECK(dotted.err.find("unknown key 'paralelism' (did you mean 'parallelism'?)") != std::string::npos);
 }
 
-TEST_CASE("plan: table, JSON and CSV of the best rows and the front; bad options are one-line errors") {
+TEST_CASE("plan: table, JSON and CSV of the best rows and the front, bad options are one-line errors") {
   const std::string scenario = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-15t-pretrain.toml";
   const std::string narrow = " --accelerators h100-sxm,h200 --nodes 128:512";
   Run t = run("plan " + scenario + narrow + " --deadline 60d --top 3");
@@ -581,7 +581,7 @@ TEST_CASE("sweep: table, JSON and CSV, nothing on stderr when piped, and sweep-m
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("plan-merge: plan shard files merge to one run's JSON; mixed kinds, missing shards and non-JSON refused in one line") {
+TEST_CASE("plan-merge: plan shard files merge to one run's JSON, mixed kinds, missing shards and non-JSON refused in one line") {
   const std::string pretrain = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-15t-pretrain.toml --accelerators h100-sxm,b200 --nodes 16:256";
   const std::string serving = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-h100-serving.toml --rate 50 --accelerators b200";
   const auto dir = std::filesystem::temp_directory_path() / ("perfcast-plan-" + std::to_string(getpid()));
@@ -641,7 +641,7 @@ TEST_CASE("sweep: bad input is one line and exit 2") {
   CHECK(vision.err.find("sweep: an inference sweep needs an LLM") != std::string::npos);
 }
 
-TEST_CASE("report writes one HTML file; report and serve refuse bad input in one line") {
+TEST_CASE("report writes one HTML file, report and serve refuse bad input in one line") {
   const std::string scenario = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-h100-training.toml";
   const std::filesystem::path out = std::filesystem::temp_directory_path() / "perfcast-cli-report.html";
   Run ok = run("report " + scenario + " -o " + out.string());

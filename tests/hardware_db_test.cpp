@@ -128,7 +128,7 @@ TEST_CASE("unknown names suggest the closest one") {
   CHECK_THROWS_WITH(shipped_db().accelerator("dgx-h100"), "'dgx-h100' is an system, not an accelerator");
 }
 
-TEST_CASE("cross-file errors: dangling references, wrong link classes, duplicate names; a cpu_vendor outside its choices") {
+TEST_CASE("cross-file errors: dangling references, wrong link classes, duplicate names, a cpu_vendor outside its choices") {
   CHECK(load_error_with("systems/dgx-h100.toml", "accelerator = \"h100-sxm\"", "accelerator = \"h100-sxn\"") ==
         "systems/dgx-h100.toml:4:15: accelerator: no accelerator named 'h100-sxn' in the database (did you mean "
         "'h100-sxm'?)");

@@ -155,7 +155,7 @@ TEST_CASE("hand-counted architectures: Qwen3-8B (F-ARCH-1), GPT-OSS-120B's sinks
   CHECK(imported("qwen2.5-7b").transformer().sliding_layers == 0);  // use_sliding_window false
 }
 
-TEST_CASE("GLM-4.5: counted from its config, 0.6 % under the report's 355B; 32B active leaves out embedding and head") {
+TEST_CASE("GLM-4.5: counted from its config, 0.6 % under the report's 355B, 32B active leaves out embedding and head") {
   // Per layer: Q 5,120 x 12,288 and K, V 5,120 x 1,024 with biases, O 12,288 x 5,120, q/k norms 2 x 128, two norms of
   // 5,120 = 136,339,712. Three dense MLPs of 3 x 5,120 x 12,288; 89 MoE layers of 160 routed + 1 shared expert of
   // 3 x 5,120 x 1,536 and a 160 x 5,120 router with a 160 bias (noaux_tc). Embedding and head 151,552 x 5,120 each.
@@ -370,7 +370,7 @@ TEST_CASE("sparse attention: GLM-5 and DeepSeek-V3.2's indexer, a core of top_k 
   CHECK(decode_op(v32, "attn.core.sparse", 1000) == doctest::Approx(decode_op(v3, "attn.core", 1000)));
 }
 
-TEST_CASE("MTP modules train on the last stage; expert imbalance slows the step, not the model FLOPs") {
+TEST_CASE("MTP modules train on the last stage, expert imbalance slows the step, not the model FLOPs") {
   const OnB200 v3 = kOnB200[7];
   const TrainingPrediction with_mtp = predict_training(hf_scenario(training_on_b200(v3)));
   const TrainingPrediction without = predict_training(hf_scenario(training_on_b200(v3, "mtp_layers = 0")));

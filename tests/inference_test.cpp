@@ -351,7 +351,7 @@ expert_weight_dtype = "fp4"
             .find("inference.expert_weight_dtype: Llama 3 8B has no routed experts") != std::string::npos);
 }
 
-TEST_CASE("mxfp4: gpt-oss's experts as its checkpoint stores them, an E8M0 scale per 32 values; fp4 and nvfp4 are NVFP4") {
+TEST_CASE("mxfp4: gpt-oss's experts as its checkpoint stores them, an E8M0 scale per 32 values, fp4 and nvfp4 are NVFP4") {
   const auto oss = [](const std::string& preset, const std::string& experts) {
     return scenario("[model]\npreset = \"" + preset + "\"\n[hardware]\naccelerator = \"b200\"\n[inference]\ninput_len = 1\n"
                     "output_len = 1\nbatch = 1\nexpert_weight_dtype = \"" + experts + "\"\n");

@@ -283,7 +283,7 @@ TEST_CASE("F-ATT-4: the measured decode kernel streams an 8-bit per-head cache a
   CHECK(time_op(decode, b200, e).time_s == doctest::Approx(1e9 / (0.9 * 7.7e12)));
 }
 
-TEST_CASE("F-ATT-4: the decode core carries its per-head cache's element bytes; a latent MLA cache carries none") {
+TEST_CASE("F-ATT-4: the decode core carries its per-head cache's element bytes, a latent MLA cache carries none") {
   auto decode_core_kv_bytes = [](const std::string& name) {
     OpContext c;
     c.phase = Phase::decode;
@@ -383,7 +383,7 @@ TEST_CASE("F-DROP-1: Korthikanti's 22B layer trains with dropout: 671.1 MB each 
   CHECK(find(none, "attn.residual")->bytes_written == doctest::Approx(2 * e));
 }
 
-TEST_CASE("F-GRAD-1: weight gradients added apart move (b + g) + g bytes per weight; 530B on tp 8 in FP16: 3.77 GB a layer") {
+TEST_CASE("F-GRAD-1: weight gradients added apart move (b + g) + g bytes per weight, 530B on tp 8 in FP16: 3.77 GB a layer") {
   TransformerSpec m = spec("gpt3-175b");
   m.layers = 105, m.hidden = 20480, m.heads = 128, m.kv_heads = 128, m.head_dim = 160, m.ffn_hidden = 81920;
   OpContext c = training(1, 2048, AttentionMask::causal);

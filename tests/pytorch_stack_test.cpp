@@ -140,7 +140,7 @@ TEST_CASE("torchtitan's selective recomputation redoes every second matmul of a 
   CHECK(flops_of(te_groups, "dense layer", models::Pass::recompute, models::OpKind::gemm) == 0);
 }
 
-TEST_CASE("FP8 current scaling reads each GEMM input and output gradient once more for its amax; delayed scaling does not") {
+TEST_CASE("FP8 current scaling reads each GEMM input and output gradient once more for its amax, delayed scaling does not") {
   const auto amax_bytes = [](const Scenario& s, models::Pass pass) {
     double read = 0;
     for (const models::OpGroup& g : models::transformer_ops(s.workload.transformer(), training_context(s, s.hw.device)))
@@ -208,7 +208,7 @@ OpBytes op_bytes(const Scenario& s, const std::string& group, const std::string&
 
 }  // namespace
 
-TEST_CASE("Eager torchtitan modules move F-EAGER-1's bytes; torch.compile fuses the blocks, and today's release the loss too") {
+TEST_CASE("Eager torchtitan modules move F-EAGER-1's bytes, torch.compile fuses the blocks, and today's release the loss too") {
   // Llama 3 8B, micro-batch 2 x 8,192 tokens: a norm over T x 4,096, RoPE over T x (32 + 8) x 128, the
   // loss over T x 128,256 logits, all BF16.
   const double T = 2 * 8192.0, E = T * 4096, logits = T * 128256;
@@ -361,7 +361,7 @@ TEST_CASE("torchao's Float8 (F-LP-2): six casts per linear layer, eager kernels 
   CHECK(step("precision = \"fp8\"\ncompile = true") < step("precision = \"bf16\"\ncompile = true"));
 }
 
-TEST_CASE("A scenario's tensor peaks are the sustained rate where the database measured one; a microbenchmark's are not (F-EN-5)") {
+TEST_CASE("A scenario's tensor peaks are the sustained rate where the database measured one, a microbenchmark's are not (F-EN-5)") {
   const Scenario h100 = test::scenario(llama8b("system = \"hgx-h100\"\nnodes = 1"));
   CHECK(h100.hw.datasheet.sustained_ratio(Precision::bf16) == doctest::Approx(0.896));
   CHECK(h100.hw.datasheet.sustained_ratio(Precision::fp8) == doctest::Approx(0.876));
@@ -381,7 +381,7 @@ TEST_CASE("A scenario's tensor peaks are the sustained rate where the database m
   CHECK(a100.hw.datasheet.sustained_ratio(Precision::fp16) == 1.0);
 }
 
-TEST_CASE("F-EN-5: a precision without its own held rate takes its datapath class's; Blackwell takes the measured Hopper parts' mean") {
+TEST_CASE("F-EN-5: a precision without its own held rate takes its datapath class's, Blackwell takes the measured Hopper parts' mean") {
   const AcceleratorSpec& h100 = shipped_db().accelerator("h100-sxm");
   // FP16 and TF32 run BF16's datapath, FP6/FP4/INT8/INT4 FP8's; FP32 and FP64 keep their burst rate.
   CHECK(h100.sustained_ratio(Precision::fp16) == h100.sustained_ratio(Precision::bf16));
@@ -389,15 +389,17 @@ TEST_CASE("F-EN-5: a precision without its own held rate takes its datapath clas
   CHECK(h100.sustained_ratio(Precision::int8) == h100.sustained_ratio(Precision::fp8));
   CHECK(h100.sustained_ratio(Precision::fp32) == 1.0);
   CHECK(h100.sustained_ratio(Precision::fp64_tensor) == 1.0);
-  // B200, B300, GB200, GB300: the mean of the H100 SXM's and the H200's measured ratios, per class.
+  // B200, B300, GB200, GB300: the mean of the H100 SXM's and the H200's measured ratios, per class,
+  // except B200's BF16 class, which its record measured (FA4 back to back, flashinfer #2899: 0.853).
   const AcceleratorSpec& h200 = shipped_db().accelerator("h200");
   for (const char* name : {"b200", "b300", "gb200", "gb300"}) {
     CAPTURE(name);
     const AcceleratorSpec& b = shipped_db().accelerator(name);
     for (Precision p : {Precision::bf16, Precision::fp16, Precision::fp8, Precision::fp4}) {
       CAPTURE(name_of(p));
+      const bool own = std::string_view(name) == "b200" && bytes_per_element(p) == 2;
       CHECK(b.sustained_ratio(p) ==
-            doctest::Approx((h100.sustained_ratio(p) + h200.sustained_ratio(p)) / 2).epsilon(0.001));
+            doctest::Approx(own ? 0.853 : (h100.sustained_ratio(p) + h200.sustained_ratio(p)) / 2).epsilon(0.001));
     }
     // The record says it was not measured there, and the assumption line carries it.
     CHECK(b.sustained_basis(Precision::fp4).find("not measured on this device") != std::string::npos);

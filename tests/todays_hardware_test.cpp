@@ -21,7 +21,7 @@ Scenario scenario_text(const std::string& body) {
 
 }  // namespace
 
-TEST_CASE("Blackwell Ultra: dense FP4 is given, not half the sparse figure; INT8 collapses") {
+TEST_CASE("Blackwell Ultra: dense FP4 is given, not half the sparse figure, INT8 collapses") {
   const AcceleratorSpec& gb300 = shipped_db().accelerator("gb300");
   CHECK(gb300.peak(Precision::fp4) == doctest::Approx(15e15));  // 20 PF sparse | 15 PF dense
   CHECK(gb300.peak(Precision::fp8) == doctest::Approx(5e15));   // rack 360 PF / 72
@@ -48,7 +48,7 @@ TEST_CASE("GB200 enables 152 SMs where B200 enables 148: 150 output tiles are on
   CHECK(models::gemm_shape_efficiency(s, *b200.compute_units) == doctest::Approx(useful / (2 * 148 * 128.0 * 128.0)));
 }
 
-TEST_CASE("MI355X: FP8 is 8,192 FLOP per clock per CU x 256 CUs x 2.4 GHz; FP4 twice that") {
+TEST_CASE("MI355X: FP8 is 8,192 FLOP per clock per CU x 256 CUs x 2.4 GHz, FP4 twice that") {
   const AcceleratorSpec& mi355x = shipped_db().accelerator("mi355x");
   const double fp8 = 8192.0 * 256 * 2.4e9;
   CHECK(mi355x.peak(Precision::fp8) == doctest::Approx(fp8).epsilon(1e-4));
@@ -59,7 +59,7 @@ TEST_CASE("MI355X: FP8 is 8,192 FLOP per clock per CU x 256 CUs x 2.4 GHz; FP4 t
   CHECK(mi355x.scale_up_bandwidth_per_direction_Bps == doctest::Approx(537.6e9));
 }
 
-TEST_CASE("H20 keeps H100's memory and NVLink at 15 % of its compute; Trainium2 and TPU7x in GiB") {
+TEST_CASE("H20 keeps H100's memory and NVLink at 15 % of its compute, Trainium2 and TPU7x in GiB") {
   const AcceleratorSpec& h20 = shipped_db().accelerator("h20");
   CHECK(h20.peak(Precision::bf16).value() / shipped_db().accelerator("h100-sxm").peak(Precision::bf16).value() ==
         doctest::Approx(0.15).epsilon(0.01));

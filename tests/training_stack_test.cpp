@@ -221,7 +221,7 @@ TEST_CASE("ZeRO-3 gathers per layer (FSDP) or per DeepSpeed bucket, every micro-
   CHECK(bucketed.bytes * bucketed.calls == doctest::Approx(per_layer.bytes * per_layer.calls));
 }
 
-TEST_CASE("deepspeed-2021 waits on its ZeRO-3 gathers (DeepSpeed 0.3); deepspeed prefetches them under compute") {
+TEST_CASE("deepspeed-2021 waits on its ZeRO-3 gathers (DeepSpeed 0.3), deepspeed prefetches them under compute") {
   models::TransformerSpec m = scenario(gpt3_64("megatron-lm", "tp = 8")).workload.transformer();
   models::TrainingLayout l;
   l.dp = 64, l.zero = 3, l.seq_len = 2048, l.dense_layers = 96, l.micro_batches = 2, l.dense_parameters = 1.75e11;
@@ -282,7 +282,7 @@ TEST_CASE("Megatron-LM 2021-2022 reduced gradients after the backward and, in FP
   CHECK(then > now);
 }
 
-TEST_CASE("A stack's default recipe sets the bytes per parameter; the assumptions name the stack") {
+TEST_CASE("A stack's default recipe sets the bytes per parameter, the assumptions name the stack") {
   CHECK(scenario(gpt3_64("megatron-lm", "tp = 8")).training->optimizer == "megatron-bf16");
   CHECK(scenario(gpt3_64("torchtitan", "tp = 8")).training->optimizer == "fp32-adam");
   CHECK(scenario(gpt3_64("deepspeed", "tp = 8")).training->optimizer == "mixed-adam");

@@ -80,7 +80,7 @@ TEST_CASE("web API: every shipped scenario is a preset, and a preset predicts wh
   }
 }
 
-TEST_CASE("web API: a field turned changes the answer; capacity, sweep and compare answer as the commands do") {
+TEST_CASE("web API: a field turned changes the answer, capacity, sweep and compare answer as the commands do") {
   nlohmann::json s = preset("llama3-70b-h100-training");
   const double tp4 = nlohmann::json::parse(post("predict", with_scenario(s)).body)["training"]["step_time_s"];
   s["parallelism"]["tp"] = 8;
@@ -109,7 +109,7 @@ TEST_CASE("web API: a field turned changes the answer; capacity, sweep and compa
   CHECK(nlohmann::json::parse(get("/api/validate", {{"kind", "training"}}).body)["summary"]["held_out"].get<int>() > 50);
 }
 
-TEST_CASE("web API: a pasted config.json is the model; a config's path is refused") {
+TEST_CASE("web API: a pasted config.json is the model, a config's path is refused") {
   std::ifstream in(fs::path(PERFCAST_TEST_DATA) / "hf" / "llama-3.1-8b" / "config.json");
   REQUIRE(in);
   std::stringstream text;

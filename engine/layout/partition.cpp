@@ -50,6 +50,7 @@ LocalParams local_parameters(const models::TransformerSpec& m, const StageLayers
     const double router = models::router_parameters(m);
     p.linear += st.moe * (attention + shared + experts);
     p.expert += st.moe * experts;
+    p.expert_biases += st.moe * double(e.experts) / sp.ep * models::mlp_bias_parameters(m, e.expert_ffn_hidden) / sp.etp;
     p.other += st.moe * (router + norms);
     p.largest_unit = std::max(p.largest_unit, attention + shared + experts + router + norms);
   }

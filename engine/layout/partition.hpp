@@ -20,6 +20,7 @@ struct LocalParams {
   double linear = 0;        // transformer-block projections (what weight quantisation applies to)
   double other = 0;         // norms, routers, embeddings, LM head
   double expert = 0;        // routed-expert share of `linear` (ZeRO shards it over expert-DP)
+  double expert_biases = 0; // the routed experts' biases within `expert`, which weight quantisation leaves 16-bit
   double largest_unit = 0;  // the largest layer on this device (ZeRO-3 gathers one at a time)
   double total() const { return linear + other; }
 };

@@ -256,9 +256,12 @@ InferenceShape transformer_inference(const Scenario& s, const AcceleratorSpec& a
     const LocalParams lp = local_parameters(m, st, stage, plan);
     // Non-linear parameters (embeddings, norms, routers) stay 16-bit.
     const double other_bytes = std::max(2.0, std::min(4.0, bytes_per_element(dt.compute)));
-    // Routed experts as their own format says where a checkpoint quantises only them.
     const models::QuantFormat ef = in.expert_weight_dtype ? models::weight_format(*in.expert_weight_dtype, m.hidden, fp4) : wf;
-    const double weights = (lp.linear - lp.expert) * wf.bytes_per_element() + lp.expert * ef.bytes_per_element() + lp.other * other_bytes;
+    // Routed experts as their own format says where a checkpoint quantises only them; their
+    // biases stay 16-bit (gpt-oss stores only the experts' weight blocks in MXFP4).
+    const double expert_matrices = lp.expert - lp.expert_biases;
+    const double weights = (lp.linear - lp.expert) * wf.bytes_per_element() + expert_matrices * ef.bytes_per_element() +
+                           (lp.other + lp.expert_biases) * other_bytes;
     const double kv_token = models::kv_bytes_per_token(m, kf, p.tp, int(st.dense + st.moe));
     const double kv_sequence =
         models::kv_cache_bytes(m, kf, p.tp, st.dense + st.moe, models::paged_tokens(in.input_len + in.output_len, block));
