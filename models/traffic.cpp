@@ -163,15 +163,18 @@ std::vector<TrafficItem> inference_traffic(const TransformerSpec& m, const Infer
   std::vector<TrafficItem> out;
   const double act = l.tokens * m.hidden * l.activation_bytes;
   using enum TrafficGroup;
-  // EP inside the TP group (tp = ep = 8 serving): every rank sees all tokens and the expert
-  // outputs are summed by the MLP all-reduce; EP beyond TP routes tokens with all-to-all.
+  // The routed experts' outputs are partial sums over the TP ranks, all-reduced as a dense MLP's
+  // are, whether the experts are split over TP (ep = 1, as vLLM and SGLang shard them without EP)
+  // or spread over it (EP inside the TP group, tp = ep = 8 serving: every rank sees all tokens).
+  // Only EP beyond TP returns the expert outputs through the all-to-all combine instead.
   const bool ep_in_tp = l.ep > 1 && l.tp % l.ep == 0;
+  const bool routed_by_all_to_all = l.ep > 1 && !ep_in_tp;
   if (l.tp > 1) {
-    const bool moe_mlp_needs_tp = ep_in_tp || (m.moe && m.moe->shared_experts > 0);
+    const bool moe_mlp_needs_tp = !routed_by_all_to_all || (m.moe && m.moe->shared_experts > 0);
     const double ops = l.dense_layers * 2 + l.moe_layers * (1 + (moe_mlp_needs_tp ? 1 : 0));
     add(out, tp, "all-reduce (attention / MLP outputs)", Collective::all_reduce, act, ops, OverlapWith::nothing);
   }
-  if (l.ep > 1 && !ep_in_tp && m.moe && l.moe_layers > 0) {
+  if (routed_by_all_to_all && m.moe && l.moe_layers > 0) {
     const double routed = l.tokens * m.moe->top_k * m.hidden;
     add(out, ep, "dispatch all-to-all", Collective::all_to_all, routed * l.dispatch_bytes, l.moe_layers, OverlapWith::nothing);
     add(out, ep, "combine all-to-all", Collective::all_to_all, routed * l.combine_bytes, l.moe_layers, OverlapWith::nothing);

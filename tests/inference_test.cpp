@@ -386,3 +386,20 @@ TEST_CASE("a frame budget below one frame per 100 s is refused, not printed as a
         "test.toml:9:1: inference.target_fps: 5e-324 is a subnormal number, not a usable figure");
   CHECK(perfcast::test::scenario_error(coral + "target_fps = 30\n").empty());
 }
+
+TEST_CASE("a one-expert MoE at tp 8, ep 1 pays its MLP all-reduce: never faster than its dense twin") {
+  // The expert is split over the TP ranks as the dense MLP is, so its output is a partial sum the
+  // ranks all-reduce; the router only adds to it.
+  const auto twin = [](const std::string& moe, int tp) {
+    return scenario(fmt::format("[model]\npreset = \"llama3.1-8b\"\n{}\n[hardware]\nsystem = \"dgx-h100\"\nnodes = 1\n"
+                                "[inference]\ninput_len = 2048\noutput_len = 128\nbatch = 8\n[parallelism]\ntp = {}\n",
+                                moe, tp));
+  };
+  const std::string one_expert = "[model.moe]\nexperts = 1\ntop_k = 1\nexpert_ffn_hidden = 14336\n";
+  for (int tp : {2, 8}) {
+    CAPTURE(tp);
+    const InferencePrediction dense = predict_inference(twin("", tp)), moe = predict_inference(twin(one_expert, tp));
+    CHECK(moe.ttft_s >= dense.ttft_s);
+    CHECK(moe.tpot_s >= dense.tpot_s);
+  }
+}

@@ -388,3 +388,19 @@ gpu_mtbf_h = 1e-5
   REQUIRE(p.expected_wall_s);
   CHECK(std::isfinite(*p.expected_wall_s));
 }
+
+TEST_CASE("training: a one-expert MoE at tp 8, ep 1 is never faster than its dense twin") {
+  // Megatron's expert tensor parallelism defaults to tp, so the expert's output is all-reduced (or
+  // reduce-scattered under SP) as the dense MLP's is.
+  const auto twin = [](const std::string& moe, const std::string& sp) {
+    return predict_training(scenario(fmt::format("[model]\npreset = \"llama3.1-8b\"\n{}\n[hardware]\nsystem = \"dgx-h100\"\nnodes = 1\n"
+                                                 "[training]\nseq_len = 4096\nglobal_batch = 16\nmicro_batch = 1\n"
+                                                 "[parallelism]\ntp = 8\n{}\n",
+                                                 moe, sp)));
+  };
+  const std::string one_expert = "[model.moe]\nexperts = 1\ntop_k = 1\nexpert_ffn_hidden = 14336\n";
+  for (const std::string sp : {"sequence_parallel = false", "sequence_parallel = true"}) {
+    CAPTURE(sp);
+    CHECK(twin(one_expert, sp).step_time_s >= twin("", sp).step_time_s);
+  }
+}
