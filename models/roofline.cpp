@@ -81,24 +81,63 @@ double OpTiming::achieved_ops_per_s() const { return time_s > 0 ? flops / time_s
 // steps; training GEMMs have more tokens and keep the classic tiles).
 constexpr double kSwapAbMaxTokens = 1024;
 
-double gemm_shape_efficiency(const GemmShape& s, int compute_units, bool token_tiles_by_8) {
+namespace {
+
+// Calls visit(tile_m, tile_n, tiles) for each output tiling a library may run the GEMM with: the
+// classic cuBLAS tiles (64x128 only while M <= 64, GEMV-like) and, for few tokens on devices whose
+// MMA takes N in steps of 8, the swap-AB token tiles (F-ROOF-6).
+template <class Visit>
+void for_each_tiling(const GemmShape& s, bool token_tiles_by_8, Visit&& visit) {
   struct Tile { double m, n; };
   constexpr Tile kTiles[] = {{128, 256}, {256, 128}, {128, 128}, {64, 128}};
-  if (s.m <= 0 || s.n <= 0 || s.count <= 0) return 1;
-  double best = 0;
   for (const Tile& t : kTiles) {
     if (t.m < 128 && s.m > 64) continue;
-    double tiles = std::ceil(s.m / t.m) * std::ceil(s.n / t.n) * std::ceil(s.count);
-    double slots = compute_units > 0 ? std::ceil(tiles / compute_units) * compute_units : tiles;
-    best = std::max(best, s.m * s.n * s.count / (slots * t.m * t.n));
+    visit(t.m, t.n, std::ceil(s.m / t.m) * std::ceil(s.n / t.n) * std::ceil(s.count));
   }
   if (token_tiles_by_8 && s.m <= kSwapAbMaxTokens) {
     const double parts = std::ceil(s.m / 256), tokens = 8 * std::ceil(s.m / parts / 8);
-    const double tiles = parts * std::ceil(s.n / 128) * std::ceil(s.count);
-    const double slots = compute_units > 0 ? std::ceil(tiles / compute_units) * compute_units : tiles;
-    best = std::max(best, s.m * s.n * s.count / (slots * 128 * tokens));
+    visit(tokens, 128.0, parts * std::ceil(s.n / 128) * std::ceil(s.count));
   }
-  return std::min(best, 1.0);
+}
+
+// The useful share of the tile-slots when `tiles` output tiles, each split into `splits` K slices,
+// run in waves over `compute_units` (0: unknown, tile padding only).
+double tile_share(const GemmShape& s, double tile_m, double tile_n, double tiles, double splits, int compute_units) {
+  const double units = tiles * splits;
+  const double slots = compute_units > 0 ? std::ceil(units / compute_units) * compute_units : units;
+  return std::min(1.0, s.m * s.n * s.count * splits / (slots * tile_m * tile_n));
+}
+
+// Fewest K elements one split-K slice runs (the K splits of xla_gemm_table.py --variants).
+constexpr double kMinSliceDepth = 64;
+// Bytes per output element a split's FP32 partial sum is written and read in the fixup.
+constexpr double kPartialSumBytes = 8;
+
+}  // namespace
+
+double gemm_shape_efficiency(const GemmShape& s, int compute_units, bool token_tiles_by_8) {
+  if (s.m <= 0 || s.n <= 0 || s.count <= 0) return 1;
+  double best = 0;
+  for_each_tiling(s, token_tiles_by_8, [&](double tm, double tn, double tiles) {
+    best = std::max(best, tile_share(s, tm, tn, tiles, 1, compute_units));
+  });
+  return best;
+}
+
+double gemm_compute_seconds(const GemmShape& s, double flops, double rate, const GemmMachine& g) {
+  if (s.m <= 0 || s.n <= 0 || s.count <= 0) return flops / (rate * gemm_depth_efficiency(s.k, g.fixed_k) / g.source_depth_efficiency);
+  double best = std::numeric_limits<double>::infinity();
+  for_each_tiling(s, g.token_tiles_by_8, [&](double tm, double tn, double tiles) {
+    const double max_splits = g.compute_units > 0 && g.fixup_Bps > 0
+                                  ? std::max(1.0, std::min(std::ceil(g.compute_units / tiles), std::floor(s.k / kMinSliceDepth)))
+                                  : 1;
+    for (double split = 1; split <= max_splits; ++split) {
+      const double depth = gemm_depth_efficiency(s.k / split, g.fixed_k) / g.source_depth_efficiency;
+      const double fixup = split > 1 ? (split - 1) * s.m * s.n * s.count * kPartialSumBytes / g.fixup_Bps : 0;
+      best = std::min(best, flops / (rate * tile_share(s, tm, tn, tiles, split, g.compute_units) * depth) + fixup);
+    }
+  });
+  return best;
 }
 
 double gemm_depth_efficiency(double k, double fixed_k) { return k > 0 && fixed_k > 0 ? k / (k + fixed_k) : 1; }
@@ -127,14 +166,28 @@ OpTiming time_op(const Op& op, const Ceilings& c, const Efficiency& e, double ho
   t.flops = op.flops;
   if (op.flops > 0) {
     const std::optional<double>& peak = c.peak_ops_per_s[static_cast<std::size_t>(op.precision)];
-    double eff = compute_efficiency(op, e);
-    if (op.kind == OpKind::gemm && e.wave_quantisation) eff *= gemm_shape_efficiency(op.gemm, c.compute_units, c.token_tiles_by_8);
-    if (op.kind == OpKind::gemm && c.gemm_tile_fixed_cost && peak && c.memory_Bps) {
-      const double fixed_k = e.gemm_fixed_k * *peak / *c.memory_Bps;
-      eff *= gemm_depth_efficiency(op.gemm.k, fixed_k) / gemm_depth_efficiency(gemm_source_depth(op.precision), fixed_k);
+    const double eff = compute_efficiency(op, e);
+    if (!peak) {
+      t.compute_s = std::numeric_limits<double>::infinity();
+    } else if (op.kind == OpKind::gemm) {
+      GemmMachine g;
+      if (c.gemm_tile_fixed_cost && c.memory_Bps) {
+        g.fixed_k = e.gemm_fixed_k * *peak / *c.memory_Bps;
+        g.source_depth_efficiency = gemm_depth_efficiency(gemm_source_depth(op.precision), g.fixed_k);
+      }
+      if (e.wave_quantisation) {
+        g.compute_units = c.compute_units;
+        g.token_tiles_by_8 = c.token_tiles_by_8;
+        // 4-bit block-scaled GEMMs run unsplit (F-ROOF-9): DeepGEMM's and cuBLASLt's MXFP4 kernels on B200.
+        g.fixup_Bps = c.memory_Bps && bytes_per_element(op.precision) >= 1 ? *c.memory_Bps * e.memory : 0;
+        t.compute_s = gemm_compute_seconds(op.gemm, op.flops, *peak * eff, g);
+      } else {
+        t.compute_s = op.flops / (*peak * eff * gemm_depth_efficiency(op.gemm.k, g.fixed_k) / g.source_depth_efficiency);
+      }
+    } else {
+      t.compute_s = op.flops / (*peak * eff);
     }
-    t.compute_efficiency = eff;
-    t.compute_s = peak ? op.flops / (*peak * eff) : std::numeric_limits<double>::infinity();
+    t.compute_efficiency = peak && t.compute_s > 0 ? op.flops / (*peak * t.compute_s) : eff;
   }
   // A decode step's attention streams at the device's measured kernel rate where known (F-ATT-2), an
   // 8-bit cache at that kernel's share of it per byte (F-ATT-4).

@@ -86,6 +86,23 @@ struct OpTiming {
 // Without a known SM count only tile padding counts.
 double gemm_shape_efficiency(const GemmShape& s, int compute_units, bool token_tiles_by_8 = false);
 
+// How a device's GEMM libraries run a GEMM, as gemm_compute_seconds needs it.
+struct GemmMachine {
+  int compute_units = 0;          // SMs/CUs the waves fill; 0 = unknown (tile padding only, no K splits)
+  bool token_tiles_by_8 = false;  // swap-AB token tiles (F-ROOF-6)
+  double fixed_k = 0;             // K-steps each tile (or K slice) pays (F-ROOF-5); 0 = none
+  double source_depth_efficiency = 1;  // gemm_depth_efficiency at the format's gemm_source_depth
+  double fixup_Bps = 0;           // the rate split-K's partial sums stream at; 0 = no K splits
+};
+
+// F-ROOF-9: a GEMM's compute time at `rate` (peak x the format's large-GEMM efficiency) on the
+// fastest tiling and K split the libraries offer. A GEMM of fewer tiles than SMs splits its K loop
+// into s <= min(ceil(SMs / tiles), K / 64) slices that run side by side (cuBLAS's and CUTLASS's
+// split-K, what stream-K also reaches on few tiles), each slice paying the tile's fixed cost, and the
+// s - 1 extra FP32 partial sums are written and read once (8 B an output element) at fixup_Bps.
+// With s = 1 it is gemm_shape_efficiency x gemm_depth_efficiency.
+double gemm_compute_seconds(const GemmShape& s, double flops, double rate, const GemmMachine& g);
+
 // F-ROOF-5: the share of a GEMM's time spent in its K loop, K / (K + K0), where K0 is the tile's
 // fixed cost in K-steps: gemm_fixed_k x the math format's peak / memory bandwidth. time_op applies
 // it relative to the depth the format's large-GEMM efficiency was measured at (gemm_source_depth).

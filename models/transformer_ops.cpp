@@ -440,8 +440,7 @@ class LayerBuilder {
     const double h = m_.hidden, tp = c_.tp, k = e.top_k, E = e.experts;
     norm("mlp.norm", h);
     // Quantised checkpoints keep the router 16-bit too (F-INF-6), but it is timed in the projections' format: in
-    // 16 bits its skinny GEMM (N = experts) pays the wave quantisation of a kernel without split-K (about 20 us a
-    // DeepSeek-V3 layer in a 1,024-token prefill on B200) that the engines' router kernels do not.
+    // 16 bits (split over K, F-ROOF-9) InferenceX's DeepSeek-R1 rows move from 12.4 % to 13.5 %.
     gemm("moe.router", T_, E + (e.shared_expert_gate ? 1 : 0), h);
     memory("moe.dispatch", T_ * h * act_, T_ * k * h * act_);
     const double routed = T_ * c_.ep * k / E;  // tokens per expert

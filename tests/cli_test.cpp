@@ -154,12 +154,11 @@ TEST_CASE("validate prints per-case errors, summaries by kind and source, and fa
   CHECK(r.out.find("kind attention: 18 cases, 16 scored, 16 held-out; held-out |error| median 8.9%") != std::string::npos);
   Run g = run("validate --kind gemm");
   CHECK(g.code == 4);
-  // and 11 of the Blackwell 4-bit shapes (validation/gemm-blackwell-fp4.toml): medium shapes run slower than modelled;
-  // 13 of the GPU kit's H100 shapes (validation/microbenchmarks-h100-kit.toml): 256-row GEMMs run faster;
-  // 21 of its H200 shapes (validation/microbenchmarks-h200-kit.toml);
-  // and 4 of pytorch/ao's B200 BF16 squares (validation/gemm-blackwell-bf16.toml): the large ones run slower than modelled;
-  // and 3 of Transformer Engine's B300 BF16 GEMMs (validation/gemm-b300-te.toml), as slow as B200's.
-  CHECK(g.out.find("56 scored case(s) outside their tolerance") != std::string::npos);
+  // and 8 of DeepGEMM's and 7 of pytorch/ao's B200 rows (validation/gemm-blackwell-fp4.toml, gemm-blackwell-bf16.toml):
+  // medium 4-bit shapes and large BF16 ones run slower than modelled; 24 of the GPU kit's H100 and H200 shapes
+  // (validation/microbenchmarks-h1*-kit.toml): the smallest squares run slower, the deepest 256-row ones and the
+  // largest faster; 3 of MAMF's; 3 of Transformer Engine's B300 BF16 GEMMs (validation/gemm-b300-te.toml).
+  CHECK(g.out.find("46 scored case(s) outside their tolerance") != std::string::npos);
   Run j = run("validate --format json --kind gemm");
   REQUIRE(j.code == 4);
   auto doc = nlohmann::json::parse(j.out);

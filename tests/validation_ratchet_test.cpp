@@ -61,7 +61,12 @@ const std::map<std::string, Pin> kPins = {
     // within, 58.005 % -> 23.155 %. The median moves with the count, not with the model: no prediction changed. The
     // eight ResNet and VGG19 rows stream their parameters as VGG16 does (+2 to -26 %); the networks that fit on chip
     // are short as the MobileNets are: Inception v1 -33 / -45 %, DenseNet-121 -69 / -75 % (known outliers below).
-    {"training", {0.07485, 37, 47}},  {"inference", {0.07676, 48, 55}}, {"edge", {0.23155, 9, 18}},
+    // 2026-12-01, decode GEMMs split over K where their tiles leave SMs idle (F-ROOF-9), knowingly the wrong way: the batch-64 decode
+    // steps of Azure's H100 / H200 rows and the H100-vs-A100 blog's GPT-J now run at their weights' bytes, which
+    // these tuned-stack rows (already +5..+11 % fast) do not reach: 7.676 % -> 9.349 %, 48 -> 46 within. The residual
+    // is the engines' own cost per step, not the GEMMs': the GPU kit's cuBLAS GEMMs at 64 rows, measured alone, go
+    // from -24..-30 % to -6..+8 %.
+    {"training", {0.07485, 37, 47}},  {"inference", {0.09349, 46, 55}}, {"edge", {0.23155, 9, 18}},
     {"collective", {0.07518, 28, 26}}, {"memory", {0.01682, 5, 5}},      {"gemm", {0.07081, 27, 17}},
     {"carbon", {0.00421, 15, 15}},
     // 2026-11-29, published checkpoint sizes as the memory model's weights (validation/weights-gpt-oss.toml): gpt-oss's
@@ -188,7 +193,8 @@ const std::vector<SourcePin> kSourcePins = {
     // keep it (F-INF-6): the NVFP4 rows 6.7 % -> 5.3 % (36 -> 37 within), the FP8 rows 5.0 % -> 6.4 % (4.0 % -> 5.0 % slow
     // on average, all 60 still within): 5.141 % -> 5.910 %, the median the wrong way, knowingly, with 96 -> 97 within.
     // The FP8 rows' slowness had been offset by a head read at half its size; its cause is still open.
-    {"inference", "perf-overview.md @ 00f37686", {0.05910, 97, 100}},
+    // 2026-12-01, decode GEMMs split over K where their tiles leave SMs idle (F-ROOF-9): 5.910 % -> 5.136 %, 97 -> 96 within.
+    {"inference", "perf-overview.md @ 00f37686", {0.05136, 96, 100}},
     // Azure's ND H200 v5 page (added 2026-11-28, inference-azure-nd-h200.toml): the ND H100 v5 rows' workloads on
     // the H200, +16 to +38 % too fast as the H100 rows are; the model's H200 / H100 ratio within 2 points of the
     // measured one (+4 to +6 %) on all five paired rows, so the shared residual is not the device's.
@@ -196,10 +202,13 @@ const std::vector<SourcePin> kSourcePins = {
     // kernel_overhead_s 12.4 us fitted on the ND H100 v5 rows alone, which are no longer held out; README, "A harness's
     // launch cost"): 27.921 % -> 6.247 %, 0 -> 6 within.
     // 2026-11-29, F-INF-6 (the FP8 checkpoints' output layer in 16 bits): 6.247 % -> 6.226 %.
-    {"inference", "Azure_Results/ND_H200_v5_results.md", {0.06226, 6, 6}},
+    // 2026-12-01, decode GEMMs split over K where their tiles leave SMs idle (F-ROOF-9), knowingly the wrong way: the batch-64 rows' decode
+    // steps at the weights' bytes, +7..+11 % fast: 6.226 % -> 7.729 %.
+    {"inference", "Azure_Results/ND_H200_v5_results.md", {0.07729, 6, 6}},
     // Azure's ND A100 v4 page (added 2026-11-29, inference-azure-nd-a100.toml): the same workloads and harness on A100s in
     // FP16, +3.6..+15.7 % (median 6.8 %) with the defaults, -3.2..+2.1 % (1.6 %) with the harness's profile.
-    {"inference", "Azure_Results/ND_A100_v4_results.md", {0.01614, 5, 5}},
+    // 2026-12-01, decode GEMMs split over K where their tiles leave SMs idle (F-ROOF-9): 1.614 % -> 0.911 %.
+    {"inference", "Azure_Results/ND_A100_v4_results.md", {0.00911, 5, 5}},
     {"gemm", "pytorch/ao PR #2427", {0.15503, 4, 6}},
     // Azure's ND GB200 v6 NCCL ring all-reduce over 4 GPUs (added 2026-11-29; collectives-azure-gb200.toml), the first
     // NVLink 5 collective, first pinned at 19.7 % over all 24 with NVLink 4's ring efficiency. Then its 8 GiB row became
@@ -215,12 +224,18 @@ const std::vector<SourcePin> kSourcePins = {
     {"gemm", "docs/examples/gemm_profiling/gemm_profiling.rst", {0.18695, 1, 4}},
     {"gemm", "deepseek-ai/DeepGEMM PR #348", {0.19460, 6, 14}},
     {"gemm", "flashinfer-ai/flashinfer PR #1979", {0.00931, 1, 1}},
-    {"gemm", kKitSource, {0.05617, 83, 94}},  // 2026-11-28: 81 -> 83 within, today's count (moved by earlier changes without their pin)
+    // 2026-11-28: 81 -> 83 within, today's count (moved by earlier changes without their pin). 2026-12-01, few-tile GEMMs split over K (F-ROOF-9): the 64-row
+    // decode shapes -24..-30 % -> -6..+8 %, 5.617 % -> 5.232 %, 83 -> 85 within.
+    {"gemm", kKitSource, {0.05232, 85, 94}},
     {"memory", kKitSource, {0.00954, 4, 4}},
     {"training", kKitSource, {0.07186, 10, 12}},
-    {"inference", kKitSource, {0.05641, 10, 10}},
+    // 2026-12-01, decode GEMMs split over K where their tiles leave SMs idle (F-ROOF-9), knowingly the wrong way: graph decode at batch 128 and
+    // 256 -1.4 / -4.9 % -> -7.0 / -7.1 % (the same run's 128- and 256-row GEMMs with deep K run faster split than cuBLAS
+    // ran them, +14..+22 %): 5.641 % -> 7.037 %.
+    {"inference", kKitSource, {0.07037, 10, 10}},
     // The kit on the lent H200 (run 7, validation/microbenchmarks-h200-kit.toml): GEMMs and copies.
-    {"gemm", "run of 2026-11-24 on one NVIDIA H200", {0.07803, 75, 94}},  // 2026-11-28: 73 -> 75 within, today's count
+    // 2026-11-28: 73 -> 75 within, today's count. 2026-12-01, few-tile GEMMs split over K (F-ROOF-9): 7.803 % -> 6.753 %, 75 -> 79 within.
+    {"gemm", "run of 2026-11-24 on one NVIDIA H200", {0.06753, 79, 94}},
     {"memory", "run of 2026-11-24 on one NVIDIA H200", {0.01900, 4, 4}},
     // The kit's layer, train and graph-decode sections on a lent H200 (added 2026-11-26;
     // validation/*-h200-kit.toml), a device none of the defaults was fitted on: pinned at their first figures.
@@ -238,7 +253,9 @@ const std::vector<SourcePin> kSourcePins = {
     // -9 / -20 % -> +28 / +10 % (this source's decode steps run 8-19 % long, and the client's request now
     // waits one), at 16-48 clients -49..-70 % -> -32..-65 %: 17.000 % -> 17.732 % (7 -> 6 within), the
     // mean |TTFT error| 42.6 % -> 38.2 %.
-    {"serving", "mushfiqrahman.dev", {0.17732, 6, 10}},
+    // 2026-12-01, decode GEMMs split over K where their tiles leave SMs idle (F-ROOF-9): the decode steps at the weights' bytes, output
+    // throughput -8..-19 % -> -1.6..+0.1 %: 17.732 % -> 3.071 % (6 within: TTFT at 16-48 clients still -34..-65 %).
+    {"serving", "mushfiqrahman.dev", {0.03071, 6, 10}},
     // A published rate sweep (added 2026-11-26; validation/serving-sglang-rate-sweep.toml): SGLang v0.3.0 serving
     // ShareGPT at 4 and 8 requests/s (Llama 3.1 8B on an A100, 70B on 4 H100), medians of TTFT, TPOT and E2E,
     // scored at the rate with SGLang's prompt and decode steps apart: the 8B within 1-19 %, the 70B 21-33 % fast.
@@ -250,7 +267,10 @@ const std::vector<SourcePin> kSourcePins = {
     // receives, as sglang.bench_serving counts them): SGLang's four -2..-18 %, vLLM's four, whose rounds stream ten
     // tokens a chunk, 117-237 ms predicted for 129-275 ms measured (-7..-20 %); all eight within 20 %. The source 24 ->
     // 32 held out, 16.633 % -> 15.993 %, 15 -> 23 within.
-    {"serving", "benchmark/benchmark_vllm_060/README.md", {0.15993, 23, 32}},
+    // 2026-12-01, decode GEMMs split over K where their tiles leave SMs idle (F-ROOF-9), knowingly the wrong way: the A100 8B decode
+    // steps (20-60 running requests) at the weights' bytes, TPOT -1..-14 % -> -15..-26 %; the engines' step costs
+    // of 2024 (vLLM v0.6 / SGLang v0.3 scheduling on the host) are not modelled: 15.993 % -> 20.461 %, 23 -> 15 within.
+    {"serving", "benchmark/benchmark_vllm_060/README.md", {0.20461, 15, 32}},
     // A third published concurrency sweep (added 2026-11-28; validation/serving-nim-concurrency.toml): NVIDIA's NIM
     // benchmarking guide, Llama 3.3 70B FP8 on 2 H100 under NIM 1.8.0's TensorRT-LLM, 5000 + 500 tokens at 1-250
     // clients, the closed loop's steady state: TTFT 13.9 % in the median, inter-token latency 10.4 %, output
@@ -258,7 +278,8 @@ const std::vector<SourcePin> kSourcePins = {
     // 2026-11-28, the step a request joins (F-SRV-3): TTFT at 25 and 50 clients -27 / -26 % -> -4 / -6 %:
     // 8.479 % -> 7.201 % (21 -> 23 within).
     // 2026-11-29, F-INF-6 (Llama 3.3 70B FP8's output layer in 16 bits): 7.201 % -> 6.458 %.
-    {"serving", "NVIDIA NIM LLM Benchmarking Guide", {0.06458, 23, 24}},
+    // 2026-12-01, decode GEMMs split over K where their tiles leave SMs idle (F-ROOF-9), knowingly the wrong way: 6.458 % -> 6.616 %.
+    {"serving", "NVIDIA NIM LLM Benchmarking Guide", {0.06616, 23, 24}},
     // The vLLM blog's FP8 KV-cache measurements (added 2026-11-28; validation/serving-vllm-fp8-kv-blog.toml): Llama-3.1-8B
     // on one H100 and one B200 under vLLM v0.19.1, the fitted single-request ITL at 4k-64k prompt tokens with BF16 and
     // FP8 caches, and Table 4's 150 requests at concurrency 8 on H100 (~20k + ~2k tokens): the ITLs within -5..+2 %,
@@ -345,9 +366,9 @@ const std::map<std::string, std::string> kKnownOutliers = {
      "a closed loop just past the KV cache's capacity: TTFT is the wait for a slot, the end-to-end time less 499 decode "
      "steps; perfcast holds 96 sequences at 103.6 ms a step where the run held about 86 at 92.9 ms (its ITL x throughput), "
      "the same output rate (+0.7 %), so the wait it leaves is 3.1 s, not 8.0 s (issue 24)"},
-    {"kit-h100-20261124-gemm-bf16-512x512x512", "a 3.7 us GEMM replayed in a CUDA graph: the roofline's launch term is an eager "
-                                                "launch's, about twice what a graph replay pays per kernel"},
-    {"kit-h100-20261124-gemm-fp8-512x512x512", "as the BF16 512-cubed GEMM above"},
+    {"kit-h100-20261124-gemm-fp8-512x512x512", "a 3.2 us GEMM replayed in a CUDA graph: the roofline's launch term is an eager "
+                                               "launch's, about twice what a graph replay pays per kernel (the BF16 one, split "
+                                               "over K since F-ROOF-9, is 47 % short)"},
     {"mamf-bf16-amd-mi300x", "MI300X BF16 GEMMs reach far less of peak than the NVIDIA-measured default GEMM efficiency (calibrate per device)"},
 };
 

@@ -15,7 +15,7 @@ fits two more models and prints each fit's error over the fitted shapes and over
 the engine's time as time_op takes it (the memory floor, BF16 operands read once at 0.90 of HBM, in the
 max), and that time with the K loop split over the SMs a few-tile GEMM leaves idle (split-K as cuBLAS
 and CUTLASS run it: s <= ceil(SMs / tiles) slices of at least 64 K-steps, each paying K0, and
-(s - 1) x m x n x b x 8 B of FP32 partial sums written and read). The engine does not split K yet.
+(s - 1) x m x n x b x 8 B of FP32 partial sums written and read), as the engine does (F-ROOF-9).
 """
 import math
 import re
