@@ -312,9 +312,9 @@ TEST_CASE("F-INF-6: a quantised checkpoint's output layer is read and multiplied
   check_head(lm_head_of("accelerator = \"h100-sxm\"", "compute_dtype = \"fp8\"\nweight_dtype = \"fp8\""), Precision::bf16);
   // Weight-only INT4 with FP16 math: the head in the 16-bit compute format.
   check_head(lm_head_of("accelerator = \"a100-sxm-80gb\"", "compute_dtype = \"fp16\"\nweight_dtype = \"int4\""), Precision::fp16);
-  // A 16-bit checkpoint is unchanged; an INT8 model on Orin, which has FP16 but no BF16, runs its head in FP16.
+  // A 16-bit checkpoint is unchanged; an INT8 model on Orin runs its head in BF16, which its Ampere GPU has.
   check_head(lm_head_of("accelerator = \"h100-sxm\"", "compute_dtype = \"bf16\""), Precision::bf16);
-  check_head(lm_head_of("accelerator = \"jetson-agx-orin-64gb\"", "compute_dtype = \"int8\"\nweight_dtype = \"int8\""), Precision::fp16);
+  check_head(lm_head_of("accelerator = \"jetson-agx-orin-64gb\"", "compute_dtype = \"int8\"\nweight_dtype = \"int8\""), Precision::bf16);
 }
 
 TEST_CASE("expert_weight_dtype: a checkpoint that quantises only its routed experts (gpt-oss) reads them so, the rest as weight_dtype") {
@@ -402,4 +402,16 @@ TEST_CASE("a one-expert MoE at tp 8, ep 1 pays its MLP all-reduce: never faster 
     CHECK(moe.ttft_s >= dense.ttft_s);
     CHECK(moe.tpot_s >= dense.tpot_s);
   }
+}
+
+TEST_CASE("Jetson Orin runs BF16 on its Ampere tensor cores at the FP16 rate") {
+  for (const char* name : {"jetson-agx-orin-64gb", "jetson-agx-orin-32gb", "jetson-orin-nx-16gb", "jetson-orin-nx-8gb", "jetson-orin-nano-8gb"}) {
+    CAPTURE(name);
+    const AcceleratorSpec& a = shipped_db().accelerator(name);
+    REQUIRE(a.peak(Precision::bf16));
+    CHECK(*a.peak(Precision::bf16) == *a.peak(Precision::fp16));
+  }
+  CHECK(perfcast::test::scenario_error("[model]\npreset = \"llama3.1-8b\"\n[hardware]\naccelerator = \"jetson-agx-orin-64gb\"\n"
+                                       "[inference]\ninput_len = 128\noutput_len = 128\nbatch = 1\ncompute_dtype = \"bf16\"\n")
+            .empty());
 }
