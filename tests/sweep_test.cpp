@@ -5,10 +5,14 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <optional>
+#include <thread>
 #include <filesystem>
 #include <fmt/format.h>
 
 #include "engine/core/errors.hpp"
+#include "engine/core/parallel.hpp"
 #include "engine/sweep/inference_sweep.hpp"
 #include "engine/sweep/scaling.hpp"
 #include "engine/data/scenario_reader.hpp"
@@ -307,4 +311,27 @@ TEST_CASE("Device counts for --devices: one count, a doubling range, a factor, a
     CAPTURE(bad);
     CHECK_THROWS_AS(parse_device_counts(bad), InputError);
   }
+}
+
+TEST_CASE("work spread over threads survives threads the system refuses: every item once, no abort") {
+  // A starter that refuses every thread after the second, as a thread or memory limit does.
+  const auto refuse_after_two = [] {
+    return [left = 2](auto& f, int t) mutable -> std::optional<std::thread> {
+      if (left-- <= 0) return std::nullopt;
+      return std::thread(f, t);
+    };
+  };
+  for (bool with_progress : {false, true}) {
+    CAPTURE(with_progress);
+    std::vector<std::atomic<int>> seen(1000);
+    std::atomic<int> reported{0};
+    const Progress progress = [&](std::uint64_t, std::uint64_t) { ++reported; };
+    for_each_item(64, seen.size(), with_progress ? progress : Progress{}, [&](int, std::uint64_t k) { ++seen[k]; }, refuse_after_two());
+    for (const std::atomic<int>& s : seen) CHECK(s.load() == 1);
+    CHECK((reported.load() > 0) == with_progress);
+  }
+  // The default starter, with more threads than items, still does each item once.
+  std::vector<std::atomic<int>> seen(3);
+  for_each_item(8, seen.size(), Progress{}, [&](int, std::uint64_t k) { ++seen[k]; });
+  for (const std::atomic<int>& s : seen) CHECK(s.load() == 1);
 }

@@ -2,13 +2,16 @@
 // Work spread over threads by an atomic counter of items (a sweep's units or chunks): each thread
 // takes the next item until none is left; the calling thread is one of them, and when a progress
 // callback is given it reports items done about ten times a second. The first exception stops
-// the other threads and is rethrown.
+// the other threads and is rethrown. A thread the system cannot start (std::system_error: a
+// thread or memory limit) leaves its share to the threads that did start, the caller at least.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <optional>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -22,10 +25,22 @@ inline int thread_count(int requested, std::uint64_t items) {
   return int(std::clamp<std::uint64_t>(want, 1, std::max<std::uint64_t>(1, items)));
 }
 
-// work(thread, item) for every item in [0, items), on `threads` threads (thread 0 is the caller's
-// unless progress is reported, when the caller only watches).
-template <class Work>
-void for_each_item(int threads, std::uint64_t items, const Progress& progress, Work&& work) {
+// Starts a thread running f(t), or nothing where the system refuses one.
+struct StartThread {
+  template <class F>
+  std::optional<std::thread> operator()(F& f, int t) const {
+    try {
+      return std::thread(f, t);
+    } catch (const std::system_error&) {
+      return std::nullopt;
+    }
+  }
+};
+
+// work(thread, item) for every item in [0, items), on up to `threads` threads (thread 0 is the
+// caller's unless progress is reported, when the caller only watches).
+template <class Work, class Start = StartThread>
+void for_each_item(int threads, std::uint64_t items, const Progress& progress, Work&& work, Start&& start = {}) {
   std::atomic<std::uint64_t> next{0}, done{0};
   std::vector<std::exception_ptr> errors(std::size_t(threads > 0 ? threads : 1));
   auto run = [&](int t) {
@@ -37,14 +52,19 @@ void for_each_item(int threads, std::uint64_t items, const Progress& progress, W
     }
   };
   std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(run, t);
-  if (progress) {
-    std::thread first(run, 0);
+  pool.reserve(std::size_t(std::max(0, threads - 1)));
+  for (int t = 1; t < threads; ++t) {
+    std::optional<std::thread> thread = start(run, t);
+    if (!thread) break;
+    pool.push_back(std::move(*thread));
+  }
+  std::optional<std::thread> first = progress ? start(run, 0) : std::nullopt;
+  if (first) {
     while (done.load() < items && next.load() < items) {
       progress(done.load(), items);
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
-    first.join();
+    first->join();
   } else {
     run(0);
   }
