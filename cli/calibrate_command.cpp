@@ -43,7 +43,7 @@ int run(const GlobalOptions& global, const CalibrateOptions& o) {
   r.leave_one_out = !o.no_loo;
   r.threads = o.threads;
   const CalibrationResult result = calibrate(r, db);
-  if (!o.output.empty()) write_output_file(o.output, profile_toml(result.profile), "calibration profile");
+  if (!o.output.empty()) write_output_file(o.output, profile_toml(result.profile), "calibration profile", o.files);
   if (o.format == "json") {
     nlohmann::json j = calibration_json(result);
     if (!o.output.empty()) j["profile"] = o.output;

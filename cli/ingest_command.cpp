@@ -20,10 +20,16 @@
 namespace perfcast::cli {
 namespace {
 
+// The input files and the scenario they are scored with: what an output file may not overwrite.
+std::vector<std::string> with_scenario(std::vector<std::string> files, const std::string& scenario) {
+  if (!scenario.empty()) files.push_back(scenario);
+  return files;
+}
+
 // The cases on stdout, or in `output` when given.
-int emit(const std::string& cases, const std::string& output) {
+int emit(const std::string& cases, const std::string& output, const std::vector<std::string>& inputs) {
   if (output.empty()) fmt::print("{}", cases);
-  else write_output_file(output, cases, "validation cases");
+  else write_output_file(output, cases, "validation cases", inputs);
   return 0;
 }
 
@@ -53,7 +59,7 @@ int run_nccl(const GlobalOptions& global, const NcclOptions& o) {
     const NcclTestsRun run = parse_nccl_tests(read_input_file(f, "nccl-tests output"), f, op);
     out += collective_cases_toml(run, o.system, o.source, algo);
   }
-  return emit(out, o.output);
+  return emit(out, o.output, o.files);
 }
 
 struct MegatronOptions {
@@ -66,7 +72,7 @@ int run_megatron(const GlobalOptions& global, const MegatronOptions& o) {
   db.system(o.system);
   std::string out;
   for (const std::string& f : o.files) out += megatron_case_toml(parse_megatron_log(read_input_file(f, "Megatron-LM log"), f), o.system, db, o.source);
-  return emit(out, o.output);
+  return emit(out, o.output, o.files);
 }
 
 struct VllmOptions {
@@ -94,7 +100,7 @@ int run_serving_result(const GlobalOptions& global, const VllmOptions& o, Servin
                                       : vllm_cases_toml(parse_vllm_serving(text, f), o.scenario, db, o.source);
     }
   }
-  return emit(out, o.output);
+  return emit(out, o.output, with_scenario(o.files, o.scenario));
 }
 
 struct MeasurementsOptions {
@@ -105,7 +111,7 @@ int run_measurements(const GlobalOptions& global, const MeasurementsOptions& o) 
   HardwareDb db = HardwareDb::load(global.hardware_db);
   const std::vector<Measurement> rows = parse_measurements(read_input_file(o.file, "measurements file"), o.file);
   const std::string out = scenario_cases_toml(rows, o.file, db);
-  return emit(out, o.output);
+  return emit(out, o.output, {o.file});
 }
 
 }  // namespace

@@ -43,7 +43,7 @@ int run_import(const ModelOptions& o) {
     fmt::print("{}", toml);
     return 0;
   }
-  write_output_file(o.output, toml, "preset");
+  write_output_file(o.output, toml, "preset", {o.input});
   fmt::print("wrote {} ({})\n", o.output, w.source.title);
   return 0;
 }

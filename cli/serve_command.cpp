@@ -32,7 +32,7 @@ int serve(const GlobalOptions& global, const web::ServeOptions& o) {
 int report(const GlobalOptions& global, const ReportOptions& o) {
   const HardwareDb db = HardwareDb::load(global.hardware_db);
   const Scenario s = load_scenario(o.scenario, default_workloads_dir(), db);
-  write_output_file(o.output, web::report_html(s, o.scenario, db), "report file");
+  write_output_file(o.output, web::report_html(s, o.scenario, db), "report file", {o.scenario});
   fmt::print("wrote {}\n", o.output);
   return 0;
 }

@@ -787,3 +787,32 @@ TEST_CASE("calibrate writes a profile that validate, predict and sweep take") {
   CHECK(missing.code == 2);
   CHECK(missing.err.find("/no/such/profile.toml") != std::string::npos);
 }
+
+TEST_CASE("output files (-o) are checked: a full device, the command's own input and an empty path are refused, a failed write keeps the old file") {
+  const auto dir = std::filesystem::temp_directory_path() / ("perfcast-writes-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const auto scenario = dir / "s.toml";
+  std::filesystem::copy_file(PERFCAST_SOURCE_DIR "/scenarios/llama3-8b-l4.toml", scenario);
+  const std::string before = [&] {
+    std::ifstream in(scenario);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }();
+  Run full = run("report " + scenario.string() + " -o /dev/full");
+  CHECK(full.code == 2);
+  CHECK(full.out.empty());
+  CHECK(full.err == "perfcast: error: /dev/full: cannot write the report file: the write failed (device full?)\n");
+  Run own = run("report " + scenario.string() + " -o " + scenario.string());
+  CHECK(own.code == 2);
+  CHECK(own.err.find("is this command's input: the report file would overwrite it") != std::string::npos);
+  std::ifstream in(scenario);
+  CHECK(std::string(std::istreambuf_iterator<char>(in), {}) == before);
+  Run empty = run("report " + scenario.string() + " -o ''");
+  CHECK(empty.code == 2);
+  CHECK(empty.err == "perfcast: error: -o: an empty path for the report file\n");
+  // A good write lands whole, with no temporary left beside it.
+  Run ok = run("report " + scenario.string() + " -o " + (dir / "r.html").string());
+  CHECK(ok.code == 0);
+  CHECK(std::filesystem::file_size(dir / "r.html") > 1000);
+  CHECK(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()) == 2);
+  std::filesystem::remove_all(dir);
+}
