@@ -125,16 +125,25 @@ double gemm_shape_efficiency(const GemmShape& s, int compute_units, bool token_t
 }
 
 double gemm_compute_seconds(const GemmShape& s, double flops, double rate, const GemmMachine& g) {
-  if (s.m <= 0 || s.n <= 0 || s.count <= 0) return flops / (rate * gemm_depth_efficiency(s.k, g.fixed_k) / g.source_depth_efficiency);
-  double best = std::numeric_limits<double>::infinity();
+  const double unsplit = flops / (rate * gemm_shape_efficiency(s, g.compute_units, g.token_tiles_by_8) *
+                                  gemm_depth_efficiency(s.k, g.fixed_k) / g.source_depth_efficiency);
+  if (s.m <= 0 || s.n <= 0 || s.count <= 0 || g.compute_units <= 0 || g.fixup_Bps <= 0) return unsplit;
+  // K splits only help a tiling that leaves SMs idle.
+  double best = unsplit;
+  const double fixup_per_split = s.m * s.n * s.count * kPartialSumBytes / g.fixup_Bps;
   for_each_tiling(s, g.token_tiles_by_8, [&](double tm, double tn, double tiles) {
-    const double max_splits = g.compute_units > 0 && g.fixup_Bps > 0
-                                  ? std::max(1.0, std::min(std::ceil(g.compute_units / tiles), std::floor(s.k / kMinSliceDepth)))
-                                  : 1;
-    for (double split = 1; split <= max_splits; ++split) {
+    if (tiles >= g.compute_units) return;
+    // Past floor(SMs / tiles) slices a second wave halves the share, and below it the time is
+    // a / s + b + c s (F-ROOF-5's fixed cost per slice, the fixup per split): convex, so the scan
+    // stops where the time turns up.
+    const double max_splits = std::min(std::floor(g.compute_units / tiles), std::floor(s.k / kMinSliceDepth));
+    double last = std::numeric_limits<double>::infinity();
+    for (double split = 2; split <= max_splits; ++split) {
       const double depth = gemm_depth_efficiency(s.k / split, g.fixed_k) / g.source_depth_efficiency;
-      const double fixup = split > 1 ? (split - 1) * s.m * s.n * s.count * kPartialSumBytes / g.fixup_Bps : 0;
-      best = std::min(best, flops / (rate * tile_share(s, tm, tn, tiles, split, g.compute_units) * depth) + fixup);
+      const double t = flops / (rate * tile_share(s, tm, tn, tiles, split, g.compute_units) * depth) + (split - 1) * fixup_per_split;
+      if (t > last) break;
+      best = std::min(best, t);
+      last = t;
     }
   });
   return best;

@@ -97,7 +97,7 @@ struct GemmMachine {
 
 // F-ROOF-9: a GEMM's compute time at `rate` (peak x the format's large-GEMM efficiency) on the
 // fastest tiling and K split the libraries offer. A GEMM of fewer tiles than SMs splits its K loop
-// into s <= min(ceil(SMs / tiles), K / 64) slices that run side by side (cuBLAS's and CUTLASS's
+// into s <= min(floor(SMs / tiles), K / 64) slices (a second wave never pays) that run side by side (cuBLAS's and CUTLASS's
 // split-K, what stream-K also reaches on few tiles), each slice paying the tile's fixed cost, and the
 // s - 1 extra FP32 partial sums are written and read once (8 B an output element) at fixup_Bps.
 // With s = 1 it is gemm_shape_efficiency x gemm_depth_efficiency.
