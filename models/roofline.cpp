@@ -125,28 +125,28 @@ double gemm_shape_efficiency(const GemmShape& s, int compute_units, bool token_t
 }
 
 double gemm_compute_seconds(const GemmShape& s, double flops, double rate, const GemmMachine& g) {
-  const double unsplit = flops / (rate * gemm_shape_efficiency(s, g.compute_units, g.token_tiles_by_8) *
-                                  gemm_depth_efficiency(s.k, g.fixed_k) / g.source_depth_efficiency);
-  if (s.m <= 0 || s.n <= 0 || s.count <= 0 || g.compute_units <= 0 || g.fixup_Bps <= 0) return unsplit;
-  // K splits only help a tiling that leaves SMs idle.
-  double best = unsplit;
-  const double fixup_per_split = s.m * s.n * s.count * kPartialSumBytes / g.fixup_Bps;
+  const double depth = gemm_depth_efficiency(s.k, g.fixed_k) / g.source_depth_efficiency;
+  if (s.m <= 0 || s.n <= 0 || s.count <= 0) return flops / (rate * depth);
+  const bool splits = g.compute_units > 0 && g.fixup_Bps > 0;
+  const double fixup_per_split = splits ? s.m * s.n * s.count * kPartialSumBytes / g.fixup_Bps : 0;
+  double share = 0, split_best = std::numeric_limits<double>::infinity();
   for_each_tiling(s, g.token_tiles_by_8, [&](double tm, double tn, double tiles) {
-    if (tiles >= g.compute_units) return;
-    // Past floor(SMs / tiles) slices a second wave halves the share, and below it the time is
-    // a / s + b + c s (F-ROOF-5's fixed cost per slice, the fixup per split): convex, so the scan
-    // stops where the time turns up.
+    share = std::max(share, tile_share(s, tm, tn, tiles, 1, g.compute_units));
+    // K splits only help a tiling that leaves SMs idle. Past floor(SMs / tiles) slices a second
+    // wave halves the share, and below it the time is a / s + b + c s (F-ROOF-5's fixed cost per
+    // slice, the fixup per split): convex, so the scan stops where the time turns up.
+    if (!splits || tiles >= g.compute_units) return;
     const double max_splits = std::min(std::floor(g.compute_units / tiles), std::floor(s.k / kMinSliceDepth));
     double last = std::numeric_limits<double>::infinity();
     for (double split = 2; split <= max_splits; ++split) {
-      const double depth = gemm_depth_efficiency(s.k / split, g.fixed_k) / g.source_depth_efficiency;
-      const double t = flops / (rate * tile_share(s, tm, tn, tiles, split, g.compute_units) * depth) + (split - 1) * fixup_per_split;
+      const double slice_depth = gemm_depth_efficiency(s.k / split, g.fixed_k) / g.source_depth_efficiency;
+      const double t = flops / (rate * tile_share(s, tm, tn, tiles, split, g.compute_units) * slice_depth) + (split - 1) * fixup_per_split;
       if (t > last) break;
-      best = std::min(best, t);
+      split_best = std::min(split_best, t);
       last = t;
     }
   });
-  return best;
+  return std::min(flops / (rate * share * depth), split_best);
 }
 
 double gemm_depth_efficiency(double k, double fixed_k) { return k > 0 && fixed_k > 0 ? k / (k + fixed_k) : 1; }
