@@ -71,7 +71,8 @@ const std::map<std::string, Pin> kPins = {
     {"carbon", {0.00421, 15, 15}},
     // 2026-11-29, published checkpoint sizes as the memory model's weights (validation/weights-gpt-oss.toml): gpt-oss's
     // MXFP4 experts at 0.53125 B a weight, -0.14 % / +0.06 % of the model card's 60.8 / 12.8 GiB (+5.3 % / +4.4 % as NVFP4).
-    {"weights", {0.00100, 2, 2}},
+    // 2026-12-01, the routed experts' biases 16-bit as the checkpoint keeps them: -0.05 % / +0.13 %, 0.100 % -> 0.090 %.
+    {"weights", {0.00090, 2, 2}},
     // Serving under load (serving_* metrics: the engine simulated under the benchmark's protocol), added
     // 2026-11-24 with InferenceX's DeepSeek-R1 FP4 B200 TensorRT-LLM concurrency sweep: TTFT 70 % short
     // in the median, TPOT 10 %, output throughput 14 % (README, Validation).
