@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <memory>
 
+#include "cli/option_checks.hpp"
 #include "cli/output_file.hpp"
 #include "engine/calibrate/calibration.hpp"
 #include "engine/core/errors.hpp"
@@ -73,7 +74,7 @@ void add_calibrate_command(CLI::App& app, const GlobalOptions& options, std::fun
   cmd->add_option("--confidence", o->confidence, "Confidence of the intervals")->capture_default_str()->check(CLI::Range(0.5, 0.999));
   cmd->add_flag("--no-loo", o->no_loo, "Skip the leave-one-out refits");
   cmd->add_option("--threads", o->threads, "Threads for the leave-one-out refits (0: every core)")->capture_default_str()->check(CLI::Range(0, 4096));
-  cmd->add_option("-o,--output", o->output, "Write the profile here (TOML)");
+  cmd->add_option("-o,--output", o->output, "Write the profile here (TOML)")->check(output_path());
   cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "json"}))->capture_default_str();
   cmd->callback([&action, &options, o] { action = [&options, o] { return run(options, *o); }; });
 }

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 #include <memory>
 
+#include "cli/option_checks.hpp"
 #include "cli/output_file.hpp"
 #include "engine/core/errors.hpp"
 #include "engine/data/hardware_db.hpp"
@@ -128,14 +129,14 @@ void add_ingest_command(CLI::App& app, const GlobalOptions& options, std::functi
                    "The algorithm NCCL ran (NCCL_ALGO), written into every case so that calibrate fits its latency and "
                    "bandwidth (default: the log's 'NCCL_ALGO set by environment' line, else NCCL's auto choice)");
   nccl->add_option("--source", o->source, "Citation for the cases (default: the file and line)");
-  nccl->add_option("-o,--output", o->output, "Write the cases to this file instead of stdout");
+  nccl->add_option("-o,--output", o->output, "Write the cases to this file instead of stdout")->check(output_path());
   nccl->callback([&action, &options, o] { action = [&options, o] { return run_nccl(options, *o); }; });
   auto g = std::make_shared<MegatronOptions>();
   CLI::App* megatron = cmd->add_subcommand("megatron", "Megatron-LM / NeMo training logs (arguments block and iteration times) as training cases");
   megatron->add_option("files", g->files, "Log files (one run each)")->required();
   megatron->add_option("--system", g->system, "The hardware_db system it ran on, e.g. dgx-h100")->required();
   megatron->add_option("--source", g->source, "Citation for the cases (default: the file)");
-  megatron->add_option("-o,--output", g->output, "Write the cases to this file instead of stdout");
+  megatron->add_option("-o,--output", g->output, "Write the cases to this file instead of stdout")->check(output_path());
   megatron->callback([&action, &options, g] { action = [&options, g] { return run_megatron(options, *g); }; });
   // The serving-result readers: result files, the scenario they ran, a citation, an output file.
   auto serving = [&](const char* name, const char* help, const char* files_help, const char* scenario_help, ServingTool tool) {
@@ -144,7 +145,7 @@ void add_ingest_command(CLI::App& app, const GlobalOptions& options, std::functi
     sub->add_option("files", r->files, files_help)->required();
     sub->add_option("--scenario", r->scenario, scenario_help)->required();
     sub->add_option("--source", r->source, "Citation for the cases (default: the file)");
-    sub->add_option("-o,--output", r->output, "Write the cases to this file instead of stdout");
+    sub->add_option("-o,--output", r->output, "Write the cases to this file instead of stdout")->check(output_path());
     sub->callback([&action, &options, r, tool] { action = [&options, r, tool] { return run_serving_result(options, *r, tool); }; });
   };
   serving("vllm",
@@ -163,7 +164,7 @@ void add_ingest_command(CLI::App& app, const GlobalOptions& options, std::functi
   CLI::App* generic = cmd->add_subcommand("measurements", "The generic format: CSV or JSON rows of scenario, metric, value [, id, source, "
                                                           "notes, tolerance] as training or inference cases");
   generic->add_option("file", m->file, "Measurements file (.csv or .json); scenario paths are relative to it")->required();
-  generic->add_option("-o,--output", m->output, "Write the cases to this file instead of stdout");
+  generic->add_option("-o,--output", m->output, "Write the cases to this file instead of stdout")->check(output_path());
   generic->callback([&action, &options, m] { action = [&options, m] { return run_measurements(options, *m); }; });
 }
 

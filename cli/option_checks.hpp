@@ -23,4 +23,10 @@ inline CLI::Validator positive_rate() {
       "RATE");
 }
 
+// An output path: not empty (an empty -o would otherwise read as "not given" and print to stdout).
+inline CLI::Validator output_path() {
+  return CLI::Validator([](std::string& text) { return text.empty() ? std::string("an empty path: name the file to write") : std::string(); },
+                        "PATH");
+}
+
 }  // namespace perfcast::cli

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <memory>
 
+#include "cli/option_checks.hpp"
 #include "cli/output_file.hpp"
 #include "engine/data/scenario_reader.hpp"
 #include "engine/data/workload_reader.hpp"
@@ -51,7 +52,7 @@ void add_report_command(CLI::App& app, const GlobalOptions& options, std::functi
   auto o = std::make_shared<ReportOptions>();
   CLI::App* cmd = app.add_subcommand("report", "One standalone HTML file: prediction, charts, assumptions, sources and measured error");
   cmd->add_option("scenario", o->scenario, "Scenario file")->required();
-  cmd->add_option("-o,--output", o->output, "The HTML file to write")->required();
+  cmd->add_option("-o,--output", o->output, "The HTML file to write")->check(output_path())->required();
   cmd->callback([&action, &options, o] { action = [&options, o] { return report(options, *o); }; });
 }
 
