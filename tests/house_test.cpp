@@ -21,11 +21,15 @@ const std::map<std::string, int> kLevel = {{"core", 0},     {"spec", 1},     {"l
                                            {"predict", 4},  {"sweep", 5},    {"validate", 5},  {"calibrate", 6},
                                            {"ingest", 6},   {"writers", 7},   {"api", 8}};
 
-std::vector<std::string> includes_of(const fs::path& file) {
+std::string text_of(const fs::path& file) {
   std::ifstream in(file);
   std::stringstream text;
   text << in.rdbuf();
-  const std::string s = text.str();
+  return text.str();
+}
+
+std::vector<std::string> includes_of(const fs::path& file) {
+  const std::string s = text_of(file);
   static const std::regex include(R"re(#include "([^"]+)")re");
   std::vector<std::string> out;
   for (auto it = std::sregex_iterator(s.begin(), s.end(), include); it != std::sregex_iterator(); ++it) out.push_back((*it)[1]);
@@ -102,10 +106,7 @@ TEST_CASE("every formula id the code cites is defined in docs/models.md") {
   for (const char* dir : {"engine", "models", "cli"})
     for (const fs::directory_entry& e : fs::recursive_directory_iterator(root / dir)) {
       if (!is_source(e.path())) continue;
-      std::ifstream in(e.path());
-      std::stringstream text;
-      text << in.rdbuf();
-      const std::string s = text.str();
+      const std::string s = text_of(e.path());
       for (auto it = std::sregex_iterator(s.begin(), s.end(), cited); it != std::sregex_iterator(); ++it) {
         const std::smatch& m = *it;
         if (m[4].matched) {
@@ -128,10 +129,7 @@ TEST_CASE("no test case's name holds a semicolon, which CTest's discovery cuts i
   int names = 0;
   for (const fs::directory_entry& e : fs::recursive_directory_iterator(root / "tests")) {
     if (!is_source(e.path())) continue;
-    std::ifstream in(e.path());
-    std::stringstream text;
-    text << in.rdbuf();
-    const std::string s = text.str();
+    const std::string s = text_of(e.path());
     for (auto it = std::sregex_iterator(s.begin(), s.end(), test_case); it != std::sregex_iterator(); ++it) {
       ++names;
       CHECK_MESSAGE((*it)[1].str().find(';') == std::string::npos, e.path().filename().string(), ": ", (*it)[1].str());
