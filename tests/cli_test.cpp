@@ -807,7 +807,7 @@ TEST_CASE("output files (-o) are checked: a full device, the command's own input
   std::ifstream in(scenario);
   CHECK(std::string(std::istreambuf_iterator<char>(in), {}) == before);
   // An empty -o is refused as the option is read, not taken as "print to stdout".
-  for (const std::string command : {"report " + scenario.string(), "ingest measurements " + scenario.string()}) {
+  for (const std::string& command : {"report " + scenario.string(), "ingest measurements " + scenario.string()}) {
     CAPTURE(command);
     Run empty = run(command + " -o ''");
     CHECK(empty.code != 0);
