@@ -12,7 +12,8 @@ namespace {
 // The fields every step reads first, together; those read once per request after them.
 struct Request {
   long in = 1, out = 1;  // prompt tokens computed, output tokens
-  long prompt_done = 0;
+  long prefill = 1;      // tokens to compute before its next output token: the prompt, after a preemption the output so far too
+  long prompt_done = 0;  // of prefill
   long chunk = 0;        // prompt tokens scheduled in the current step
   double generated = 0;  // output tokens so far (fractional under speculation: the mean kept per step)
   double finish = -1;
@@ -23,7 +24,19 @@ struct Request {
   double admitted = -1;  // start of the first step that schedules it
   long eligible_step = 0, admitted_step = 0;  // the first step it could join, the one it joined
   long finish_step = 0;  // the step after its last token (with overlap scheduling it still takes a decode slot there)
+  double cached = 0;     // tokens in its KV cache (fractional under speculation)
+  long blocks = 0;       // KV blocks it holds (paged admission)
+  long room = 0;         // slots free in them: blocks × block − ⌈cached⌉
+  bool resumed_token = false;  // the step that recomputed it after a preemption gave it a token
 };
+
+// SGLang's admission estimate (KvAdmission::reserved_estimate): python/sglang/srt/managers/schedule_policy.py
+// (CLIP_MAX_NEW_TOKENS_ESTIMATION, env SGLANG_CLIP_MAX_NEW_TOKENS_ESTIMATION, default 4096) and
+// global_config.py (v0.4.3; srt/environ.py from v0.5.3): new_token_ratio from 0.7 ×
+// schedule_conservativeness (1.0) down to 0.14 of that over 600 decode steps; retract_decode_steps 20.
+constexpr double kSglangClipOutput = 4096;
+constexpr double kSglangInitRatio = 0.7, kSglangMinRatio = 0.7 * 0.14, kSglangDecaySteps = 600;
+constexpr long kSglangRetractSteps = 20;
 
 // The nearest rank (1-based) of the `p` percentile in a sample of n > 0.
 std::size_t nearest_rank(double p, std::size_t n) {
@@ -114,6 +127,17 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
   if (spec.draft_tokens < 0 || !(spec.tokens_per_step >= 1 && spec.tokens_per_step <= spec.draft_tokens + 1) || !(spec.draft_cost_ratio >= 0) ||
       budget_per_step < per_decode)
     throw std::invalid_argument("simulate_serving: speculation needs 1 <= tokens kept <= draft tokens + 1 <= the step budget");
+  // Paged admission (F-SRV-7): the pool in blocks, free ones counted as requests take and release them.
+  const KvPool& kv = limits.kv;
+  const bool paged = kv.admission != KvAdmission::whole_request;
+  const long block = paged && kv.block_tokens >= 1 && kv.block_tokens <= 1024 ? std::lround(kv.block_tokens) : 1;
+  auto blocks_for = [block](double tokens) {
+    const auto t = static_cast<long>(std::ceil(tokens));
+    return block == 1 ? t : (t + block - 1) / block;  // SGLang's one-token pages take a block every step: no division
+  };
+  const long pool_blocks = paged && kv.tokens >= 1 && kv.tokens <= 1e15 ? static_cast<long>(std::floor(kv.tokens / static_cast<double>(block))) : 0;
+  if (paged && (std::lround(kv.block_tokens) != block || pool_blocks < blocks_for(static_cast<double>(prompt + mean_out))))
+    throw std::invalid_argument("simulate_serving: a paged KV pool holds whole blocks of 1 to 1024 tokens and at least one whole request");
 
   const long finite = load.benchmark_requests;  // a benchmark of this many requests, all counted (0: steady state)
   const long clients = closed ? finite > 0 ? std::min(static_cast<long>(std::floor(load.concurrency)), finite)
@@ -139,10 +163,12 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
   // A request can join the step `after` steps from now: one that arrives while a step runs joins the
   // next, or with overlap scheduling the one after (that step was scheduled when this one began).
   const long overlap = limits.overlap_scheduling ? 1 : 0;
+  double longest_output = 0;  // of the requests issued so far (bounds SGLang's reservation)
   auto issue = [&](double at, long after) {
     const long in = min_fraction < 1 ? uniform(prompt) : prompt;
     const long out = shape.output_len_cv2 > 0 ? std::max(1L, std::lround(length(length_random))) : min_fraction < 1 ? uniform(mean_out) : mean_out;
-    requests.push_back({.in = in, .out = out, .arrival = at, .eligible_step = steps + after});
+    requests.push_back({.in = in, .out = out, .prefill = in, .arrival = at, .eligible_step = steps + after});
+    longest_output = std::max(longest_output, static_cast<double>(out));
     return static_cast<long>(requests.size()) - 1;
   };
   // Arrivals at a rate: gaps from one seeded stream scaled by the rate, so a higher rate moves the
@@ -158,12 +184,18 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
     for (long i = 0; i < last; ++i) arrivals.push_back(at += gap(random) / load.rate);
   }
   std::size_t next_arrival = 0;
+  long free_blocks = pool_blocks;
+  bool preempted_now = false;  // vLLM admits no waiting request in a step that preempted
+  // SGLang's new_token_ratio; the tokens free when the step's admission began, what its admissions reserved of
+  // them, the running requests' reservation (summed when first needed; -1 before) and the longest output issued.
+  double ratio = kSglangInitRatio, free_at_admission = 0, reserved = 0, running_reserve = -1;
+  long admitted_now = 0;  // requests the step's admission appended to `running`
+  long preempted_in_window = 0;
   // The first waiting request may join this step: it has reached the engine and a slot is free.
   auto admissible = [&] {
     return !waiting.empty() && requests[static_cast<std::size_t>(waiting.front())].eligible_step <= steps &&
-           static_cast<long>(running.size()) < max_running;
+           static_cast<long>(running.size()) < max_running && !preempted_now;
   };
-
   double t = 0;
   long round_left = 0;  // steps left in the current multi-step decode round (F-SRV-5)
   long measured_done = 0;
@@ -172,6 +204,41 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
   std::vector<double> finishes;  // every completion, for the window's throughput
   ChunkGaps chunk_gaps;          // of the measured requests
   const bool track_gaps = load.chunk_gaps;
+  // SGLang's estimate of the tokens a request still needs: its output left, clipped.
+  auto output_left = [](const Request& r) { return std::min(kSglangClipOutput, static_cast<double>(r.out) - std::floor(r.generated)); };
+  // Whether the cache takes a request's first `chunk` tokens.
+  auto kv_admits = [&](const Request& r, long chunk) {
+    switch (kv.admission) {
+      case KvAdmission::whole_request: return true;
+      case KvAdmission::on_demand: return blocks_for(static_cast<double>(chunk)) <= free_blocks;
+      case KvAdmission::reserved_estimate: {
+        // The running requests' reservation is at most the ratio times a clipped longest output each: a
+        // request that fits beside that fits beside the sum, which is taken only where it does not.
+        const double need = static_cast<double>(r.prefill) + output_left(r), room = free_at_admission - reserved;
+        if (running_reserve < 0 && need < room - ratio * std::min(kSglangClipOutput, longest_output) * static_cast<double>(running.size()))
+          return true;
+        if (running_reserve < 0) {
+          running_reserve = 0;
+          // Those the step admitted (at the back) reserved in full already.
+          for (std::size_t i = 0; i + static_cast<std::size_t>(admitted_now) < running.size(); ++i)
+            running_reserve += output_left(requests[static_cast<std::size_t>(running[i])]) * ratio;
+        }
+        return need < room - running_reserve;
+      }
+    }
+    return true;
+  };
+  // A running request's cache freed; it waits to be computed again, its output so far as prompt.
+  auto preempt = [&](long id, bool to_front) {
+    Request& q = requests[static_cast<std::size_t>(id)];
+    free_blocks += q.blocks;
+    q.blocks = q.room = 0, q.cached = 0, q.prompt_done = q.chunk = 0, q.decoding = q.resumed_token = false;
+    q.prefill = q.in + (q.first_token >= 0 ? static_cast<long>(std::floor(q.generated)) : 0);
+    q.eligible_step = steps + 1;
+    if (window_start >= 0) ++preempted_in_window;
+    to_front ? waiting.push_front(id) : waiting.push_back(id);
+  };
+
   while (measured_done < measured) {
     if (!closed) {
       // These arrived while the last step ran.
@@ -181,10 +248,15 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
         continue;
       }
     }
-    // An engine with nothing to run waits for requests and schedules what has arrived at once.
+    preempted_now = false;
+    // An engine with nothing to run waits for requests and schedules what has arrived at once; SGLang's
+    // estimate starts afresh when it idles.
+    if (running.empty()) ratio = kSglangInitRatio;
     if (running.empty() && !admissible())
       for (long id : waiting) requests[static_cast<std::size_t>(id)].eligible_step = std::min(requests[static_cast<std::size_t>(id)].eligible_step, steps);
     long budget = budget_per_step, decodes = 0, prompt_tokens = 0;
+    // SGLang reserves for the running requests' outputs before it admits (PrefillAdder).
+    reserved = 0, running_reserve = -1, free_at_admission = static_cast<double>(free_blocks * block), admitted_now = 0;
     // Within a multi-step round the step was scheduled when the round began: every running request
     // decodes (one done generating too, its token discarded) and nothing is admitted.
     const bool in_round = round_left > 0;
@@ -192,20 +264,82 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
     // then wait for a step of their own.
     const bool prompts_only =
         !in_round && !limits.mixed_prefill &&
-        (admissible() ||
+        ((admissible() && kv_admits(requests[static_cast<std::size_t>(waiting.front())],
+                                    std::min(requests[static_cast<std::size_t>(waiting.front())].prefill, budget))) ||
          std::any_of(running.begin(), running.end(), [&](long id) {
            const Request& r = requests[static_cast<std::size_t>(id)];
-           return r.prompt_done < r.in;
+           return r.prompt_done < r.prefill;
          }));
-    for (long id : running) {
+    // SGLang's decode step first checks that every decoding request has a free slot; short of them it
+    // retracts, fewest output tokens first (on a tie the longest prompt), until 20 slots a request are
+    // free, and raises the ratio (schedule_batch.py retract_decode); a step that had room lowers it.
+    if (kv.admission == KvAdmission::reserved_estimate && !prompts_only && !in_round) {
+      // Counted only where the pool could be short: every running request decoding would fit.
+      const auto n = free_blocks * block >= static_cast<long>(running.size()) * per_decode
+                         ? static_cast<long>(running.size())
+                         : static_cast<long>(std::count_if(running.begin(), running.end(), [&](long id) {
+                             return requests[static_cast<std::size_t>(id)].prompt_done == requests[static_cast<std::size_t>(id)].prefill;
+                           }));
+      if (n > 1 && free_blocks * block < n * per_decode) {
+        std::vector<long> decoding;
+        for (long id : running)
+          if (requests[static_cast<std::size_t>(id)].prompt_done == requests[static_cast<std::size_t>(id)].prefill) decoding.push_back(id);
+        std::sort(decoding.begin(), decoding.end(), [&](long a, long b) {
+          const Request &x = requests[static_cast<std::size_t>(a)], &y = requests[static_cast<std::size_t>(b)];
+          return std::floor(x.generated) != std::floor(y.generated) ? x.generated > y.generated : x.in < y.in;
+        });
+        std::vector<long> retracted;
+        do {
+          retracted.push_back(decoding.back());
+          preempt(decoding.back(), false);
+          decoding.pop_back();
+        } while (decoding.size() > 1 && free_blocks * block < static_cast<long>(decoding.size()) * kSglangRetractSteps);
+        std::erase_if(running, [&](long id) { return std::find(retracted.begin(), retracted.end(), id) != retracted.end(); });
+        double decoded = 0, outputs = 0;
+        for (long id : decoding) decoded += std::floor(requests[static_cast<std::size_t>(id)].generated), outputs += static_cast<double>(requests[static_cast<std::size_t>(id)].out);
+        ratio = std::min(1.0, (decoded + static_cast<double>(kSglangRetractSteps * static_cast<long>(decoding.size()))) / std::max(1.0, outputs));
+      } else if (n > 0) {
+        ratio = std::max(kSglangMinRatio, ratio - (kSglangInitRatio - kSglangMinRatio) / kSglangDecaySteps);
+      }
+    }
+    for (std::size_t i = 0; i < running.size(); ++i) {
+      const long id = running[i];
       Request& r = requests[static_cast<std::size_t>(id)];
       r.chunk = 0;
-      r.decoding = false;
-      if (r.prompt_done == r.in) {
-        if (!prompts_only && budget >= per_decode) r.decoding = true, budget -= per_decode, ++decodes;
+      r.decoding = r.resumed_token = false;
+      const bool decode = r.prompt_done == r.prefill;
+      long tokens = 0;  // cache slots the step writes for it
+      if (decode) {
+        if (!prompts_only && budget >= per_decode) tokens = per_decode;
       } else {
-        const long left = r.in - r.prompt_done;
-        r.chunk = limits.chunked_prefill ? std::min(left, budget) : left <= budget ? left : 0;
+        const long left = r.prefill - r.prompt_done;
+        tokens = limits.chunked_prefill ? std::min(left, budget) : left <= budget ? left : 0;
+      }
+      // Most steps a request writes into a block it holds already.
+      if (paged && tokens > r.room) {
+        const long need = blocks_for(std::ceil(r.cached) + static_cast<double>(tokens)) - r.blocks;
+        // vLLM preempts the newest running requests, this one last; a lone request runs over the cache
+        // rather than preempt itself for ever (vLLM refuses a request longer than max_model_len, which
+        // must fit the cache: check_enough_kv_cache_memory).
+        if (kv.admission == KvAdmission::on_demand) {
+          while (need > free_blocks && running.size() > 1 && running.back() != id) {
+            preempt(running.back(), true);
+            running.pop_back();
+            preempted_now = true;
+          }
+          if (need > free_blocks && running.size() > 1) {
+            preempt(id, true);
+            running.pop_back();
+            preempted_now = true;
+            break;
+          }
+        }
+        free_blocks -= need, r.blocks += need, r.room += need * block;
+      }
+      if (decode) {
+        if (tokens > 0) r.decoding = true, budget -= per_decode, ++decodes;
+      } else {
+        r.chunk = tokens;
         budget -= r.chunk, prompt_tokens += r.chunk;
       }
     }
@@ -213,13 +347,20 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
       Request& r = requests[static_cast<std::size_t>(waiting.front())];
       // Without chunking a prompt longer than the whole budget runs alone rather than never.
       const bool alone = decodes == 0 && prompt_tokens == 0;
-      r.chunk = limits.chunked_prefill ? std::min(r.in, budget) : r.in <= budget || alone ? r.in : 0;
-      if (r.chunk == 0) break;
-      r.decoding = false;
-      r.admitted = t, r.admitted_step = steps;
+      const long chunk = limits.chunked_prefill ? std::min(r.prefill, budget) : r.prefill <= budget || alone ? r.prefill : 0;
+      if (chunk == 0 || !kv_admits(r, chunk)) break;
+      r.chunk = chunk;
+      r.decoding = r.resumed_token = false;
+      if (r.admitted < 0) r.admitted = t, r.admitted_step = steps;
+      if (paged) {
+        const long need = blocks_for(static_cast<double>(chunk));
+        free_blocks -= need, r.blocks = need, r.room = need * block;
+      }
+      if (kv.admission == KvAdmission::reserved_estimate) reserved += static_cast<double>(r.prefill) + output_left(r);
       budget -= r.chunk, prompt_tokens += r.chunk;
       running.push_back(waiting.front());
       waiting.pop_front();
+      ++admitted_now;
     }
     if (decodes == 0 && prompt_tokens == 0) throw std::invalid_argument("simulate_serving: a step with nothing to run");
     // F-SRV-5: a decode-only step scheduled afresh begins a round.
@@ -248,8 +389,20 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
     long finished_now = 0;
     for (long id : running) {
       Request& r = requests[static_cast<std::size_t>(id)];
-      if (r.decoding) r.generated += spec.tokens_per_step;
-      if (r.chunk > 0 && (r.prompt_done += r.chunk) == r.in) r.first_token = r.last_chunk = t, r.generated = 1;
+      // The cache keeps the tokens written (under speculation the slots of rejected drafts are written again).
+      if (r.decoding) {
+        r.generated += spec.tokens_per_step, r.cached += spec.tokens_per_step;
+        r.room = spec.draft_tokens > 0 ? r.blocks * block - static_cast<long>(std::ceil(r.cached)) : r.room - 1;
+      }
+      // The step that completes a prompt gives its first token; one that completes a preempted request's
+      // recomputation, its next.
+      if (r.chunk > 0) {
+        r.cached += static_cast<double>(r.chunk), r.room -= r.chunk;
+        if ((r.prompt_done += r.chunk) == r.prefill) {
+          if (r.first_token < 0) r.first_token = r.last_chunk = t, r.generated = 1;
+          else r.generated += 1, r.resumed_token = true;
+        }
+      }
       if (r.generated >= static_cast<double>(r.out) - 1e-9 && r.finish < 0 && !round_open) {
         r.finish = t, r.finish_step = steps;
         finishes.push_back(t);
@@ -267,7 +420,7 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
       long common_count = 0;
       for (long id : running) {
         Request& r = requests[static_cast<std::size_t>(id)];
-        const bool produced = r.decoding && (r.finish < 0 || r.finish_step == steps);
+        const bool produced = (r.decoding && (r.finish < 0 || r.finish_step == steps)) || r.resumed_token;
         if (!produced && !r.undelivered) continue;
         if (round_open) {
           r.undelivered = true;
@@ -286,8 +439,10 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
     // With overlap scheduling the step after a request's last token was scheduled before its stop was
     // seen: it decodes once more, and its slot is free from the step after that.
     std::erase_if(running, [&](long id) {
-      const Request& r = requests[static_cast<std::size_t>(id)];
-      return r.finish >= 0 && steps >= r.finish_step + overlap;
+      Request& r = requests[static_cast<std::size_t>(id)];
+      const bool done = r.finish >= 0 && steps >= r.finish_step + overlap;
+      if (done) free_blocks += r.blocks, r.blocks = 0;
+      return done;
     });
     if (closed)
       for (long i = 0; i < finished_now && (finite == 0 || static_cast<long>(requests.size()) < finite); ++i) {
@@ -337,6 +492,7 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
   s.admission_wait_probability = static_cast<double>(waited) / static_cast<double>(measured);
   s.admission_wait_mean_s = mean(admission);
   s.prompt_mean_s = mean(prompt_time);
+  s.preemptions_per_request = static_cast<double>(preempted_in_window) / static_cast<double>(measured);
   if (window > 0) s.prompt_time_share = window_prompt_time / window, s.busy_share = std::min(1.0, window_busy / window);
   return s;
 }

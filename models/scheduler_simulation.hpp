@@ -5,7 +5,9 @@
 //
 // Each step the scheduler takes, in order: every decoding sequence (one token each), the prompt
 // chunks of admitted requests still prefilling, then waiting requests first come first served,
-// while fewer than `max_sequences` run and the step's `max_step_tokens` budget lasts. A prompt that
+// while fewer than `max_sequences` run, the step's `max_step_tokens` budget lasts and the KV cache
+// takes them as the engine counts it (KvPool, F-SRV-7: a running request short of blocks may preempt
+// others, which are computed again later). A prompt that
 // does not fit the budget's remainder is split (chunked prefill) or, without chunking, waits for a
 // step with room. Unmixed (SchedulerLimits::mixed_prefill false), a step that has prompt tokens to run
 // runs only those, and the decodes run in the next step without any. One forward pass serves the
@@ -53,6 +55,30 @@ struct Speculation {
   double draft_cost_ratio = 0;
 };
 
+// How the engine counts its KV cache when it admits and runs requests (F-SRV-7).
+enum class KvAdmission {
+  // An admitted request holds its whole length's cache from the start and is never paused
+  // (TensorRT-LLM's GUARANTEED_NO_EVICT): max_sequences, the requests whose whole cache fits, carries the limit.
+  whole_request,
+  // vLLM V1: each step a request takes the blocks for the tokens it runs then; a running request that finds
+  // too few preempts the newest running ones (their cache freed, their prompt and output recomputed when they
+  // resume), and a step that preempted admits no waiting request.
+  on_demand,
+  // SGLang: a waiting request is admitted while its prompt plus its output (at most 4,096 tokens) fit what
+  // the pool has free, less the running requests' remaining outputs (at most 4,096 each) times
+  // new_token_ratio and less what the step's earlier admissions reserve; the ratio falls from 0.7 to 0.098
+  // over 600 decode steps. A decode step that finds fewer free tokens than decoding requests retracts
+  // the ones with the fewest output tokens (recomputed later) until 20 tokens a request are free, and
+  // raises the ratio to what the rest have decoded plus 20 steps each over their whole outputs.
+  reserved_estimate,
+};
+
+struct KvPool {
+  KvAdmission admission = KvAdmission::whole_request;
+  double tokens = 0;        // the cache's capacity in tokens (on_demand, reserved_estimate): whole blocks
+  double block_tokens = 16; // tokens per block (vLLM's default 16; SGLang's page_size 1)
+};
+
 struct SchedulerLimits {
   double max_sequences = 256;     // running requests (vLLM max_num_seqs, TRT-LLM max_batch_size, the KV cache)
   double max_step_tokens = 8192;  // tokens per step (vLLM max_num_batched_tokens, TRT-LLM max_num_tokens)
@@ -76,6 +102,7 @@ struct SchedulerLimits {
   // steps. 1: every step scheduled on its own. Unmixed steps without chunking only (v0.6.0's).
   int decode_round_steps = 1;
   Speculation speculation;
+  KvPool kv;
 };
 
 struct RequestShape {
@@ -127,6 +154,8 @@ struct SimulatedServing {
   double prompt_mean_s = 0;               // that start to the first token (the prompt's steps)
   double prompt_time_share = 0;           // share of step time in prompt tokens (by tokens within each step)
   double busy_share = 0;                  // share of the window the engine runs steps (the rest it waits for arrivals)
+  double preemptions_per_request = 0;     // running requests preempted (vLLM) or retracted (SGLang) for want of KV cache,
+                                          // over the window, per measured request
   int requests = 0;                 // measured
   int warmup = 0;                   // left out before them
   long steps = 0;                   // simulated in all

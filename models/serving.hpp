@@ -17,7 +17,7 @@ struct StepPoint {
 struct ReplicaTimes {
   double prefill_s = 0;             // one prompt
   std::vector<StepPoint> decode;    // decode step against batch, increasing batch, from batch 1
-  double max_concurrency = 1;       // sequences the engine runs at once (its limit, capped by the KV cache)
+  double max_concurrency = 1;       // sequences the engine runs at once (its limit, and the KV cache at their mean length)
   double output_len = 1;            // n_out
 };
 

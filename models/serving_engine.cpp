@@ -24,6 +24,8 @@ EngineLimits engine_limits(ServingEngine e, EngineMode mode, const EngineDevice&
   EngineLimits out;
   SchedulerLimits& l = out.limits;
   const double fit = std::max(1.0, std::floor(d.kv_sequences));
+  const double pool = d.kv_tokens > 0 ? d.kv_tokens : fit * (d.input_len + d.output_len);
+  const double held_at_mean = std::max(1.0, std::floor(pool / (d.input_len + d.output_len / 2)));
   switch (e) {
     case ServingEngine::vllm: {
       // vllm/engine/arg_utils.py @99d7eb5d (V1 defaults): devices of >= 70 GiB other than A100 get
@@ -33,14 +35,19 @@ EngineLimits engine_limits(ServingEngine e, EngineMode mode, const EngineDevice&
       const bool large = d.memory_GiB >= 70 && !d.a100;
       l.max_step_tokens = large ? (mode == EngineMode::server ? 8192 : 16384) : (mode == EngineMode::server ? 2048 : 8192);
       const double seqs = std::min(large ? 1024.0 : 256.0, l.max_step_tokens);
-      l.max_sequences = std::min(seqs, fit);
+      l.max_sequences = seqs;
       l.chunked_prefill = true;
+      // The V1 scheduler takes blocks as requests run and preempts the newest for want of them
+      // (vllm/v1/core/sched/scheduler.py, kv_cache_manager.py allocate_slots @ v0.11.0, F-SRV-7).
+      l.kv = {.admission = KvAdmission::on_demand, .tokens = pool, .block_tokens = d.kv_block_tokens};
+      out.concurrency = std::min(seqs, held_at_mean);
       // Async scheduling is opt-in (--async-scheduling) at the pinned defaults; vLLM PR #27614 later turns it on.
       l.overlap_scheduling = false;
       out.rule = fmt::format("vLLM V1 {} defaults on a {} device (vllm/engine/arg_utils.py @99d7eb5d): max_num_batched_tokens {:g}, "
-                             "max_num_seqs {:g}, chunked prefill, synchronous scheduling (--async-scheduling off)",
+                             "max_num_seqs {:g}, chunked prefill, synchronous scheduling (--async-scheduling off); KV blocks of {:g} tokens "
+                             "taken as requests run, the newest preempted and recomputed when {:.4g} tokens run out",
                              mode == EngineMode::server ? "server" : "LLM-class", large ? ">= 70 GiB" : "smaller or A100",
-                             l.max_step_tokens, seqs);
+                             l.max_step_tokens, seqs, d.kv_block_tokens, pool);
       break;
     }
     case ServingEngine::sglang: {
@@ -51,7 +58,14 @@ EngineLimits engine_limits(ServingEngine e, EngineMode mode, const EngineDevice&
       // step only when no prefill batch forms (python/sglang/srt/managers/scheduler.py).
       const double gb = d.memory_GiB * 1.073741824;
       l.max_step_tokens = gb < 35 ? 2048 : gb < 160 ? 8192 : 16384;
-      l.max_sequences = fit;
+      // max_running_requests unset: min(max_total_num_tokens // 2, the request pool), the pool
+      // min(max(pool tokens / context_len × 512, 2048), 4096) (managers/tp_worker.py,
+      // model_executor/model_runner.py init_memory_pool, v0.4.3 to v0.5.6); admission by the
+      // reserved estimate, page_size 1 (F-SRV-7).
+      const double request_pool = d.max_context > 0 ? std::min(std::max(std::floor(pool / d.max_context * 512), 2048.0), 4096.0) : 2048;
+      l.max_sequences = std::max(1.0, std::min(std::floor(pool / 2), request_pool));
+      l.kv = {.admission = KvAdmission::reserved_estimate, .tokens = pool, .block_tokens = 1};
+      out.concurrency = std::min(l.max_sequences, held_at_mean);
       l.chunked_prefill = true;
       l.mixed_prefill = false;
       // disable_overlap_schedule defaults to False since v0.4, the "zero-overhead batch scheduler"
@@ -59,8 +73,10 @@ EngineLimits engine_limits(ServingEngine e, EngineMode mode, const EngineDevice&
       l.overlap_scheduling = true;
       out.rule = fmt::format("SGLang defaults (python/sglang/srt/server_args.py @469c63e5): chunked_prefill_size {:g} for {:.0f} GB; "
                              "prompt and decode steps apart, prompts first (enable_mixed_chunk off); running requests limited by the KV pool; "
-                             "overlap scheduling (v0.4 on; disable_overlap_schedule off)",
-                             l.max_step_tokens, gb);
+                             "overlap scheduling (v0.4 on; disable_overlap_schedule off); at most {:g} running requests; admission while "
+                             "the {:.4g}-token pool holds each prompt and output beside 0.7 to 0.098 of the running outputs left, "
+                             "retraction when it runs out",
+                             l.max_step_tokens, gb, l.max_sequences, pool);
       break;
     }
     case ServingEngine::trtllm: {
@@ -71,6 +87,7 @@ EngineLimits engine_limits(ServingEngine e, EngineMode mode, const EngineDevice&
       const double tuned = trtllm_bench_tokens(std::min(fit, 4096.0) / d.pp, d.input_len, d.output_len);
       l.max_sequences = std::min(batch, fit);
       out.max_batch_size = batch;
+      out.concurrency = l.max_sequences;
       // trtllm-bench throughput (offline) runs without chunked prefill unless --enable_chunked_context (or
       // the LLM API options) ask for it, and then raises max_num_tokens to the longest prompt plus
       // max_batch_size so every prompt fits a step whole (bench/benchmark/utils/general.py, get_settings,
@@ -92,8 +109,9 @@ EngineLimits engine_limits(ServingEngine e, EngineMode mode, const EngineDevice&
       break;
     }
   }
-  out.rule += fmt::format("; at most {:g} requests of {:g} + {:g} tokens hold their KV cache at once", l.max_sequences, d.input_len,
-                          d.output_len);
+  if (l.kv.admission == KvAdmission::whole_request)
+    out.rule += fmt::format("; at most {:g} requests of {:g} + {:g} tokens hold their KV cache at once (GUARANTEED_NO_EVICT)", l.max_sequences,
+                            d.input_len, d.output_len);
   return out;
 }
 

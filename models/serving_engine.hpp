@@ -23,15 +23,21 @@ struct EngineDevice {
   double memory_GiB = 80;       // one device's memory
   bool a100 = false;            // vLLM keeps its small-device defaults on A100 (PR #17885)
   double kv_sequences = 1;      // requests of input_len + output_len whose KV cache fits (the memory model)
+  double kv_tokens = 0;         // the tokens the cache holds (the same memory; 0: kv_sequences whole requests' worth)
+  double kv_block_tokens = 16;  // the paged cache's block ([inference] kv_block, vLLM's 16)
+  double max_context = 0;       // the model's longest context (SGLang sizes its request pool by it; 0: not stated)
   double input_len = 1, output_len = 1;
   int pp = 1;
 };
 
 struct EngineLimits {
-  SchedulerLimits limits;       // max_sequences already capped by the KV cache
+  SchedulerLimits limits;       // max_sequences capped by the KV cache where the engine reserves whole requests
   double max_batch_size = 0;    // the engine's own batch limit before the KV cache caps it (TensorRT-LLM's
                                 // max_batch_size: no CUDA graph is captured above it); 0 where not modelled
   std::string rule;             // "vLLM V1 server defaults on a >= 70 GiB device: max_num_seqs 1024, ..."
+  // Requests of input_len + output_len running at once at most: max_sequences, and for a cache
+  // taken on demand the requests it holds at their mean length input_len + output_len/2.
+  double concurrency = 0;
 };
 
 EngineLimits engine_limits(ServingEngine e, EngineMode mode, const EngineDevice& d);

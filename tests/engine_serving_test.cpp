@@ -217,6 +217,80 @@ TEST_CASE("scheduler simulation: clients beyond the running limit wait a whole g
   CHECK(closed(8, {.max_sequences = 8, .max_step_tokens = 8192}, {100, 11}).requests_per_s == doctest::Approx(8 / 0.110));
 }
 
+TEST_CASE("scheduler simulation: vLLM's KV blocks taken on demand, the newest request preempted and recomputed (F-SRV-7)") {
+  // Two requests of 10 + 11 tokens at once, a pool of 36 one-token blocks. The first step computes both
+  // prompts (20 blocks), each decode step writes one token of each: after 8 decode steps (90 ms) they
+  // hold 18 each and the pool is full. In the 10th step the first request preempts the second (the
+  // newest), which waits with its 10 + 9 tokens to compute; 16 blocks free are too few in the 11th
+  // step, which ends the first request at 110 ms. The 12th recomputes the second (its 10th token at
+  // 120 ms), the 13th gives its last: E2E 110 and 130 ms, one preemption in two requests.
+  const SchedulerLimits limits{.max_sequences = 8, .max_step_tokens = 100,
+                               .kv = {.admission = KvAdmission::on_demand, .tokens = 36, .block_tokens = 1}};
+  const Load two{.kind = LoadKind::closed_loop, .concurrency = 2, .benchmark_requests = 2};
+  const SimulatedServing tight = simulate_serving(flat_steps(), limits, {10, 11}, two, 0.99);
+  CHECK(tight.ttft_mean_s == doctest::Approx(0.010));
+  CHECK(tight.e2e_mean_s == doctest::Approx(0.120));
+  CHECK(tight.e2e_p_s == doctest::Approx(0.130));
+  CHECK(tight.tpot_mean_s == doctest::Approx((0.010 + 0.012) / 2));
+  CHECK(tight.preemptions_per_request == doctest::Approx(0.5));
+  // A pool of 40 holds both to the end (10 + 10 tokens each: the last token's KV is never written).
+  SchedulerLimits room = limits;
+  room.kv.tokens = 40;
+  const SimulatedServing fits = simulate_serving(flat_steps(), room, {10, 11}, two, 0.99);
+  CHECK(fits.e2e_mean_s == doctest::Approx(0.110));
+  CHECK(fits.preemptions_per_request == 0);
+  // Blocks of 16: a request takes ceil(tokens / 16); 48 tokens are three blocks, one request's two and
+  // a third the other cannot grow into, so 10 + 11 at once preempts again; 64 (four blocks) does not.
+  room.kv = {.admission = KvAdmission::on_demand, .tokens = 64, .block_tokens = 16};
+  CHECK(simulate_serving(flat_steps(), room, {10, 11}, two, 0.99).preemptions_per_request == 0);
+  room.kv.tokens = 48;
+  CHECK(simulate_serving(flat_steps(), room, {10, 11}, two, 0.99).preemptions_per_request > 0);
+  // What the whole-request reservation could not say: 3 requests of 10 + 11 whose whole length (21)
+  // fits only once in 40 tokens all run at once on demand while they are short.
+  SchedulerLimits whole{.max_sequences = 1, .max_step_tokens = 100};
+  const Load three{.kind = LoadKind::closed_loop, .concurrency = 3, .benchmark_requests = 3};
+  CHECK(simulate_serving(flat_steps(), whole, {10, 11}, three, 0.99).ttft_mean_s == doctest::Approx((0.010 + 0.120 + 0.230) / 3));
+  room.kv = {.admission = KvAdmission::on_demand, .tokens = 40, .block_tokens = 1};
+  CHECK(simulate_serving(flat_steps(), room, {10, 11}, three, 0.99).ttft_mean_s == doctest::Approx(0.010));
+  // Steady state under pressure: every request finishes, preempted ones included, and the engine's
+  // throughput never beats the pool's roomy twin.
+  room.kv.tokens = 60;
+  const SimulatedServing churn = closed(8, room, {10, 11});
+  room.kv.tokens = 1e6;
+  const SimulatedServing ample = closed(8, room, {10, 11});
+  CHECK(churn.preemptions_per_request > 0);
+  CHECK(churn.requests_per_s > 0);
+  CHECK(churn.requests_per_s < ample.requests_per_s);
+  CHECK(ample.preemptions_per_request == 0);
+  // A pool that cannot hold one whole request is refused.
+  room.kv.tokens = 20;
+  CHECK_THROWS_AS(closed(1, room, {10, 11}), std::invalid_argument);
+}
+
+TEST_CASE("scheduler simulation: SGLang admits against an estimate of the running outputs and retracts when the pool runs out (F-SRV-7)") {
+  // A pool of 1,000 tokens, requests of 100 + 400. The first step admits one: 100 + 400 < 1,000, and
+  // the second's 500 is not below the 500 left. In the next step the first's reservation is 0.7 x 399
+  // (the ratio before any decode step has lowered it), and 500 < 900 - 279.3 admits the second.
+  const SchedulerLimits sglang{.max_sequences = 500, .max_step_tokens = 8192, .mixed_prefill = false,
+                               .kv = {.admission = KvAdmission::reserved_estimate, .tokens = 1000, .block_tokens = 1}};
+  const Load two{.kind = LoadKind::closed_loop, .concurrency = 2, .benchmark_requests = 2};
+  const SimulatedServing pair = simulate_serving(flat_steps(), sglang, {100, 400}, two, 0.99);
+  CHECK(pair.ttft_mean_s == doctest::Approx((0.010 + 0.020) / 2));
+  CHECK(pair.preemptions_per_request == 0);
+  // Long outputs: a pool of 5,000 tokens holds two whole requests of 10 + 2,000, but the estimate of
+  // the running outputs falls with the ratio (0.001 a decode step) and lets in more than the pool holds
+  // to the end, so some are retracted; every request still finishes, more run at once than two whole
+  // reservations allow, and the throughput beats them.
+  SchedulerLimits longer = sglang;
+  longer.kv.tokens = 5000;
+  const SimulatedServing four = closed(4, longer, {10, 2000});
+  CHECK(four.preemptions_per_request > 0);
+  CHECK(four.decoding_mean > 2);
+  CHECK(four.decoding_mean <= 4);
+  const SchedulerLimits two_whole{.max_sequences = 2, .max_step_tokens = 8192, .mixed_prefill = false};
+  CHECK(four.output_tokens_per_s > closed(4, two_whole, {10, 2000}).output_tokens_per_s);
+}
+
 TEST_CASE("scheduler simulation: a returning client's request joins the step after next, two later with overlap (F-SRV-3)") {
   // 2 clients, 100 + 11 tokens, 150 tokens a step without chunking: the second prompt does not fit beside
   // the first, so the clients run one step apart. Client A's request ends at step n; the engine starts step
@@ -307,9 +381,32 @@ TEST_CASE("engine limits: trtllm-bench's rounding, vLLM's device tiers, the KV c
   a100.a100 = true;
   CHECK(engine_limits(ServingEngine::vllm, EngineMode::server, a100).limits.max_step_tokens == 2048);
   CHECK(engine_limits(ServingEngine::vllm, EngineMode::server, a100).limits.max_sequences == 256);
+  // The KV cache: TensorRT-LLM reserves whole requests (GUARANTEED_NO_EVICT), so it caps the running
+  // requests; vLLM takes blocks on demand from a pool of 37 whole requests' tokens, which holds
+  // floor(37 x 2000 / 1500) = 49 at their mean length; SGLang's pool caps it at half its tokens, its
+  // request pool at 2048 (context not stated).
   EngineDevice small = h100;
-  small.kv_sequences = 37.6;  // the KV cache binds
-  CHECK(engine_limits(ServingEngine::vllm, EngineMode::server, small).limits.max_sequences == 37);
+  small.kv_sequences = 37.6;
+  const EngineLimits trt_small = engine_limits(ServingEngine::trtllm, EngineMode::server, small);
+  CHECK(trt_small.limits.max_sequences == 37);
+  CHECK(trt_small.limits.kv.admission == KvAdmission::whole_request);
+  const EngineLimits vllm_small = engine_limits(ServingEngine::vllm, EngineMode::server, small);
+  CHECK(vllm_small.limits.max_sequences == 1024);
+  CHECK(vllm_small.limits.kv.admission == KvAdmission::on_demand);
+  CHECK(vllm_small.limits.kv.tokens == 37 * 2000);
+  CHECK(vllm_small.concurrency == 49);
+  small.kv_tokens = 1500;  // a pool of 1,500 tokens: 750 requests of SGLang's pool / 2, not its 2048
+  const EngineLimits sglang_small = engine_limits(ServingEngine::sglang, EngineMode::server, small);
+  CHECK(sglang_small.limits.max_sequences == 750);
+  CHECK(sglang_small.limits.kv.admission == KvAdmission::reserved_estimate);
+  CHECK(sglang_small.limits.kv.block_tokens == 1);
+  CHECK(sglang_small.concurrency == 1);
+  // SGLang's request pool: min(max(tokens / context x 512, 2048), 4096).
+  EngineDevice roomy_pool = h100;
+  roomy_pool.kv_tokens = 2e6, roomy_pool.max_context = 131072;
+  CHECK(engine_limits(ServingEngine::sglang, EngineMode::server, roomy_pool).limits.max_sequences == 4096);
+  roomy_pool.max_context = 1'000'000;
+  CHECK(engine_limits(ServingEngine::sglang, EngineMode::server, roomy_pool).limits.max_sequences == 2048);
   CHECK(engine_limits(ServingEngine::sglang, EngineMode::server, h100).limits.max_step_tokens == 8192);
   // SGLang runs prompt and decode steps apart unless --enable-mixed-chunk; vLLM V1 and TensorRT-LLM mix them.
   CHECK_FALSE(engine_limits(ServingEngine::sglang, EngineMode::server, h100).limits.mixed_prefill);

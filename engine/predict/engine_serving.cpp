@@ -24,8 +24,16 @@ double mean_length_share(const Scenario& s) { return (1 + s.serving.length_min_f
 
 // A closed loop large enough that the queue never empties: every running slot, plus the prompts
 // one step's token budget admits, plus one.
+// The most requests that can run at once: a cache taken on demand may hold as many as their first
+// chunks fill.
+double running_bound(const models::SchedulerLimits& l, const models::RequestShape& shape) {
+  return l.kv.admission == models::KvAdmission::whole_request
+             ? l.max_sequences
+             : std::min(l.max_sequences, std::ceil(l.kv.tokens / std::min(shape.input_len, l.max_step_tokens)));
+}
+
 double endless_queue_clients(const models::SchedulerLimits& l, const models::RequestShape& shape) {
-  return l.max_sequences + std::ceil(l.max_step_tokens / shape.input_len) + 1;
+  return running_bound(l, shape) + std::ceil(l.max_step_tokens / shape.input_len) + 1;
 }
 
 EngineSteadyState run(const Scenario& s, models::EngineMode mode, double clients, const InferenceOptions& o) {
@@ -94,14 +102,15 @@ models::StepCosts step_costs(const Scenario& s, const models::SchedulerLimits& l
   // Both tables start on the same grid (step_grid's points do not depend on the limit): each pass
   // serves both below the running limit, which ends the attention table with a point of its own.
   // A padded step runs up to the largest captured graph's rows.
-  const double rows = std::max({limits.max_step_tokens, limits.max_sequences,
+  const double decoding = running_bound(limits, request_shape(s));
+  const double rows = std::max({limits.max_step_tokens, decoding,
                                 limits.graph_batch_sizes.empty() ? 0.0 : limits.graph_batch_sizes.back() * (limits.speculation.draft_tokens + 1)});
   for (double n : models::step_grid(rows)) {
     const PassTime pass = decode_step_time(s, n, context, o);
     c.token_work.push_back({n, pass.total_s - pass.attention_s});
-    if (n < limits.max_sequences) c.decode_attention.push_back({n, pass.attention_s});
+    if (n < decoding) c.decode_attention.push_back({n, pass.attention_s});
   }
-  const double last = std::floor(limits.max_sequences);
+  const double last = std::floor(decoding);
   c.decode_attention.push_back({last, decode_step_time(s, last, context, o).attention_s});
   // A prefix-cache hit of share h leaves the last (1 − h) of the prompt to compute, whose causal
   // attention is (1 − h²) of the whole prompt's: (1 + h) times the whole's per token. A prompt's
@@ -122,13 +131,18 @@ models::EngineLimits engine_limits_for(const Scenario& s, models::EngineMode mod
   d.memory_GiB = s.hw.device.memory_capacity_B().value_or(0) / (1024.0 * 1024 * 1024);
   d.a100 = s.hw.device.name.starts_with("a100");
   d.kv_sequences = fit;
+  d.kv_tokens = memory.kv_pool_tokens.value_or(0);
+  d.kv_block_tokens = in.kv_block.value_or(MemoryOverheads{}.kv_block_tokens);
+  d.max_context = s.workload.transformer().max_context;
   d.input_len = in.input_len;
   d.output_len = std::max(1.0, in.output_len);
   d.pp = s.parallelism.pp;
   models::EngineLimits e = models::engine_limits(in.engine.value_or(models::ServingEngine::vllm), mode, d);
   const ServingSettings& sv = s.serving;
   if (sv.max_concurrency) {
-    e.limits.max_sequences = std::min(*sv.max_concurrency, fit);
+    const bool whole = e.limits.kv.admission == models::KvAdmission::whole_request;
+    e.limits.max_sequences = whole ? std::min(*sv.max_concurrency, fit) : *sv.max_concurrency;
+    e.concurrency = std::min(e.concurrency, e.limits.max_sequences);
     e.max_batch_size = *sv.max_concurrency;
     e.rule += fmt::format("; [serving] max_concurrency {:g}", *sv.max_concurrency);
   }
@@ -239,7 +253,7 @@ models::ServingPoint serve_at(const RateModel& m, double rate, bool chunk_gaps) 
   p.load = rate / m.saturation_rate;
   p.percentile = m.percentile;
   p.occupancy = r.decoding_mean;
-  p.slot_utilisation = r.decoding_mean / m.limits.limits.max_sequences;
+  p.slot_utilisation = r.decoding_mean / m.limits.concurrency;
   p.prefill_share = r.prompt_time_share;
   p.busy_share = r.busy_share;
   p.step_s = r.step_mean_s;

@@ -165,7 +165,7 @@ models::ReplicaTimes replica_times(const Scenario& s, const InferenceOptions& o)
     throw InputError({s.file, 0, 0}, "serving: needs an LLM [inference] scenario (vision models have no decode)");
   const InferenceSettings& in = *s.inference;
   models::ReplicaTimes r;
-  r.max_concurrency = engine_limits_for(s, models::EngineMode::server).limits.max_sequences;  // throws when none fits
+  r.max_concurrency = engine_limits_for(s, models::EngineMode::server).concurrency;  // throws when none fits
   r.output_len = std::max(1.0, in.output_len);
   r.prefill_s = prefill_seconds(s, 1, o);
   const double context = mean_context(in);

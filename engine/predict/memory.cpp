@@ -471,6 +471,8 @@ MemoryReport memory_for_scenario(const Scenario& s, const MemoryOverheads& o) {
                                : fmt::format("{} at {:.0f}% utilisation", r.capacity_label, 100 * util);
     const double room = capacity - shape.fixed;
     r.max_batch = room > 0 ? std::floor(room / shape.per_sequence) : 0;
+    const double block = s.inference->kv_block.value_or(o.kv_block_tokens);
+    r.kv_pool_tokens = room > 0 ? block * std::floor(room / shape.per_sequence * models::paged_tokens(s.inference->input_len + s.inference->output_len, block) / block) : 0;
     r.batch = s.inference->batch.value_or(std::max(1.0, *r.max_batch));
     ev = transformer_inference(s, a, *r.batch, o).eval;
     r.kv_bytes_per_token = shape.kv_per_token;

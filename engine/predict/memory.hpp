@@ -50,6 +50,9 @@ struct MemoryReport {
   std::optional<double> batch;        // inference: concurrent sequences evaluated
   std::optional<double> max_batch;    // inference: sequences; training: micro-batch
   std::optional<double> kv_bytes_per_token;  // per device
+  // Inference: the tokens the cache's room holds, at a whole request's bytes per token (sequences, their
+  // fp32 logits included): what an engine that takes blocks as requests run has to share out.
+  std::optional<double> kv_pool_tokens;
   // One prompt's KV cache per device (windowed layers within their window, linear layers' state):
   // what a disaggregated prefill hands over.
   std::optional<double> kv_bytes_per_prompt;

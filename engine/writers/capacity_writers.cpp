@@ -1,6 +1,8 @@
 #include "engine/writers/capacity_writers.hpp"
 
+#include <array>
 #include <fmt/format.h>
+#include <string_view>
 
 #include "engine/core/units.hpp"
 
@@ -44,6 +46,22 @@ void add_latency_keys(nlohmann::json& j, const R& r, const std::string& q) {
   keys("tpot", r.tpot_mean_s, r.tpot_p50_s, r.tpot_p_s);
   if (r.chunk_gaps) keys("itl", r.itl_mean_s, r.itl_p50_s, r.itl_p_s);
   keys("e2e", r.e2e_mean_s, r.e2e_p50_s, r.e2e_p_s);
+}
+
+// models::KvAdmission's keys, in enum order.
+constexpr std::array<std::string_view, 3> kKvAdmissionKeys{"whole_request", "on_demand", "reserved_estimate"};
+
+std::string kv_admission_text(const models::KvPool& kv) {
+  switch (kv.admission) {
+    case models::KvAdmission::whole_request: return "whole requests reserved at admission, never preempted";
+    case models::KvAdmission::on_demand:
+      return fmt::format("blocks of {:g} tokens taken as requests run, from a pool of {:.4g} tokens; the newest preempted when they run out",
+                         kv.block_tokens, kv.tokens);
+    case models::KvAdmission::reserved_estimate:
+      return fmt::format("admitted against an estimate of the running outputs, from a pool of {:.4g} tokens; retracted when it runs out",
+                         kv.tokens);
+  }
+  return "";
 }
 
 }  // namespace
@@ -96,6 +114,9 @@ std::string engine_steady_state_table(const EngineSteadyState& e) {
                                              l.chunked_prefill ? ", chunked prefill" : "",
                                              l.mixed_prefill ? "" : ", prompt and decode steps apart",
                                              l.overlap_scheduling ? ", overlap scheduling" : "", rounds, graphs)});
+  t.add_row({"KV cache admission", kv_admission_text(l.kv)});
+  if (l.kv.admission != models::KvAdmission::whole_request)
+    t.add_row({"preempted per request", fmt::format("{:.3g} (cache freed, recomputed later)", r.preemptions_per_request)});
   t.add_row({"sequences decoding (mean)", fmt::format("{:.1f}", r.decoding_mean)});
   t.add_row({"prompt tokens per step (mean)", fmt::format("{:.0f}", r.prompt_tokens_per_step)});
   t.add_row({"engine step (mean)", duration_text(r.step_mean_s)});
@@ -120,6 +141,9 @@ nlohmann::json engine_steady_state_to_json(const EngineSteadyState& e) {
                    {"overlap_scheduling", l.overlap_scheduling},
                    {"cuda_graph_batch_sizes", l.graph_batch_sizes},
                    {"decode_round_steps", l.decode_round_steps},
+                   {"kv_admission", kKvAdmissionKeys[static_cast<std::size_t>(l.kv.admission)]},
+                   {"kv_pool_tokens", l.kv.admission == models::KvAdmission::whole_request ? nlohmann::json() : nlohmann::json(l.kv.tokens)},
+                   {"preemptions_per_request", r.preemptions_per_request},
                    {"rate_per_s", r.requests_per_s},
                    {"output_tokens_per_s", r.output_tokens_per_s},
                    {"occupancy", r.decoding_mean},

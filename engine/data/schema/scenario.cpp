@@ -231,7 +231,7 @@ constexpr ScenarioKey kServing[] = {
     number("ttft_slo_s", "s", "none", 0, false, 1e6, "Time-to-first-token objective"),
     number("tpot_slo_s", "s", "none", 0, false, 1e6, "Time-per-output-token objective"),
     number("slo_percentile", "%", "99", 0, false, 99.999, "The percentile the objectives bound"),
-    integer("max_concurrency", "sequences", "the engine's, capped by what fits in memory", 1, 1e7,
+    integer("max_concurrency", "sequences", "the engine's (TensorRT-LLM: capped by the whole requests the KV cache holds)", 1, 1e7,
             "Sequences per replica (vLLM max_num_seqs, TensorRT-LLM max_batch_size)"),
     integer("max_batched_tokens", "tokens", "the engine's", 1, 1e7,
             "Tokens per engine step, decodes and prompt chunks together (vLLM max_num_batched_tokens, TensorRT-LLM max_num_tokens)"),
