@@ -477,6 +477,44 @@ TEST_CASE("step costs: a step without prompt tokens is the decode step, one prom
   CHECK(c.seconds(0, 1000) == doctest::Approx(prefill_seconds(s, 1)).epsilon(0.03));
 }
 
+TEST_CASE("64 clients of 1,024 + 8,192 tokens: vLLM and SGLang run more at once than whole requests fit, TensorRT-LLM does not (F-SRV-7)") {
+  // Llama 3.1 70B FP8 with an FP8 cache on one H200: 41 whole requests fit, about 74 at their mean
+  // length. Reserving whole requests queues the other 23 for a whole generation (minutes); an engine that
+  // takes the cache as requests run admits them and preempts some as they grow.
+  auto loop = [](const std::string& engine) {
+    const Scenario s = parse_scenario(fmt::format(R"(
+[model]
+preset = "llama3.1-70b"
+[hardware]
+accelerator = "h200"
+count = 1
+[inference]
+input_len = 1024
+output_len = 8192
+engine = "{}"
+compute_dtype = "fp8"
+weight_dtype = "fp8"
+kv_dtype = "fp8"
+)",
+                                                  engine),
+                                      "long.toml", PERFCAST_DEFAULT_WORKLOADS, shipped_db());
+    const double fit = std::floor(*memory_for_scenario(s).max_batch);
+    return std::pair{fit, closed_loop(s, 64)};
+  };
+  const auto [fit, trt] = loop("trtllm");
+  CHECK(trt.result.decoding_mean <= fit);
+  CHECK(trt.result.preemptions_per_request == 0);
+  CHECK(trt.result.ttft_mean_s > 60);
+  for (const char* engine : {"vllm", "sglang"}) {
+    CAPTURE(engine);
+    const auto [fit_here, e] = loop(engine);
+    CHECK(e.result.decoding_mean > fit_here + 5);
+    CHECK(e.result.preemptions_per_request > 0);
+    CHECK(e.result.ttft_mean_s < trt.result.ttft_mean_s / 3);
+    CHECK(e.result.output_tokens_per_s > 0);
+  }
+}
+
 TEST_CASE("batch = \"max\" and capacity --concurrency: the engine's steady state reaches the outputs") {
   const InferencePrediction p = predict_inference(serving_scenario("engine = \"trtllm\""));
   REQUIRE(p.engine);
