@@ -206,8 +206,10 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
   const bool track_gaps = load.chunk_gaps;
   // SGLang's estimate of the tokens a request still needs: its output left, clipped.
   auto output_left = [](const Request& r) { return std::min(kSglangClipOutput, static_cast<double>(r.out) - std::floor(r.generated)); };
-  // Whether the cache takes a request's first `chunk` tokens.
+  // Whether the cache takes a request's first `chunk` tokens. An idle engine takes any request (a spread
+  // output may make one longer than the pool; the engines refuse those up front).
   auto kv_admits = [&](const Request& r, long chunk) {
+    if (running.empty()) return true;
     switch (kv.admission) {
       case KvAdmission::whole_request: return true;
       case KvAdmission::on_demand: return blocks_for(static_cast<double>(chunk)) <= free_blocks;
