@@ -442,24 +442,34 @@ TEST_CASE("engine limits: trtllm-bench's rounding, vLLM's device tiers, the KV c
 
 namespace {
 
-Scenario serving_scenario(const std::string& extra, const std::string& batch = "batch = \"max\"") {
+// One device serving `model` in FP8 with an FP8 cache; `inference` adds [inference] keys and any later tables.
+Scenario fp8_serving(const std::string& model, const std::string& accelerator, int input_len, int output_len,
+                     const std::string& inference) {
   return parse_scenario(fmt::format(R"(
 [model]
-preset = "llama3.1-8b"
+preset = "{}"
 [hardware]
-accelerator = "h100-sxm"
+accelerator = "{}"
 count = 1
 [inference]
-input_len = 1000
-output_len = 200
+input_len = {}
+output_len = {}
 compute_dtype = "fp8"
 weight_dtype = "fp8"
 kv_dtype = "fp8"
 {}
-{}
 )",
-                                    batch, extra),
+                                    model, accelerator, input_len, output_len, inference),
                         "engine.toml", PERFCAST_DEFAULT_WORKLOADS, shipped_db());
+}
+
+Scenario serving_scenario(const std::string& extra, const std::string& batch = "batch = \"max\"") {
+  return fp8_serving("llama3.1-8b", "h100-sxm", 1000, 200, batch + "\n" + extra);
+}
+
+// Llama 3.1 70B on one H200.
+Scenario llama70b_fp8_h200(int input_len, int output_len, const std::string& inference = "") {
+  return fp8_serving("llama3.1-70b", "h200", input_len, output_len, inference);
 }
 
 std::string scenario_error(const std::string& extra, const std::string& batch) {
@@ -490,22 +500,7 @@ TEST_CASE("64 clients of 1,024 + 8,192 tokens: vLLM and SGLang run more at once 
   // length. Reserving whole requests queues the other 23 for a whole generation (minutes); an engine that
   // takes the cache as requests run admits them and preempts some as they grow.
   auto loop = [](const std::string& engine) {
-    const Scenario s = parse_scenario(fmt::format(R"(
-[model]
-preset = "llama3.1-70b"
-[hardware]
-accelerator = "h200"
-count = 1
-[inference]
-input_len = 1024
-output_len = 8192
-engine = "{}"
-compute_dtype = "fp8"
-weight_dtype = "fp8"
-kv_dtype = "fp8"
-)",
-                                                  engine),
-                                      "long.toml", PERFCAST_DEFAULT_WORKLOADS, shipped_db());
+    const Scenario s = llama70b_fp8_h200(1024, 8192, fmt::format("engine = \"{}\"", engine));
     const double fit = std::floor(*memory_for_scenario(s).max_batch);
     return std::pair{fit, closed_loop(s, 64)};
   };
@@ -586,20 +581,7 @@ TEST_CASE("batch = \"max\" with benchmark_requests: a dataset queued at once, as
 
 TEST_CASE("decode throughput rises with the batch wherever memory does not bind (no tile cliff)") {
   // Llama 3.1 70B FP8 on one H200, 1000 + 1000 tokens: batch 128 -> 150 used to lose 7 %.
-  const Scenario s = parse_scenario(R"(
-[model]
-preset = "llama3.1-70b"
-[hardware]
-accelerator = "h200"
-count = 1
-[inference]
-input_len = 1000
-output_len = 1000
-compute_dtype = "fp8"
-weight_dtype = "fp8"
-kv_dtype = "fp8"
-)",
-                                    "h200.toml", PERFCAST_DEFAULT_WORKLOADS, shipped_db());
+  const Scenario s = llama70b_fp8_h200(1000, 1000);
   // Token tiles step by 8 (F-ROOF-6), as engines' CUDA-graph batch sizes do (vLLM: 8, 16, 24, ...): on
   // those batches throughput only rises; between them a batch pads to the next and loses at most the
   // padding's share (121 runs as 128: 5.5 % where compute binds, as it does at the H200's sustained
