@@ -140,7 +140,7 @@ TEST_CASE("roofline bad input: one line, exit 2") {
   CHECK(p.err == "perfcast: error: coral-usb has no dense bf16 peak in the hardware database (it has: int8)\n");
 }
 
-TEST_CASE("validate prints per-case errors, summaries by kind and source, and fails when a case leaves its band") {
+TEST_CASE("validate prints per-case errors, summaries by kind, source, engine and vendor, and fails when a case leaves its band") {
   Run r = run("validate");
   // MI300X/MI325X/H200-FP8 GEMM cases are outside ±15 % (a known roofline gap), and so is the
   // shallowest 4096x1024 shape of the XLA table gemm_fixed_k is fitted to: exit code 4.
@@ -164,6 +164,20 @@ TEST_CASE("validate prints per-case errors, summaries by kind and source, and fa
   auto doc = nlohmann::json::parse(j.out);
   CHECK(doc["summary"]["median_abs_error"].get<double>() <= 0.10);
   CHECK(doc["by_kind"].size() == 1);
+  CHECK_FALSE(doc.contains("by_engine"));  // GEMMs run on no serving engine
+  // LLM inference by engine, tuned tables (inference) apart from engines under load (serving), and by vendor.
+  Run serving = run("validate --format json --kind serving");
+  auto by = nlohmann::json::parse(serving.out);
+  for (const char* engine : {"serving · vllm", "serving · sglang", "serving · trtllm"}) {
+    CAPTURE(engine);
+    REQUIRE(by["by_engine"].contains(engine));
+    CHECK(by["by_engine"][engine]["held_out"].get<int>() > 0);
+  }
+  int counted = 0;
+  for (const auto& [engine, summary] : by["by_engine"].items()) counted += summary["cases"].get<int>();
+  CHECK(counted == by["summary"]["cases"].get<int>());
+  CHECK(by["by_vendor"]["NVIDIA"]["cases"].get<int>() == counted);
+  CHECK(run("validate --kind inference").out.find("engine inference · trtllm: ") != std::string::npos);
   Run m = run("validate --kind model_states --source ZeRO");
   CHECK(m.code == 0);
   CHECK(m.out.find("zero-table1-7-5b-pos-dp64") != std::string::npos);

@@ -388,7 +388,7 @@ TEST_CASE("validation ratchet: no suite's held-out error grows, no suite loses c
   for (const CaseScore& s : scores)
     if (!has_own_pin(s)) kind_pinned.push_back(s);
   std::map<std::string, ValidationSummary> by_kind;
-  for (const auto& [kind, summary] : summarise_by(kind_pinned, false)) by_kind[kind] = summary;
+  for (const auto& [kind, summary] : summarise_by(kind_pinned, SummaryKey::kind)) by_kind[kind] = summary;
   for (const auto& [kind, pin] : kPins) {
     CAPTURE(kind);
     REQUIRE(by_kind.count(kind));
@@ -399,7 +399,7 @@ TEST_CASE("validation ratchet: no suite's held-out error grows, no suite loses c
     std::vector<CaseScore> own;
     for (const CaseScore& s : scores)
       if (own_pin(s) == &p) own.push_back(s);
-    const auto summaries = summarise_by(own, false);
+    const auto summaries = summarise_by(own, SummaryKey::kind);
     REQUIRE(summaries.size() == 1);
     check_pin(summaries.front().second, p.pin);
   }

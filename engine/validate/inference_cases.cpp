@@ -87,6 +87,12 @@ std::vector<CaseScore> score_inference_cases(const std::vector<InferenceCase>& c
     if (c.scenario) {
       s.subject = fmt::format("{} on {} × {}", c.scenario->workload.label(), c.scenario->hardware.count, c.scenario->hardware.accelerator);
       s.accelerator = c.scenario->hardware.accelerator;
+      // Tuned tables (kind inference) and engines under load (serving) apart, by the engine the case states.
+      if (c.scenario->workload.is_transformer() && c.scenario->inference && (s.kind == "inference" || s.kind == "serving")) {
+        const auto& engine = c.scenario->inference->engine;
+        s.engine = fmt::format("{} · {}", s.kind, engine ? models::kServingEngineKeys[static_cast<std::size_t>(*engine)] : "unstated");
+        s.vendor = c.scenario->hw.device.vendor;
+      }
       if (c.skip.empty()) {
         const InferenceOptions o = with_params(InferenceOptions{.require_fit = false}, mp);
         const InferencePrediction p = predict_inference(*c.scenario, o);

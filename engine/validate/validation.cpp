@@ -234,10 +234,11 @@ ValidationSummary summarise(const std::vector<CaseScore>& scores) {
   return v;
 }
 
-std::vector<std::pair<std::string, ValidationSummary>> summarise_by(const std::vector<CaseScore>& scores, bool by_source) {
+std::vector<std::pair<std::string, ValidationSummary>> summarise_by(const std::vector<CaseScore>& scores, SummaryKey by) {
   std::vector<std::pair<std::string, std::vector<CaseScore>>> groups;
   for (const CaseScore& s : scores) {
-    const std::string& key = by_source ? s.source : s.kind;
+    const std::string& key = by == SummaryKey::kind ? s.kind : by == SummaryKey::source ? s.source : by == SummaryKey::engine ? s.engine : s.vendor;
+    if (key.empty()) continue;
     auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == key; });
     if (it == groups.end()) it = groups.insert(groups.end(), {key, {}});
     it->second.push_back(s);

@@ -44,6 +44,8 @@ struct MicrobenchCase {
 struct CaseScore {
   std::string id, kind, source, subject;  // subject: the device or model the case is about
   std::string accelerator;               // the device the case ran on, when it names one
+  std::string engine;                    // LLM inference: "serving · vllm", "inference · trtllm", ... (kind · engine, or unstated)
+  std::string vendor;                    // LLM inference: the accelerator's vendor
   std::string used_for, skip, detail;     // detail: what bounds the prediction, or what was compared
   std::string calibration;               // the profile the case names for its harness (scenario cases), or empty
   std::string profile_used;              // that profile's file name when validate scored the case with it
@@ -120,8 +122,9 @@ std::vector<MicrobenchCase> load_microbenchmarks(const std::filesystem::path& fi
 std::vector<CaseScore> score_microbenchmarks(const std::vector<MicrobenchCase>& cases,
                                              const models::Efficiency& e);
 ValidationSummary summarise(const std::vector<CaseScore>& scores);
-// Summaries keyed by case kind or by source, in first-seen order.
-std::vector<std::pair<std::string, ValidationSummary>> summarise_by(const std::vector<CaseScore>& scores, bool by_source);
+// Summaries keyed by case kind, source, engine or vendor (cases that name one), in first-seen order.
+enum class SummaryKey { kind, source, engine, vendor };
+std::vector<std::pair<std::string, ValidationSummary>> summarise_by(const std::vector<CaseScore>& scores, SummaryKey key);
 
 // The case files of a validation directory (*.toml, sorted) and the scores of one file, by its suite.
 std::vector<std::filesystem::path> validation_files(const std::filesystem::path& dir);

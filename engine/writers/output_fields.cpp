@@ -587,7 +587,8 @@ std::vector<CommandFields> build() {
                         {"used_for", "", "What else the case is used for (a default, calibration)"}, {"skipped", "", "Why it was not scored"},
                         {"harness_profile", "", "The profile of its harness the case names and was scored with (without --calibration)"},
                         {"error_before", "fraction", "With --calibration: the defaults' error"}};
-    j.add("cases[].", kase).add("summary.", kSummary).add("by_kind.*.", kSummary).add("by_source.*.", kSummary);
+    j.add("cases[].", kase).add("summary.", kSummary).add("by_kind.*.", kSummary).add("by_source.*.", kSummary).add("by_engine.*.", kSummary)
+        .add("by_vendor.*.", kSummary);
     j.add("calibration.profile", "", "The profile scored").add("calibration.fitted_cases_excluded", "", "Its fitted cases, not held-out");
     j.add("calibration.other_device_cases_with_defaults", "", "Cases on other devices, scored with the defaults");
     j.add("calibration.summary_before.", kSummary).add("calibration.by_kind_before.*.", kSummary);

@@ -70,12 +70,14 @@ nlohmann::json validation_to_json(const ValidationReport& r) {
                         {"fitted_cases_excluded", r.fitted},
                         {"other_device_cases_with_defaults", r.other_device},
                         {"summary_before", summary_json(summarise(before))}};
-    for (const auto& [kind, summary] : summarise_by(before, false)) j["calibration"]["by_kind_before"][kind] = summary_json(summary);
+    for (const auto& [kind, summary] : summarise_by(before, SummaryKey::kind)) j["calibration"]["by_kind_before"][kind] = summary_json(summary);
     for (std::size_t i = 0; i < scores.size(); ++i)
       if (scores[i].scored) j["cases"][i]["error_before"] = before[i].error;
   }
-  for (const auto& [kind, summary] : summarise_by(scores, false)) j["by_kind"][kind] = summary_json(summary);
-  for (const auto& [source, summary] : summarise_by(scores, true)) j["by_source"][source] = summary_json(summary);
+  for (const auto& [kind, summary] : summarise_by(scores, SummaryKey::kind)) j["by_kind"][kind] = summary_json(summary);
+  for (const auto& [source, summary] : summarise_by(scores, SummaryKey::source)) j["by_source"][source] = summary_json(summary);
+  for (const auto& [engine, summary] : summarise_by(scores, SummaryKey::engine)) j["by_engine"][engine] = summary_json(summary);
+  for (const auto& [vendor, summary] : summarise_by(scores, SummaryKey::vendor)) j["by_vendor"][vendor] = summary_json(summary);
   return j;
 }
 
@@ -112,14 +114,16 @@ std::string validation_to_table(const ValidationReport& r) {
          fmt::format("{:+.2f}%", 100 * s.error), s.detail, note});
   }
   std::string out = t.render() + "\n";
-  for (const auto& [kind, summary] : summarise_by(scores, false)) out += summary_line("kind " + kind, summary);
-  for (const auto& [source, summary] : summarise_by(scores, true)) out += summary_line("source " + source, summary);
+  for (const auto& [kind, summary] : summarise_by(scores, SummaryKey::kind)) out += summary_line("kind " + kind, summary);
+  for (const auto& [source, summary] : summarise_by(scores, SummaryKey::source)) out += summary_line("source " + source, summary);
+  for (const auto& [engine, summary] : summarise_by(scores, SummaryKey::engine)) out += summary_line("engine " + engine, summary);
+  for (const auto& [vendor, summary] : summarise_by(scores, SummaryKey::vendor)) out += summary_line("vendor " + vendor, summary);
   const ValidationSummary all = summarise(scores);
   out += summary_line("all", all);
   if (r.profile) {
     out += fmt::format("\ncalibration {}: {} fitted case(s) not scored as held-out; {} case(s) on devices the profile was not fitted on "
                        "scored with the defaults\n", *r.profile, r.fitted, r.other_device);
-    for (const auto& [kind, summary] : summarise_by(before, false)) out += summary_line("defaults, kind " + kind, summary);
+    for (const auto& [kind, summary] : summarise_by(before, SummaryKey::kind)) out += summary_line("defaults, kind " + kind, summary);
     out += summary_line("defaults, all", summarise(before));
   }
   if (all.within_tolerance != all.scored) out += fmt::format("{} scored case(s) outside their tolerance\n", all.scored - all.within_tolerance);
@@ -144,8 +148,10 @@ std::string validation_to_markdown(const ValidationReport& r) {
       "max {:.1f} %; {} of {} within tolerance.\n",
       r.profile ? " --calibration " + *r.profile : "", all.cases, all.scored, all.held_out, 100 * all.median_abs_error,
       100 * all.mean_abs_error, 100 * all.max_abs_error, all.within_tolerance, all.scored);
-  out += summaries("suite", summarise_by(r.scores, false));
-  out += summaries("source", summarise_by(r.scores, true));
+  out += summaries("suite", summarise_by(r.scores, SummaryKey::kind));
+  out += summaries("source", summarise_by(r.scores, SummaryKey::source));
+  out += summaries("engine", summarise_by(r.scores, SummaryKey::engine));
+  out += summaries("vendor", summarise_by(r.scores, SummaryKey::vendor));
   out += "\n## Cases\n\n| case | suite | measured | predicted | error | note |\n|---|---|---:|---:|---:|---|\n";
   for (const CaseScore& s : r.scores) {
     const std::string profile = s.profile_used.empty() ? "the profile" : s.profile_used;
