@@ -20,6 +20,27 @@ double trtllm_bench_tokens(double batch, double input_len, double output_len) {
   return 1024 * std::ceil(raw / 1024);
 }
 
+namespace {
+
+// SGLang's chunked_prefill_size by device memory (server_args.py @469c63e5: < 35 GB 2048, < 160 GB 8192, else 16384).
+double sglang_chunk(double memory_GiB) {
+  const double gb = memory_GiB * 1.073741824;
+  return gb < 35 ? 2048 : gb < 160 ? 8192 : 16384;
+}
+
+}  // namespace
+
+double sglang_mem_fraction_static(double memory_MiB, int tp_pp) {
+  const double gib = memory_MiB / 1024;
+  // cuda_graph_max_bs by the same tiers (server_args.py v0.5.3): 16 or 80 below 35 GiB (tp < 4 or not),
+  // 32 or 160 below 60 GiB, 256 or 512 below 160 GiB, 512 above.
+  const bool wide = tp_pp >= 4;
+  const double graphs = gib < 35 ? (wide ? 80 : 16) : gib < 60 ? (wide ? 160 : 32) : gib < 160 ? (wide ? 512 : 256) : 512;
+  double reserved = 512 + 1.5 * std::max(sglang_chunk(gib), 2048.0) + 2 * graphs + tp_pp / 8.0 * 1024;
+  if (gib > 60) reserved = std::max(reserved, 10.0 * 1024);
+  return std::round(1000 * (memory_MiB - reserved) / memory_MiB) / 1000;
+}
+
 EngineLimits engine_limits(ServingEngine e, EngineMode mode, const EngineDevice& d) {
   EngineLimits out;
   SchedulerLimits& l = out.limits;
@@ -57,7 +78,7 @@ EngineLimits engine_limits(ServingEngine e, EngineMode mode, const EngineDevice&
       // scheduler's get_next_batch_to_run runs a new prefill batch first, the running batch's decode
       // step only when no prefill batch forms (python/sglang/srt/managers/scheduler.py).
       const double gb = d.memory_GiB * 1.073741824;
-      l.max_step_tokens = gb < 35 ? 2048 : gb < 160 ? 8192 : 16384;
+      l.max_step_tokens = sglang_chunk(d.memory_GiB);
       // max_running_requests unset: min(max_total_num_tokens // 2, the request pool), the pool
       // min(max(pool tokens / context_len × 512, 2048), 4096) (managers/tp_worker.py,
       // model_executor/model_runner.py init_memory_pool, v0.4.3 to v0.5.6); admission by the

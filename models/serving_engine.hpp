@@ -42,6 +42,12 @@ struct EngineLimits {
 
 EngineLimits engine_limits(ServingEngine e, EngineMode mode, const EngineDevice& d);
 
+// SGLang's default --mem-fraction-static for a device of `memory_MiB` (nvidia-smi's total) and `tp_pp`
+// = tp × pp ranks (server_args.py _handle_gpu_memory_settings, v0.5.3 to v0.5.6): (M − r)/M rounded to
+// 0.001, r = 512 + 1.5 · max(chunked_prefill_size, 2048) + 2 · cuda_graph_max_bs + tp·pp/8 · 1024 MiB, at
+// least 10,240 MiB above 60 GiB. Speculative decoding and DP attention, which reserve more, are not modelled.
+double sglang_mem_fraction_static(double memory_MiB, int tp_pp);
+
 // TensorRT-LLM's trtllm-bench: the max batch size and max number of tokens it builds with for a
 // dataset (tensorrt_llm/bench/build/tuning.py): the KV-cache requests, capped at 4096 and divided
 // by pp, and that batch × (1 + ISL/OSL) tokens capped at 32768, each rounded up.

@@ -409,6 +409,12 @@ TEST_CASE("engine limits: trtllm-bench's rounding, vLLM's device tiers, the KV c
   CHECK(sglang_small.limits.kv.admission == KvAdmission::reserved_estimate);
   CHECK(sglang_small.limits.kv.block_tokens == 1);
   CHECK(sglang_small.concurrency == 1);
+  // SGLang's mem_fraction_static (server_args.py v0.5.3): an H200 (143,771 MiB) at tp 1 reserves 512 + 1.5 x 8192
+  // + 2 x 256 + 1/8 x 1024 = 13,440 MiB, 0.907 of it; an H100 (81,559 MiB) at tp 8 512 + 12,288 + 1,024 + 1,024 =
+  // 14,848, 0.818; a 24 GiB part at tp 1 512 + 3,072 + 32 + 128 = 3,744 MiB, below the 10 GiB floor it keeps above 60 GiB.
+  CHECK(sglang_mem_fraction_static(143771, 1) == doctest::Approx(0.907));
+  CHECK(sglang_mem_fraction_static(81559, 8) == doctest::Approx(0.818));
+  CHECK(sglang_mem_fraction_static(24564, 1) == doctest::Approx(std::round(1000 * (24564 - 3744) / 24564.0) / 1000));
   // SGLang's request pool: min(max(tokens / context x 512, 2048), 4096).
   EngineDevice roomy_pool = h100;
   roomy_pool.kv_tokens = 2e6, roomy_pool.max_context = 131072;
@@ -504,6 +510,13 @@ TEST_CASE("64 clients of 1,024 + 8,192 tokens: vLLM and SGLang run more at once 
     const double fit = std::floor(*memory_for_scenario(s).max_batch);
     return std::pair{fit, closed_loop(s, 64)};
   };
+  // SGLang's cache is its mem_fraction_static share (0.907 here) less the same weights and buffers: a larger
+  // pool than vLLM's 0.9.
+  const Scenario vllm = llama70b_fp8_h200(1024, 8192, "engine = \"vllm\"");
+  const Scenario sglang = llama70b_fp8_h200(1024, 8192, "engine = \"sglang\"");
+  const MemoryReport mv = memory_for_scenario(vllm), ms = memory_for_scenario(sglang);
+  CHECK(ms.capacity_B - mv.capacity_B == doctest::Approx((0.907 - 0.9) * *vllm.hw.device.memory_capacity_B()));
+  CHECK(*ms.kv_pool_tokens > *mv.kv_pool_tokens);
   const auto [fit, trt] = loop("trtllm");
   CHECK(trt.result.decoding_mean <= fit);
   CHECK(trt.result.preemptions_per_request == 0);

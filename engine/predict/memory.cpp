@@ -458,7 +458,10 @@ MemoryReport memory_for_scenario(const Scenario& s, const MemoryOverheads& o) {
     r.assumptions.push_back("activations: tensors each layer saves (MODELS-REFERENCE F-MEM-5; Korthikanti et al. 2022 in the GPT case)");
     r.assumptions.push_back("in flight: Narayanan et al. 2021 1F1B warm-up (interleaved: first stage L(1 + (p-1)/(pv)) layers); GPipe all micro-batches");
   } else if (s.workload.is_transformer()) {
-    const double util = s.inference->memory_utilization.value_or(o.memory_utilization);
+    // vLLM's 0.9 (and TensorRT-LLM's free fraction); SGLang's mem_fraction_static by device and ranks.
+    const bool sglang = s.inference->engine == models::ServingEngine::sglang;
+    const double util = s.inference->memory_utilization.value_or(
+        sglang && device ? models::sglang_mem_fraction_static(*device / 1048576, s.parallelism.tp * s.parallelism.pp) : o.memory_utilization);
     InferenceShape shape = transformer_inference(s, a, 1, o);
     // vLLM (and the default): the server may use `util` of the device, weights included. TensorRT-LLM:
     // the KV cache takes free_gpu_memory_fraction of what the weights and buffers leave
@@ -480,7 +483,12 @@ MemoryReport memory_for_scenario(const Scenario& s, const MemoryOverheads& o) {
     r.assumptions.push_back(of_free ? fmt::format("KV cache: {:.2f} of the memory the weights and buffers leave (TensorRT-LLM "
                                                   "KvCacheConfig.free_gpu_memory_fraction, default 0.9)",
                                                   util)
-                                    : fmt::format("memory utilisation target {:.2f} (vLLM --gpu-memory-utilization default 0.9)", util));
+                                    : sglang && !s.inference->memory_utilization
+                                        ? fmt::format("memory utilisation target {:.3f} (SGLang's default mem_fraction_static for this device and "
+                                                      "tp x pp, server_args.py v0.5.3; the KV pool is that share of the device less the weights "
+                                                      "and buffers)",
+                                                      util)
+                                        : fmt::format("memory utilisation target {:.2f} (vLLM --gpu-memory-utilization default 0.9)", util));
     r.assumptions.push_back(fmt::format("paged KV cache, blocks of {:g} tokens (vLLM default block size 16)",
                                         s.inference->kv_block.value_or(o.kv_block_tokens)));
   } else {

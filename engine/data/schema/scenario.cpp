@@ -197,7 +197,7 @@ constexpr ScenarioKey kInference[] = {
     choice("kv_dtype", kServingDtypes, "bf16 (int8 on integer-only devices)", "KV cache element format"),
     choice("compute_dtype", kServingDtypes, "bf16 (the device's own on edge parts)", "Math precision"),
     number("target_fps", "frames/s", "none", 0.01, true, 1e6, "Edge: the frame rate the model must sustain (at least one frame per 100 s)"),
-    number("memory_utilization", "", "0.9 (vLLM --gpu-memory-utilization; TensorRT-LLM free_gpu_memory_fraction)", 0, false, 1,
+    number("memory_utilization", "", "0.9 (vLLM --gpu-memory-utilization; TensorRT-LLM free_gpu_memory_fraction); SGLang: its mem_fraction_static default for the device and tp x pp", 0, false, 1,
            "Share of device memory the server may use, weights included; with engine = \"trtllm\", the KV cache's share of the "
            "memory the weights and buffers leave"),
     integer("kv_block", "tokens", "16 (vLLM block size)", 1, 1e6, "Paged KV cache block"),
