@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <iterator>
 #include <random>
 #include <stdexcept>
 
@@ -277,15 +278,13 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
     // free, and raises the ratio (schedule_batch.py retract_decode); a step that had room lowers it.
     if (kv.admission == KvAdmission::reserved_estimate && !prompts_only && !in_round) {
       // Counted only where the pool could be short: every running request decoding would fit.
+      auto decodes_next = [&](long id) { return requests[static_cast<std::size_t>(id)].prompt_done == requests[static_cast<std::size_t>(id)].prefill; };
       const auto n = free_blocks * block >= static_cast<long>(running.size()) * per_decode
                          ? static_cast<long>(running.size())
-                         : static_cast<long>(std::count_if(running.begin(), running.end(), [&](long id) {
-                             return requests[static_cast<std::size_t>(id)].prompt_done == requests[static_cast<std::size_t>(id)].prefill;
-                           }));
+                         : static_cast<long>(std::count_if(running.begin(), running.end(), decodes_next));
       if (n > 1 && free_blocks * block < n * per_decode) {
         std::vector<long> decoding;
-        for (long id : running)
-          if (requests[static_cast<std::size_t>(id)].prompt_done == requests[static_cast<std::size_t>(id)].prefill) decoding.push_back(id);
+        std::copy_if(running.begin(), running.end(), std::back_inserter(decoding), decodes_next);
         std::sort(decoding.begin(), decoding.end(), [&](long a, long b) {
           const Request &x = requests[static_cast<std::size_t>(a)], &y = requests[static_cast<std::size_t>(b)];
           return std::floor(x.generated) != std::floor(y.generated) ? x.generated > y.generated : x.in < y.in;
@@ -323,19 +322,14 @@ SimulatedServing simulate_serving(const StepCosts& costs, const SchedulerLimits&
         // vLLM preempts the newest running requests, this one last; a lone request runs over the cache
         // rather than preempt itself for ever (vLLM refuses a request longer than max_model_len, which
         // must fit the cache: check_enough_kv_cache_memory).
-        if (kv.admission == KvAdmission::on_demand) {
-          while (need > free_blocks && running.size() > 1 && running.back() != id) {
-            preempt(running.back(), true);
-            running.pop_back();
-            preempted_now = true;
-          }
-          if (need > free_blocks && running.size() > 1) {
-            preempt(id, true);
-            running.pop_back();
-            preempted_now = true;
-            break;
-          }
+        bool preempted_self = false;
+        while (kv.admission == KvAdmission::on_demand && need > free_blocks && running.size() > 1 && !preempted_self) {
+          preempted_self = running.back() == id;
+          preempt(running.back(), true);
+          running.pop_back();
+          preempted_now = true;
         }
+        if (preempted_self) break;
         free_blocks -= need, r.blocks += need, r.room += need * block;
       }
       if (decode) {

@@ -23,7 +23,9 @@
 // warm-up, while the load is still applied: the steady state, not the benchmark's ramp and drain. A closed loop may
 // instead be a finite benchmark as `vllm bench serve --num-prompts N --max-concurrency C` runs one: N requests from
 // an idle engine, C sent at once, every request counted, throughput over the time to the last completion.
+#include <array>
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "models/serving.hpp"
@@ -72,6 +74,7 @@ enum class KvAdmission {
   // raises the ratio to what the rest have decoded plus 20 steps each over their whole outputs.
   reserved_estimate,
 };
+inline constexpr std::array<std::string_view, 3> kKvAdmissionKeys{"whole_request", "on_demand", "reserved_estimate"};  // in enum order
 
 struct KvPool {
   KvAdmission admission = KvAdmission::whole_request;

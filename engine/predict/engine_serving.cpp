@@ -22,8 +22,6 @@ models::RequestShape request_shape(const Scenario& s) {
 // Lengths uniform in [f·L, L] average (1 + f)/2 of the scenario's.
 double mean_length_share(const Scenario& s) { return (1 + s.serving.length_min_fraction) / 2; }
 
-// A closed loop large enough that the queue never empties: every running slot, plus the prompts
-// one step's token budget admits, plus one.
 // The most requests that can run at once: a cache taken on demand may hold as many as their first
 // chunks fill.
 double running_bound(const models::SchedulerLimits& l, const models::RequestShape& shape) {
@@ -32,6 +30,8 @@ double running_bound(const models::SchedulerLimits& l, const models::RequestShap
              : std::min(l.max_sequences, std::ceil(l.kv.tokens / std::min(shape.input_len, l.max_step_tokens)));
 }
 
+// A closed loop large enough that the queue never empties: every request that can run, plus the
+// prompts one step's token budget admits, plus one.
 double endless_queue_clients(const models::SchedulerLimits& l, const models::RequestShape& shape) {
   return running_bound(l, shape) + std::ceil(l.max_step_tokens / shape.input_len) + 1;
 }

@@ -460,6 +460,7 @@ MemoryReport memory_for_scenario(const Scenario& s, const MemoryOverheads& o) {
   } else if (s.workload.is_transformer()) {
     // vLLM's 0.9 (and TensorRT-LLM's free fraction); SGLang's mem_fraction_static by device and ranks.
     const bool sglang = s.inference->engine == models::ServingEngine::sglang;
+    const double block = s.inference->kv_block.value_or(o.kv_block_tokens);
     const double util = s.inference->memory_utilization.value_or(
         sglang && device ? models::sglang_mem_fraction_static(*device / 1048576, s.parallelism.tp * s.parallelism.pp) : o.memory_utilization);
     InferenceShape shape = transformer_inference(s, a, 1, o);
@@ -474,7 +475,6 @@ MemoryReport memory_for_scenario(const Scenario& s, const MemoryOverheads& o) {
                                : fmt::format("{} at {:.0f}% utilisation", r.capacity_label, 100 * util);
     const double room = capacity - shape.fixed;
     r.max_batch = room > 0 ? std::floor(room / shape.per_sequence) : 0;
-    const double block = s.inference->kv_block.value_or(o.kv_block_tokens);
     r.kv_pool_tokens = room > 0 ? block * std::floor(room / shape.per_sequence * models::paged_tokens(s.inference->input_len + s.inference->output_len, block) / block) : 0;
     r.batch = s.inference->batch.value_or(std::max(1.0, *r.max_batch));
     ev = transformer_inference(s, a, *r.batch, o).eval;
@@ -489,8 +489,7 @@ MemoryReport memory_for_scenario(const Scenario& s, const MemoryOverheads& o) {
                                                       "and buffers)",
                                                       util)
                                         : fmt::format("memory utilisation target {:.2f} (vLLM --gpu-memory-utilization default 0.9)", util));
-    r.assumptions.push_back(fmt::format("paged KV cache, blocks of {:g} tokens (vLLM default block size 16)",
-                                        s.inference->kv_block.value_or(o.kv_block_tokens)));
+    r.assumptions.push_back(fmt::format("paged KV cache, blocks of {:g} tokens (vLLM default block size 16)", block));
   } else {
     ev = vision_inference(s, a, o);
   }

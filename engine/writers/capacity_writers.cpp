@@ -1,8 +1,6 @@
 #include "engine/writers/capacity_writers.hpp"
 
-#include <array>
 #include <fmt/format.h>
-#include <string_view>
 
 #include "engine/core/units.hpp"
 
@@ -47,9 +45,6 @@ void add_latency_keys(nlohmann::json& j, const R& r, const std::string& q) {
   if (r.chunk_gaps) keys("itl", r.itl_mean_s, r.itl_p50_s, r.itl_p_s);
   keys("e2e", r.e2e_mean_s, r.e2e_p50_s, r.e2e_p_s);
 }
-
-// models::KvAdmission's keys, in enum order.
-constexpr std::array<std::string_view, 3> kKvAdmissionKeys{"whole_request", "on_demand", "reserved_estimate"};
 
 std::string kv_admission_text(const models::KvPool& kv) {
   switch (kv.admission) {
@@ -141,7 +136,7 @@ nlohmann::json engine_steady_state_to_json(const EngineSteadyState& e) {
                    {"overlap_scheduling", l.overlap_scheduling},
                    {"cuda_graph_batch_sizes", l.graph_batch_sizes},
                    {"decode_round_steps", l.decode_round_steps},
-                   {"kv_admission", kKvAdmissionKeys[static_cast<std::size_t>(l.kv.admission)]},
+                   {"kv_admission", models::kKvAdmissionKeys[static_cast<std::size_t>(l.kv.admission)]},
                    {"kv_pool_tokens", l.kv.admission == models::KvAdmission::whole_request ? nlohmann::json() : nlohmann::json(l.kv.tokens)},
                    {"preemptions_per_request", r.preemptions_per_request},
                    {"rate_per_s", r.requests_per_s},

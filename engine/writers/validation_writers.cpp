@@ -32,6 +32,16 @@ std::string summary_line(const std::string& label, const ValidationSummary& v) {
                      v.within_tolerance, v.scored);
 }
 
+// The groupings every writer summarises by: the key, its JSON object, its table label, its markdown title.
+struct Grouping {
+  SummaryKey key;
+  const char *json, *label, *title;
+};
+constexpr Grouping kGroupings[] = {{SummaryKey::kind, "by_kind", "kind", "suite"},
+                                   {SummaryKey::source, "by_source", "source", "source"},
+                                   {SummaryKey::engine, "by_engine", "engine", "engine"},
+                                   {SummaryKey::vendor, "by_vendor", "vendor", "vendor"}};
+
 // A table cell: a '|' would end it.
 std::string markdown_cell(const std::string& text) {
   std::string out;
@@ -74,10 +84,8 @@ nlohmann::json validation_to_json(const ValidationReport& r) {
     for (std::size_t i = 0; i < scores.size(); ++i)
       if (scores[i].scored) j["cases"][i]["error_before"] = before[i].error;
   }
-  for (const auto& [kind, summary] : summarise_by(scores, SummaryKey::kind)) j["by_kind"][kind] = summary_json(summary);
-  for (const auto& [source, summary] : summarise_by(scores, SummaryKey::source)) j["by_source"][source] = summary_json(summary);
-  for (const auto& [engine, summary] : summarise_by(scores, SummaryKey::engine)) j["by_engine"][engine] = summary_json(summary);
-  for (const auto& [vendor, summary] : summarise_by(scores, SummaryKey::vendor)) j["by_vendor"][vendor] = summary_json(summary);
+  for (const Grouping& g : kGroupings)
+    for (const auto& [name, summary] : summarise_by(scores, g.key)) j[g.json][name] = summary_json(summary);
   return j;
 }
 
@@ -114,10 +122,8 @@ std::string validation_to_table(const ValidationReport& r) {
          fmt::format("{:+.2f}%", 100 * s.error), s.detail, note});
   }
   std::string out = t.render() + "\n";
-  for (const auto& [kind, summary] : summarise_by(scores, SummaryKey::kind)) out += summary_line("kind " + kind, summary);
-  for (const auto& [source, summary] : summarise_by(scores, SummaryKey::source)) out += summary_line("source " + source, summary);
-  for (const auto& [engine, summary] : summarise_by(scores, SummaryKey::engine)) out += summary_line("engine " + engine, summary);
-  for (const auto& [vendor, summary] : summarise_by(scores, SummaryKey::vendor)) out += summary_line("vendor " + vendor, summary);
+  for (const Grouping& g : kGroupings)
+    for (const auto& [name, summary] : summarise_by(scores, g.key)) out += summary_line(std::string(g.label) + " " + name, summary);
   const ValidationSummary all = summarise(scores);
   out += summary_line("all", all);
   if (r.profile) {
@@ -148,10 +154,7 @@ std::string validation_to_markdown(const ValidationReport& r) {
       "max {:.1f} %; {} of {} within tolerance.\n",
       r.profile ? " --calibration " + *r.profile : "", all.cases, all.scored, all.held_out, 100 * all.median_abs_error,
       100 * all.mean_abs_error, 100 * all.max_abs_error, all.within_tolerance, all.scored);
-  out += summaries("suite", summarise_by(r.scores, SummaryKey::kind));
-  out += summaries("source", summarise_by(r.scores, SummaryKey::source));
-  out += summaries("engine", summarise_by(r.scores, SummaryKey::engine));
-  out += summaries("vendor", summarise_by(r.scores, SummaryKey::vendor));
+  for (const Grouping& g : kGroupings) out += summaries(g.title, summarise_by(r.scores, g.key));
   out += "\n## Cases\n\n| case | suite | measured | predicted | error | note |\n|---|---|---:|---:|---:|---|\n";
   for (const CaseScore& s : r.scores) {
     const std::string profile = s.profile_used.empty() ? "the profile" : s.profile_used;
