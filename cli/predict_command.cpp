@@ -36,7 +36,10 @@ int run(const GlobalOptions& global, const PredictOptions& o) {
     fmt::print("{}\n", api::to_json(a).dump(2));
     return 0;
   }
-  const std::string uncertainty = a.uncertainty ? uncertainty_text(*a.uncertainty) : "";
+  // The bands always; --uncertainty adds the parameters' spread (or, calibrated, the profile's).
+  std::string uncertainty = a.bands ? bands_text(*a.bands) : "";
+  if (a.parameter_spread) uncertainty += uncertainty_text(*a.parameter_spread, "Parameter spread from the priors");
+  else if (a.uncertainty) uncertainty += uncertainty_text(*a.uncertainty);
   if (const auto* p = std::get_if<InferencePrediction>(&a.prediction))
     fmt::print("{}", o.format == "csv" ? inference_to_csv(*p) : inference_to_table(*p, o.detail) + uncertainty);
   else {

@@ -550,6 +550,38 @@ TEST_CASE("validate: a --kind or --source that matches no case is refused, not s
   CHECK(source.err == "perfcast: error: validate --source 'no such source': no gemm case's source contains it\n");
 }
 
+TEST_CASE("validate --coverage and --write-residuals; predict carries each headline figure's empirical band") {
+  Run c = run("validate --coverage --format json");
+  REQUIRE(c.code == 0);
+  const nlohmann::json j = nlohmann::json::parse(c.out);
+  CHECK(j["pooled"]["cases"].get<int>() > 500);
+  CHECK(j["pooled"]["share_p10_p90"].get<double>() > 0.7);
+  CHECK(j["by_kind"].contains("training"));
+  Run t = run("validate --coverage");
+  CHECK(t.out.find("in P10-P90") != std::string::npos);
+  Run refused = run("validate --kind gemm --write-residuals /tmp/perfcast-residuals-refused.json");
+  CHECK(refused.code == 2);
+  CHECK(refused.err.find("--write-residuals: the bands' table is every shipped case") != std::string::npos);
+
+  const std::string training = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-h100-training.toml";
+  Run p = run("predict " + training + " --format json");
+  REQUIRE(p.code == 0);
+  const nlohmann::json b = nlohmann::json::parse(p.out)["bands"]["figures"]["step_time"];
+  CHECK(b["p10"].get<double>() < b["p50"].get<double>());
+  CHECK(b["p50"].get<double>() < b["p90"].get<double>());
+  CHECK(b["cases"].get<int>() >= 10);
+  CHECK(b["sources"].get<int>() >= 3);
+  Run text = run("predict " + training);
+  CHECK(text.out.find("Bands: where reality fell on validated cases like this one") != std::string::npos);
+  // --uncertainty: the bands as its intervals, the priors' spread beside.
+  Run u = run("predict " + training + " --uncertainty --samples 10 --format json");
+  REQUIRE(u.code == 0);
+  const nlohmann::json uj = nlohmann::json::parse(u.out);
+  CHECK(uj["uncertainty"]["figures"]["step_time"]["p90"] == b["p90"]);
+  CHECK(uj["parameter_spread"]["samples"] == 10);
+  CHECK(uj["uncertainty"]["basis"].get<std::string>().starts_with("empirical"));
+}
+
 TEST_CASE("sweep: table, JSON and CSV, nothing on stderr when piped, and sweep-merge of shard files equals one run") {
   const std::string scenario = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/gpt3-175b-64xa100-korthikanti.toml";
   Run t = run("sweep " + scenario + " --top 3 --pareto step_time,memory");

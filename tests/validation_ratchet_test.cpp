@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "engine/calibrate/calibration.hpp"
+#include "engine/calibrate/empirical_bands.hpp"
+#include "engine/data/residual_table.hpp"
 #include "engine/validate/validation.hpp"
 #include "tests/shipped_db.hpp"
 
@@ -288,10 +290,36 @@ const std::vector<SourcePin> kSourcePins = {
     // out. gpt-oss-20b's single-request ITL on B200 is 40-44 % short: its slope per context token is within 5-13 %, its
     // 3.15 ms intercept (a step of a 3.6B-active MXFP4 MoE at batch 1) predicted 1.76 ms.
     {"serving", "The State of FP8 KV-Cache and Attention Quantization in vLLM", {0.05453, 17, 21}},
+    // GPUStack's Performance Lab, as deployed (kIndependentSources below), at its first figure 2026-12-02.
+    {"serving", "gpustack/gpustack", {0.45055, 68, 243}},
+    // IBM's fms-fsdp and MosaicML's llm-foundry FSDP throughput tables, as deployed (kIndependentSources), at their
+    // first figures 2026-12-02: 82 of 83 too fast, H100 13-38 %, A100 4-30 %.
+    {"training", "foundation-model-stack/fms-fsdp", {0.18253, 13, 16}},
+    {"training", "mosaicml/llm-foundry", {0.24741, 35, 67}},
 };
 
 // The pin a case counts under: the last source pin whose text its source contains (a later pin
 // narrows an earlier one, as the block-scaled rows narrow Megatron-Bridge's).
+// Independent as-deployed sources (transcribed whole, every row, not studied to change the model): their
+// outliers are counted, not listed one by one, and the count may only fall.
+struct IndependentSource {
+  std::string source;
+  int outliers;  // held-out cases more than 50 % off
+};
+// GPUStack's Performance Lab (added 2026-12-02): vLLM v0.11, SGLang v0.5 and TensorRT-LLM 1.2 on H100, A100 and
+// H200 with their default flags, mostly 500-1,000 requests sent at once: throughput +63 % (too fast), TTFT -54 %,
+// TPOT -30 % in the median (README, Validation).
+// IBM's fms-fsdp (Llama 2 on 128 A100 / 96 H100) and MosaicML's llm-foundry (MPT 1B-70B, Composer FSDP on A100 and
+// H100), PyTorch FSDP as their teams ran it (added 2026-12-02): 82 of 83 too fast, 22 % in the median.
+const std::vector<IndependentSource> kIndependentSources = {
+    {"gpustack/gpustack", 107}, {"foundation-model-stack/fms-fsdp", 0}, {"mosaicml/llm-foundry", 2}};
+
+const IndependentSource* independent_source(const CaseScore& s) {
+  for (const IndependentSource& i : kIndependentSources)
+    if (s.source.starts_with(i.source)) return &i;
+  return nullptr;
+}
+
 const SourcePin* own_pin(const CaseScore& s) {
   const SourcePin* last = nullptr;
   for (const SourcePin& p : kSourcePins)
@@ -373,17 +401,21 @@ const std::map<std::string, std::string> kKnownOutliers = {
     {"mamf-bf16-amd-mi300x", "MI300X BF16 GEMMs reach far less of peak than the NVIDIA-measured default GEMM efficiency (calibrate per device)"},
 };
 
-std::vector<CaseScore> all_scores() {
-  std::vector<CaseScore> out;
-  for (const auto& file : validation_files(default_validation_dir()))
-    for (CaseScore& s : score_file_with_case_profiles(file, shipped_db())) out.push_back(std::move(s));
+// Every shipped case scored as validate scores it, once per test process.
+const std::vector<CaseScore>& all_scores() {
+  static const std::vector<CaseScore> out = [] {
+    std::vector<CaseScore> v;
+    for (const auto& file : validation_files(default_validation_dir()))
+      for (CaseScore& s : score_file_with_case_profiles(file, shipped_db())) v.push_back(std::move(s));
+    return v;
+  }();
   return out;
 }
 
 }  // namespace
 
 TEST_CASE("validation ratchet: no suite's held-out error grows, no suite loses cases within tolerance") {
-  const std::vector<CaseScore> scores = all_scores();
+  const std::vector<CaseScore>& scores = all_scores();
   std::vector<CaseScore> kind_pinned;
   for (const CaseScore& s : scores)
     if (!has_own_pin(s)) kind_pinned.push_back(s);
@@ -407,16 +439,55 @@ TEST_CASE("validation ratchet: no suite's held-out error grows, no suite loses c
 
 TEST_CASE("validation ratchet: every held-out case more than 50 % off is a known outlier with its cause") {
   std::set<std::string> seen;
+  std::map<const IndependentSource*, int> outliers;
   for (const CaseScore& s : all_scores()) {
     if (!s.held_out || std::abs(s.error) <= 0.5) continue;
     CAPTURE(s.id);
+    if (const auto* independent = independent_source(s)) {
+      ++outliers[independent];
+      continue;
+    }
     CHECK_MESSAGE(kKnownOutliers.count(s.id), "a new outlier: fix it or list it with its cause");
     seen.insert(s.id);
+  }
+  for (const IndependentSource& i : kIndependentSources) {
+    CAPTURE(i.source);
+    CHECK(outliers[&i] <= i.outliers);
   }
   // A listed outlier that is no longer one leaves the list (the ratchet moves).
   for (const auto& [id, cause] : kKnownOutliers) {
     CAPTURE(id);
     CHECK(seen.count(id));
     CHECK_FALSE(cause.empty());
+  }
+}
+
+TEST_CASE("validation/residuals.json is what `perfcast validate --write-residuals` writes today") {
+  const std::vector<Residual> today = residuals_of(all_scores());
+  const ResidualTable shipped = load_residual_table(shipped_residuals_file());
+  const std::string hint = "regenerate: perfcast validate --write-residuals validation/residuals.json";
+  REQUIRE_MESSAGE(shipped.cases.size() == today.size(), hint);
+  for (std::size_t i = 0; i < today.size(); ++i) {
+    CAPTURE(today[i].id);
+    REQUIRE_MESSAGE(shipped.cases[i].id == today[i].id, hint);
+    CHECK_MESSAGE(shipped.cases[i].source == today[i].source, hint);
+    CHECK_MESSAGE(shipped.cases[i].features.values == today[i].features.values, hint);
+    CHECK_MESSAGE(std::abs(shipped.cases[i].slowness - today[i].slowness) < 1e-6, hint);
+  }
+}
+
+// The empirical bands' coverage, leave-one-source-out (validate --coverage): pooled within 75-85 % and no kind
+// further below 80 % than today. Pinned 2026-12-02: pooled 83 %; gemm 92 %, inference 92 %, training 94 %, and
+// serving 67 %, below nominal, knowingly: GPUStack's as-deployed runs (62 % of the serving cases) are 52 % inside
+// the band the other five serving sources give them, the model's own error on untuned engines (issue 71).
+TEST_CASE("validation ratchet: the empirical bands' leave-one-source-out coverage stays near nominal") {
+  const CoverageReport c = coverage(all_scores());
+  CHECK(c.pooled.share_80() >= 0.75);
+  CHECK(c.pooled.share_80() <= 0.85);
+  const std::map<std::string, double> kFloor = {{"gemm", 0.90}, {"inference", 0.90}, {"training", 0.92}, {"serving", 0.665}};
+  for (const CoverageRow& k : c.by_kind) {
+    CAPTURE(k.key);
+    REQUIRE(kFloor.count(k.key));
+    CHECK(k.share_80() >= kFloor.at(k.key));
   }
 }

@@ -5,6 +5,8 @@
 #include <fmt/ranges.h>
 
 #include "engine/calibrate/calibration.hpp"
+#include "engine/calibrate/empirical_bands.hpp"
+#include "engine/data/residual_table.hpp"
 #include "engine/core/edit_distance.hpp"
 #include "engine/core/errors.hpp"
 #include "engine/data/calibration_profile.hpp"
@@ -42,6 +44,16 @@ void check_filters(const ValidateRequest& r, const std::vector<CaseScore>& all) 
                                      r.kind.empty() ? "" : " " + r.kind));
 }
 
+// --uncertainty: the profile's draws as they are; uncalibrated, the bands first, the priors' draws beside.
+void with_uncertainty(PredictAnswer& a, UncertaintyReport draws) {
+  if (!a.bands) {
+    a.uncertainty = std::move(draws);
+    return;
+  }
+  a.uncertainty = empirical_uncertainty(*a.bands, draws);
+  a.parameter_spread = std::move(draws);
+}
+
 }  // namespace
 
 PredictAnswer predict(const Scenario& s, const PredictRequest& r) {
@@ -57,14 +69,16 @@ PredictAnswer predict(const Scenario& s, const PredictRequest& r) {
     const InferenceOptions options = with_params(InferenceOptions{}, params);
     InferencePrediction p = predict_inference(s, options);
     if (!r.calibration.empty()) p.assumptions.push_back(profile_assumption(profile, s.hardware.accelerator));
-    if (r.uncertainty) a.uncertainty = inference_uncertainty(s, options, profile, r.samples);
+    if (r.calibration.empty()) a.bands = inference_bands(s, p, shipped_residuals().cases);
+    if (r.uncertainty) with_uncertainty(a, inference_uncertainty(s, options, profile, r.samples));
     a.prediction = std::move(p);
     return a;
   }
   const TrainingOptions options = with_params(TrainingOptions{.order = *order}, params);
   TrainingPrediction p = predict_training(s, options);
   if (!r.calibration.empty()) p.assumptions.push_back(profile_assumption(profile, s.hardware.accelerator));
-  if (r.uncertainty) a.uncertainty = training_uncertainty(s, options, profile, r.samples);
+  if (r.calibration.empty()) a.bands = training_bands(s, p, shipped_residuals().cases);
+  if (r.uncertainty) with_uncertainty(a, training_uncertainty(s, options, profile, r.samples));
   a.prediction = std::move(p);
   return a;
 }
@@ -72,7 +86,9 @@ PredictAnswer predict(const Scenario& s, const PredictRequest& r) {
 nlohmann::json to_json(const PredictAnswer& a) {
   nlohmann::json j = std::holds_alternative<InferencePrediction>(a.prediction) ? inference_to_json(std::get<InferencePrediction>(a.prediction))
                                                                                : training_to_json(std::get<TrainingPrediction>(a.prediction));
+  if (a.bands) j["bands"] = bands_json(*a.bands);
   if (a.uncertainty) j["uncertainty"] = uncertainty_json(*a.uncertainty);
+  if (a.parameter_spread) j["parameter_spread"] = uncertainty_json(*a.parameter_spread);
   return j;
 }
 
@@ -97,6 +113,11 @@ nlohmann::json sweep(const Scenario& s, const SweepAsk& a) {
 
 nlohmann::json compare(const std::vector<ScenarioVariant>& variants, const std::string& label, std::optional<double> deadline_s) {
   return compare_to_json(perfcast::compare(variants, label, deadline_s));
+}
+
+nlohmann::json residual_table(const ValidationReport& r) {
+  return residual_table_json({.generated = "perfcast validate --write-residuals: the held-out cases of validation/ scored with the sourced defaults",
+                              .cases = residuals_of(r.scores)});
 }
 
 ValidationReport validation_report(const ValidateRequest& q, const HardwareDb& db) {

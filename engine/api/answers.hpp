@@ -8,6 +8,7 @@
 #include <variant>
 #include <vector>
 
+#include "engine/calibrate/headline_bands.hpp"
 #include "engine/calibrate/uncertainty.hpp"
 #include "engine/data/hardware_db.hpp"
 #include "engine/predict/capacity.hpp"
@@ -28,7 +29,12 @@ struct PredictRequest {
 
 struct PredictAnswer {
   std::variant<TrainingPrediction, InferencePrediction> prediction;
-  std::optional<UncertaintyReport> uncertainty;
+  // The headline figures' empirical bands (F-UNC-2); none with a calibration profile, whose own
+  // spread --uncertainty reports.
+  std::optional<HeadlineBands> bands;
+  // --uncertainty: uncalibrated, the bands (and the priors' spread where no case judges a figure),
+  // with the priors' spread of every figure in parameter_spread; calibrated, the profile's spread.
+  std::optional<UncertaintyReport> uncertainty, parameter_spread;
 };
 
 // `predict`: InputError for a bad order or profile, or what the models refuse.
@@ -60,6 +66,8 @@ struct ValidateRequest {
 };
 // `validate`: the cases scored.
 ValidationReport validation_report(const ValidateRequest& r, const HardwareDb& db);
+// `validate --write-residuals`: the held-out residuals of the report (engine/data/residual_table's format).
+nlohmann::json residual_table(const ValidationReport& r);
 
 // `hw list [KIND]` (the records of a kind, "" all; InputError for an unknown kind), `hw show NAME`.
 std::vector<const Record*> hw_records(const HardwareDb& db, const std::string& kind);

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/validate/case_features.hpp"
 #include "engine/predict/training.hpp"
 #include "engine/data/workload_reader.hpp"
 #include "models/energy.hpp"
@@ -55,6 +56,7 @@ std::vector<CaseScore> score_carbon_cases(const std::vector<CarbonCase>& cases) 
   std::vector<CaseScore> scores;
   for (const CarbonCase& c : cases) {
     CaseScore s = score_of(c, c.scenario ? "carbon_predicted" : "carbon");
+    s.features = kernel_features(s.kind, "", "");
     s.measured = c.measured;
     s.detail = std::string(kMetrics[static_cast<int>(c.metric)]);
     if (!c.skip.empty()) {

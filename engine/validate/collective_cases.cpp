@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "engine/core/errors.hpp"
+#include "engine/validate/case_features.hpp"
 #include "engine/data/hardware_resolution.hpp"
 #include "engine/core/toml_section.hpp"
 #include "engine/layout/topology.hpp"
@@ -45,6 +46,8 @@ std::vector<CaseScore> score_collective_cases(const std::vector<CollectiveCase>&
   for (const CollectiveCase& c : cases) {
     CaseScore s = score_of(c, "collective");
     s.subject = c.system;
+    s.features = kernel_features("collective", "", "");
+    s.features.values[1] = models::name_of(c.op);
     if (!c.system.empty()) s.accelerator = c.hardware.system->accelerator;
     s.dimension = units::dim::bytes_per_second;
     s.measured = c.measured_busbw_Bps;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "engine/core/errors.hpp"
+#include "engine/validate/case_features.hpp"
 #include "engine/predict/inference.hpp"
 
 namespace perfcast {
@@ -13,6 +14,11 @@ constexpr std::string_view kMetrics[] = {"output_tokens_per_s",        "output_t
                                          "serving_tpot_mean_s",        "serving_e2e_mean_s",             "serving_ttft_p50_s",
                                          "serving_tpot_p50_s",         "serving_e2e_p50_s",              "serving_itl_p50_s",
                                          "weights_bytes"};
+
+// What each metric measures, in the terms the bands match on (spec/residuals.hpp), in kMetrics' order.
+constexpr std::string_view kFigures[] = {"throughput", "throughput", "ttft", "latency", "throughput", "ttft", "tpot",
+                                         "e2e",        "ttft",       "tpot", "e2e",     "tpot",       "weights"};
+static_assert(std::size(kFigures) == std::size(kMetrics));
 
 bool is_serving(InferenceMetric m) { return m >= InferenceMetric::serving_tokens_per_s && m <= InferenceMetric::serving_itl_p50; }
 
@@ -87,6 +93,7 @@ std::vector<CaseScore> score_inference_cases(const std::vector<InferenceCase>& c
     if (c.scenario) {
       s.subject = fmt::format("{} on {} × {}", c.scenario->workload.label(), c.scenario->hardware.count, c.scenario->hardware.accelerator);
       s.accelerator = c.scenario->hardware.accelerator;
+      s.features = scenario_features(*c.scenario, s.kind, kFigures[c.metric]);
       // Tuned tables (kind inference) and engines under load (serving) apart, by the engine the case states.
       if (c.scenario->workload.is_transformer() && c.scenario->inference && (s.kind == "inference" || s.kind == "serving")) {
         const auto& engine = c.scenario->inference->engine;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/validate/case_features.hpp"
 #include "engine/data/scenario_reader.hpp"
 #include "engine/core/toml_section.hpp"
 #include "engine/core/units.hpp"
@@ -61,6 +62,7 @@ std::vector<CaseScore> score_memory_cases(const std::vector<MemoryCase>& cases) 
   for (const MemoryCase& c : cases) {
     const bool states = c.kind == MemoryCase::Kind::model_states;
     CaseScore s = score_of(c, states ? "model_states" : "kv_cache");
+    s.features = kernel_features(s.kind, "", "");
     s.subject = c.subject;
     s.dimension = units::dim::bytes;
     s.measured = c.measured_B;

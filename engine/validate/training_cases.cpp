@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "engine/core/errors.hpp"
+#include "engine/validate/case_features.hpp"
 #include "engine/predict/training.hpp"
 
 namespace perfcast {
@@ -52,6 +53,7 @@ std::vector<CaseScore> score_training_cases(const std::vector<TrainingCase>& cas
     if (c.scenario) {
       s.subject = fmt::format("{} on {} × {}", c.scenario->workload.label(), c.scenario->hardware.count, c.scenario->hardware.accelerator);
       s.accelerator = c.scenario->hardware.accelerator;
+      s.features = scenario_features(*c.scenario, "training", "step");
       if (c.skip.empty()) {
         const TrainingPrediction p = predict_training(*c.scenario, with_params(TrainingOptions{}, mp));
         s.set_prediction(predicted_value(TrainingMetric(c.metric), p) * scale);

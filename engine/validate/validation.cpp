@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "engine/validate/carbon_cases.hpp"
+#include "engine/validate/case_features.hpp"
 #include "models/attention_kernels.hpp"
 #include "engine/validate/collective_cases.hpp"
 #include "engine/validate/inference_cases.hpp"
@@ -167,6 +168,7 @@ std::vector<CaseScore> score_microbenchmarks(const std::vector<MicrobenchCase>& 
     s.measured = c.measured;
     const bool flops = c.kind == MicrobenchKind::gemm || c.kind == MicrobenchKind::attention;
     s.dimension = flops ? units::dim::ops_per_second : units::dim::bytes_per_second;
+    s.features = kernel_features(s.kind, c.hardware.device.vendor, flops ? name_of(c.dtype) : "");
     if (!c.skip.empty()) {
       scores.push_back(s);
       continue;

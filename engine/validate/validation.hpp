@@ -14,6 +14,7 @@
 
 #include "engine/data/hardware_db.hpp"
 #include "engine/spec/model_params.hpp"
+#include "engine/spec/residuals.hpp"
 #include "models/precision.hpp"
 #include "engine/core/toml_section.hpp"
 #include "engine/core/units.hpp"
@@ -48,6 +49,7 @@ struct CaseScore {
   std::string vendor;                    // LLM inference: the accelerator's vendor
   std::string used_for, skip, detail;     // detail: what bounds the prediction, or what was compared
   std::string calibration;               // the profile the case names for its harness (scenario cases), or empty
+  BandFeatures features;                 // what the case shares with a question (engine/validate/case_features)
   std::string profile_used;              // that profile's file name when validate scored the case with it
   units::Dimension dimension = units::dim::none;
   double measured = 0, predicted = 0;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "engine/writers/text_table.hpp"
 
@@ -55,17 +56,69 @@ std::string calibration_text(const CalibrationResult& r) {
   return out;
 }
 
-std::string uncertainty_text(const UncertaintyReport& u) {
-  auto show = [](const FigureInterval& f, double v) {
-    if (f.dimension == units::dim::none) return fmt::format("{:.4g}", v);
-    if (f.dimension == units::dim::usd) return fmt::format("${:.4g}", v);
-    if (f.dimension == units::dim::hertz) return fmt::format("{:.4g} tokens/s", v);
-    if (f.dimension == units::dim::kg) return fmt::format("{:.4g} kg", v);
-    return units::format(v, f.dimension);
-  };
+namespace {
+
+std::string figure_text(double v, units::Dimension d) {
+  if (d == units::dim::none) return fmt::format("{:.4g}", v);
+  if (d == units::dim::usd) return fmt::format("${:.4g}", v);
+  if (d == units::dim::hertz) return fmt::format("{:.4g} tokens/s", v);
+  if (d == units::dim::kg) return fmt::format("{:.4g} kg", v);
+  return units::format(v, d);
+}
+
+// "stack = vllm" as "vllm", "scale = 2-8" as "2-8 devices": the values a band's cases share, short.
+std::string shared_text(const std::vector<std::string>& features) {
+  std::string out;
+  for (const std::string& f : features) {
+    const std::size_t eq = f.find(" = ");
+    std::string value = eq == std::string::npos ? f : f.substr(eq + 3);
+    if (f.starts_with("scale = ")) value += value == "1" ? " device" : " devices";
+    out += (out.empty() ? "" : ", ") + value;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string uncertainty_text(const UncertaintyReport& u, std::string_view title) {
   TextTable t({"figure", "predicted", "P10", "P50", "P90"});
-  for (const FigureInterval& f : u.figures) t.add_row({f.name, show(f, f.point), show(f, f.p10), show(f, f.p50), show(f, f.p90)});
-  return fmt::format("\nUncertainty ({} draws; {})\n{}\n", u.samples, u.basis, t.render());
+  for (const FigureInterval& f : u.figures)
+    t.add_row({f.name, figure_text(f.point, f.dimension), figure_text(f.p10, f.dimension), figure_text(f.p50, f.dimension),
+               figure_text(f.p90, f.dimension)});
+  return fmt::format("\n{} ({} draws; {})\n{}\n", title, u.samples, u.basis, t.render());
+}
+
+std::string uncertainty_text(const UncertaintyReport& u) { return uncertainty_text(u, "Uncertainty"); }
+
+std::string bands_text(const HeadlineBands& b) {
+  TextTable t({"figure", "predicted", "P10", "P50", "P90", "judged by"});
+  bool far = false;
+  for (const HeadlineBand& f : b.figures) {
+    const EmpiricalBand& e = f.basis;
+    far = far || e.far();
+    t.add_row({f.name, figure_text(f.point, f.dimension), figure_text(f.band.p10, f.dimension), figure_text(f.band.p50, f.dimension),
+               figure_text(f.band.p90, f.dimension),
+               fmt::format("{} {} cases, {} sources{}{}", e.cases, e.kind, e.sources, e.narrowed.empty() ? "" : ": " + shared_text(e.narrowed),
+                           e.far() ? "; FAR: none " + shared_text(e.unseen) : "")});
+  }
+  std::string out = "\nBands: where reality fell on validated cases like this one (P10-P90 of held-out residuals, docs/models.md F-UNC-2)\n";
+  if (!b.figures.empty()) out += t.render() + "\n";
+  if (far) out += "FAR: no validated case shares what is named: those bands are widened by the spread between its values (or sources).\n";
+  for (const std::string& w : b.without) out += "no band: " + w + "\n";
+  return out;
+}
+
+nlohmann::json bands_json(const HeadlineBands& b) {
+  nlohmann::json j{{"method", "empirical: held-out validation residuals of cases like the question (docs/models.md F-UNC-2)"}};
+  j["figures"] = nlohmann::json::object();
+  for (const HeadlineBand& f : b.figures) {
+    const EmpiricalBand& e = f.basis;
+    j["figures"][f.name] = {{"predicted", f.point},  {"p10", f.band.p10},     {"p50", f.band.p50},   {"p90", f.band.p90},
+                            {"cases", e.cases},      {"sources", e.sources},  {"kind", e.kind},      {"shared", e.narrowed},
+                            {"unseen", e.unseen},    {"far", e.far()},        {"basis", e.basis()}};
+  }
+  j["without"] = b.without;
+  return j;
 }
 
 nlohmann::json uncertainty_json(const UncertaintyReport& u) {

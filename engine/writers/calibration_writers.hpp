@@ -5,6 +5,7 @@
 #include <string>
 
 #include "engine/calibrate/calibration.hpp"
+#include "engine/calibrate/headline_bands.hpp"
 #include "engine/calibrate/uncertainty.hpp"
 
 namespace perfcast {
@@ -22,6 +23,12 @@ CalibrationErrors calibration_errors(const CalibrationResult& r);
 // --uncertainty: the point prediction and P10/P50/P90 of each figure.
 std::string uncertainty_text(const UncertaintyReport& u);
 nlohmann::json uncertainty_json(const UncertaintyReport& u);
+// `title`: what the draws are ("Uncertainty", "Parameter spread").
+std::string uncertainty_text(const UncertaintyReport& u, std::string_view title);
+
+// The headline figures' empirical bands (F-UNC-2): each figure's P10/P50/P90 and the cases behind it.
+std::string bands_text(const HeadlineBands& b);
+nlohmann::json bands_json(const HeadlineBands& b);
 
 // The assumption line of a prediction made with a profile, warning when the scenario's device is
 // not one the profile was fitted on.

@@ -233,6 +233,32 @@ const Block kUncertainty = {
     {"figures.*.p90", "", "90th percentile"},
 };
 
+const Block kBands = {
+    {"method", "", "How the bands are derived (docs/models.md F-UNC-2)"},
+    {"figures.*.predicted", "", "The point prediction (the figure's own unit)"},
+    {"figures.*.p10", "", "10th percentile: the point moved by the 10th percentile of held-out cases' reality over prediction"},
+    {"figures.*.p50", "", "Median"},
+    {"figures.*.p90", "", "90th percentile"},
+    {"figures.*.cases", "cases", "Held-out validation cases behind the band"},
+    {"figures.*.sources", "sources", "Their sources"},
+    {"figures.*.kind", "", "The kind of case that judges the figure (training, inference, serving)"},
+    {"figures.*.shared[]", "", "What those cases share with the question (feature = value)"},
+    {"figures.*.unseen[]", "", "The question's features no validated case has: the band is widened for them"},
+    {"figures.*.far", "", "Whether the question is far from every validated case (unseen is not empty)"},
+    {"figures.*.basis", "", "The cases behind the band, in words"},
+    {"without[]", "", "Headline figures without a band, and why"},
+};
+
+const Block kCoverage = {
+    {"cases", "cases", "Held-out cases with a band"},
+    {"inside_p10_p90", "cases", "Inside their P10-P90 band"},
+    {"inside_p25_p75", "cases", "Inside their P25-P75 band"},
+    {"share_p10_p90", "fraction", "Share inside P10-P90 (nominal 0.8)"},
+    {"share_p25_p75", "fraction", "Share inside P25-P75 (nominal 0.5)"},
+    {"far", "cases", "Cases whose band was widened as far from the other sources' cases"},
+    {"median_p90_over_p10", "", "Median width of the bands, P90 / P10"},
+};
+
 const Block kSummary = {
     {"cases", "", "Cases"},
     {"scored", "", "Cases scored"},
@@ -340,7 +366,7 @@ std::vector<CommandFields> build() {
   {
     Builder j;
     j.add(prediction_fields(""));
-    j.add("uncertainty.", kUncertainty);
+    j.add("uncertainty.", kUncertainty).add("parameter_spread.", kUncertainty).add("bands.", kBands);
     Builder c;
     c.add("component", "", "Training: a step component").add("seconds", "s", "Its time").add("share", "fraction", "Its share of the step");
     c.add("batch", "sequences", "Inference: a point of the throughput curve").add("step_s", "s", "Decode step");
@@ -589,6 +615,9 @@ std::vector<CommandFields> build() {
                         {"error_before", "fraction", "With --calibration: the defaults' error"}};
     j.add("cases[].", kase).add("summary.", kSummary).add("by_kind.*.", kSummary).add("by_source.*.", kSummary).add("by_engine.*.", kSummary)
         .add("by_vendor.*.", kSummary);
+    j.add("pooled.", kCoverage).add("by_kind.*.", kCoverage).add("by_source.*.", kCoverage);
+    j.add("source_average_p10_p90", "fraction", "validate --coverage: the mean over sources of their share inside P10-P90");
+    j.add("without_band", "cases", "validate --coverage: held-out cases whose kind has too few other sources for a band");
     j.add("calibration.profile", "", "The profile scored").add("calibration.fitted_cases_excluded", "", "Its fitted cases, not held-out");
     j.add("calibration.other_device_cases_with_defaults", "", "Cases on other devices, scored with the defaults");
     j.add("calibration.summary_before.", kSummary).add("calibration.by_kind_before.*.", kSummary);

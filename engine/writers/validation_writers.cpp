@@ -155,6 +155,7 @@ std::string validation_to_markdown(const ValidationReport& r) {
       r.profile ? " --calibration " + *r.profile : "", all.cases, all.scored, all.held_out, 100 * all.median_abs_error,
       100 * all.mean_abs_error, 100 * all.max_abs_error, all.within_tolerance, all.scored);
   for (const Grouping& g : kGroupings) out += summaries(g.title, summarise_by(r.scores, g.key));
+  out += coverage_to_markdown(coverage(r.scores));
   out += "\n## Cases\n\n| case | suite | measured | predicted | error | note |\n|---|---|---:|---:|---:|---|\n";
   for (const CaseScore& s : r.scores) {
     const std::string profile = s.profile_used.empty() ? "the profile" : s.profile_used;
@@ -167,6 +168,59 @@ std::string validation_to_markdown(const ValidationReport& r) {
     out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", markdown_cell(s.id), s.kind, value_text(s.measured, s.dimension),
                        s.scored ? value_text(s.predicted, s.dimension) : "-", s.scored ? fmt::format("{:+.1f} %", 100 * s.error) : "-", markdown_cell(note));
   }
+  return out;
+}
+
+namespace {
+
+// The coverage rows: the pooled one, then by kind, then by source.
+template <class Row>
+void for_each_row(const CoverageReport& c, Row row) {
+  row("pooled", c.pooled);
+  for (const CoverageRow& k : c.by_kind) row("kind", k);
+  for (const CoverageRow& k : c.by_source) row("source", k);
+}
+
+std::string coverage_note(const CoverageReport& c) {
+  return fmt::format("Each held-out case scored against the P10-P90 and P25-P75 band its own features get from the other sources' cases "
+                     "(leave-one-source-out; docs/models.md F-UNC-2). Nominal: 80 % and 50 %. Averaged by source: {:.0f} % inside "
+                     "P10-P90.{}",
+                     100 * c.source_average_80,
+                     c.sources_without_band ? fmt::format(" {} case(s) have no other source of their kind and no band.", c.sources_without_band)
+                                            : std::string());
+}
+
+}  // namespace
+
+std::string coverage_to_table(const CoverageReport& c) {
+  TextTable t({"group", "name", "cases", "in P10-P90", "in P25-P75", "far", "median P90/P10"});
+  for_each_row(c, [&](std::string_view group, const CoverageRow& r) {
+    t.add_row({std::string(group), r.key.size() > 70 ? r.key.substr(0, 67) + "..." : r.key, std::to_string(r.cases),
+               fmt::format("{:.0f} %", 100 * r.share_80()), fmt::format("{:.0f} %", 100 * r.share_50()), std::to_string(r.far),
+               fmt::format("{:.2f}", r.median_width)});
+  });
+  return t.render() + "\n" + coverage_note(c) + "\n";
+}
+
+nlohmann::json coverage_to_json(const CoverageReport& c) {
+  auto row = [](const CoverageRow& r) {
+    return nlohmann::json{{"cases", r.cases},           {"inside_p10_p90", r.inside_80}, {"inside_p25_p75", r.inside_50},
+                          {"share_p10_p90", r.share_80()}, {"share_p25_p75", r.share_50()}, {"far", r.far},
+                          {"median_p90_over_p10", r.median_width}};
+  };
+  nlohmann::json j{{"pooled", row(c.pooled)}, {"source_average_p10_p90", c.source_average_80}, {"without_band", c.sources_without_band}};
+  for (const CoverageRow& r : c.by_kind) j["by_kind"][r.key] = row(r);
+  for (const CoverageRow& r : c.by_source) j["by_source"][r.key] = row(r);
+  return j;
+}
+
+std::string coverage_to_markdown(const CoverageReport& c) {
+  std::string out = "\n## Coverage of the empirical bands\n\n" + coverage_note(c) +
+                    "\n\n| group | name | cases | in P10-P90 | in P25-P75 | far from validation | median P90/P10 |\n|---|---|---:|---:|---:|---:|---:|\n";
+  for_each_row(c, [&](std::string_view group, const CoverageRow& r) {
+    out += fmt::format("| {} | {} | {} | {:.0f} % | {:.0f} % | {} | {:.2f} |\n", group, markdown_cell(r.key), r.cases, 100 * r.share_80(),
+                       100 * r.share_50(), r.far, r.median_width);
+  });
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/calibrate/empirical_bands.hpp"
 #include "engine/validate/validation.hpp"
 
 namespace perfcast {
@@ -24,5 +25,11 @@ std::string validation_to_table(const ValidationReport& r);
 nlohmann::json validation_to_json(const ValidationReport& r);
 std::string validation_to_csv(const ValidationReport& r);
 std::string validation_to_markdown(const ValidationReport& r);
+
+// validate --coverage: the share of held-out cases inside the empirical band their features get from
+// the other sources (F-UNC-2), pooled, by kind and by source.
+std::string coverage_to_table(const CoverageReport& c);
+nlohmann::json coverage_to_json(const CoverageReport& c);
+std::string coverage_to_markdown(const CoverageReport& c);
 
 }  // namespace perfcast

@@ -1,0 +1,91 @@
+#include "engine/calibrate/headline_bands.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "engine/validate/case_features.hpp"
+
+namespace perfcast {
+namespace {
+
+// One figure judged by the cases of `kind` that measure `figure`; `rate`: more is faster.
+struct Figure {
+  std::string name;
+  units::Dimension dimension;
+  std::optional<double> value;
+  std::string_view kind, figure;
+  bool rate;
+};
+
+HeadlineBands bands_of(const Scenario& s, const std::vector<Figure>& figures, std::span<const Residual> table) {
+  HeadlineBands out;
+  for (const Figure& f : figures) {
+    if (!f.value || !(*f.value > 0)) continue;
+    const std::optional<EmpiricalBand> b = band_for(table, scenario_features(s, f.kind, f.figure));
+    if (!b) {
+      out.without.push_back(fmt::format("{}: fewer than {} sources or {} held-out {} cases validate it", f.name, kMinSources, kMinCases, f.kind));
+      continue;
+    }
+    out.figures.push_back({f.name, f.dimension, *f.value, figure_band(*b, *f.value, f.rate), *b});
+  }
+  return out;
+}
+
+}  // namespace
+
+HeadlineBands training_bands(const Scenario& s, const TrainingPrediction& p, std::span<const Residual> table) {
+  using namespace units::dim;
+  const std::optional<Economics>& e = p.economics;
+  // Every training figure follows the step time: the cases' metrics (step time, TFLOP/s, tokens/s) are one slowness.
+  return bands_of(s,
+                  {{"step_time", seconds, p.step_time_s, "training", "step", false},
+                   {"tokens_per_s", hertz, p.tokens_per_s, "training", "step", true},
+                   {"mfu", none, p.mfu, "training", "step", true},
+                   {"time_to_train", seconds, p.expected_wall_s ? p.expected_wall_s : p.time_to_train_s, "training", "step", false},
+                   {"usd", usd, e ? e->usd : std::nullopt, "training", "step", false},
+                   {"co2e", kg, e ? e->co2e_kg : std::nullopt, "training", "step", false}},
+                  table);
+}
+
+HeadlineBands inference_bands(const Scenario& s, const InferencePrediction& p, std::span<const Residual> table) {
+  using namespace units::dim;
+  const std::optional<Economics>& e = p.economics;
+  // A decode step's time is the inverse of the batch's token rate: TPOT is judged by the throughput cases.
+  // A vision model is judged by the edge cases.
+  const std::string_view kind = s.workload.is_transformer() ? "inference" : "edge";
+  std::vector<Figure> figures = {{"ttft", seconds, p.ttft_s, kind, "ttft", false},
+                                 {"tpot", seconds, p.tpot_s, kind, "throughput", false},
+                                 {"e2e", seconds, p.e2e_s, kind, "latency", false},
+                                 {"tokens_per_s_per_device", hertz, p.output_tokens_per_s_per_device, kind, "throughput", true},
+                                 {"usd_per_million_tokens", usd, e ? e->usd_per_million_tokens : std::nullopt, kind, "throughput", false},
+                                 {"co2e_kg_per_million_tokens", kg, e ? e->co2e_kg_per_million_tokens : std::nullopt, kind, "throughput", false}};
+  auto serving = [&](const auto& r) {
+    figures.push_back({"serving_ttft_mean_s", seconds, r.ttft_mean_s, "serving", "ttft", false});
+    figures.push_back({"serving_tpot_mean_s", seconds, r.tpot_mean_s, "serving", "tpot", false});
+    figures.push_back({"serving_e2e_mean_s", seconds, r.e2e_mean_s, "serving", "e2e", false});
+    figures.push_back({"serving_output_tokens_per_s", hertz, r.output_tokens_per_s, "serving", "throughput", true});
+  };
+  if (p.closed_loop) serving(p.closed_loop->result);
+  else if (p.serving) serving(*p.serving);
+  return bands_of(s, figures, table);
+}
+
+UncertaintyReport empirical_uncertainty(const HeadlineBands& b, const UncertaintyReport& draws) {
+  UncertaintyReport out;
+  out.samples = draws.samples;
+  std::vector<std::string> kept;
+  for (const HeadlineBand& f : b.figures) out.figures.push_back({f.name, f.dimension, f.point, f.band.p10, f.band.p50, f.band.p90});
+  for (const FigureInterval& f : draws.figures) {
+    auto same = [&](const FigureInterval& x) { return x.name == f.name; };
+    if (std::find_if(out.figures.begin(), out.figures.end(), same) == out.figures.end()) out.figures.push_back(f), kept.push_back(f.name);
+  }
+  out.basis = fmt::format("empirical (docs/models.md F-UNC-2): each figure's validation residuals on held-out cases like it, P10-P90 of "
+                          "reality over prediction{}",
+                          kept.empty() ? std::string()
+                                       : fmt::format("; {} without such cases: the parameters' prior spread ({} draws)", fmt::join(kept, ", "),
+                                                     draws.samples));
+  return out;
+}
+
+}  // namespace perfcast

@@ -1,0 +1,39 @@
+#pragma once
+// The empirical band (F-UNC-2) of each headline figure of a prediction: the figure, what kind of
+// validated case it is judged by, its P10/P50/P90, and the cases behind the band.
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "engine/calibrate/empirical_bands.hpp"
+#include "engine/calibrate/uncertainty.hpp"
+#include "engine/predict/inference.hpp"
+#include "engine/predict/training.hpp"
+
+namespace perfcast {
+
+struct HeadlineBand {
+  std::string name;                  // --uncertainty's figure name; a serving figure its validate metric (serving_ttft_mean_s)
+  units::Dimension dimension = units::dim::none;
+  double point = 0;
+  FigureBand band;
+  EmpiricalBand basis;
+};
+
+struct HeadlineBands {
+  std::vector<HeadlineBand> figures;
+  std::vector<std::string> without;  // "<figure>: why it has no band"
+};
+
+// Training: step time, tokens/s, MFU, time to train, cost and CO2e, each judged by the training cases.
+HeadlineBands training_bands(const Scenario& s, const TrainingPrediction& p, std::span<const Residual> table);
+// Inference: the static batch's TTFT, TPOT, latency and throughput (inference cases), and under
+// [serving] the steady state's TTFT, TPOT, end-to-end latency and output rate (serving cases).
+HeadlineBands inference_bands(const Scenario& s, const InferencePrediction& p, std::span<const Residual> table);
+
+// --uncertainty without a calibration profile: the bands as its intervals, and the parameters' prior
+// spread (`draws`) for the figures no validated case judges.
+UncertaintyReport empirical_uncertainty(const HeadlineBands& b, const UncertaintyReport& draws);
+
+}  // namespace perfcast
