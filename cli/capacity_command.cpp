@@ -10,7 +10,10 @@
 #include "engine/data/hardware_db.hpp"
 #include "engine/data/scenario_reader.hpp"
 #include "engine/core/units.hpp"
+#include "engine/writers/calibration_writers.hpp"
 #include "engine/writers/capacity_writers.hpp"
+#include "engine/calibrate/headline_bands.hpp"
+#include "engine/data/residual_table.hpp"
 
 namespace perfcast::cli {
 namespace {
@@ -21,6 +24,7 @@ struct CapacityOptions {
   std::optional<int> concurrency;
   bool disaggregated = false;
   bool detail = false;
+  std::string risk = "p50";
 };
 
 // "1s", "50 ms", "0.5 s": a positive time.
@@ -48,9 +52,18 @@ int run(const GlobalOptions& global, const CapacityOptions& o) {
   HardwareDb db = HardwareDb::load(global.hardware_db);
   Scenario s = load_scenario(o.scenario, default_workloads_dir(), db);
   CapacityReport c = capacity_for_scenario(s, request);
-  if (o.format == "json") fmt::print("{}\n", capacity_to_json(c).dump(2));
-  else if (o.format == "csv") fmt::print("{}", capacity_to_csv(c));
-  else fmt::print("{}", capacity_to_table(c, o.detail));
+  const HeadlineBands bands = capacity_bands(s, c, shipped_residuals().cases);
+  if (o.risk == "p90") {
+    if (!c.target_rate) throw InputError({}, "--risk p90 sizes replicas for a rate: give --rate or [serving] arrival_rate");
+    size_for_risk(c, bands);
+  }
+  if (o.format == "json") {
+    nlohmann::json j = capacity_to_json(c);
+    j["bands"] = bands_json(bands);
+    fmt::print("{}\n", j.dump(2));
+  } else if (o.format == "csv") fmt::print("{}", capacity_to_csv(c));
+  else fmt::print("{}{}{}", capacity_to_table(c, o.detail), bands_text(bands),
+                  o.risk == "p90" && !o.detail && !c.assumptions.empty() ? c.assumptions.back() + "\n" : "");
   return 0;
 }
 
@@ -73,6 +86,10 @@ void add_capacity_command(CLI::App& app, const GlobalOptions& options, std::func
                 "Also size separate prefill and decode pools (needs a rate, both SLOs and a scale-out network for the KV hand-over)")
       ->excludes(cmd->get_option("--concurrency"));
   cmd->add_flag("--detail", o->detail, "Every assumption of the queueing model");
+  cmd->add_option("--risk", o->risk, "Size replicas for the point prediction (p50) or so that the SLO holds at the slow end of the "
+                  "empirical band (p90, docs/models.md F-UNC-2)")
+      ->check(CLI::IsMember({"p50", "p90"}))
+      ->capture_default_str();
   cmd->callback([&action, &options, o] { action = [&options, o] { return run(options, *o); }; });
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -550,7 +551,7 @@ TEST_CASE("validate: a --kind or --source that matches no case is refused, not s
   CHECK(source.err == "perfcast: error: validate --source 'no such source': no gemm case's source contains it\n");
 }
 
-TEST_CASE("validate --coverage and --write-residuals; predict carries each headline figure's empirical band") {
+TEST_CASE("validate --coverage and --write-residuals, and predict carries each headline figure's empirical band") {
   Run c = run("validate --coverage --format json");
   REQUIRE(c.code == 0);
   const nlohmann::json j = nlohmann::json::parse(c.out);
@@ -580,6 +581,28 @@ TEST_CASE("validate --coverage and --write-residuals; predict carries each headl
   CHECK(uj["uncertainty"]["figures"]["step_time"]["p90"] == b["p90"]);
   CHECK(uj["parameter_spread"]["samples"] == 10);
   CHECK(uj["uncertainty"]["basis"].get<std::string>().starts_with("empirical"));
+}
+
+TEST_CASE("capacity: the SLO rate's empirical band, and --risk p90 sizes replicas for the band's slow end") {
+  const std::string serving = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-h100-serving.toml";
+  Run p50 = run("capacity " + serving + " --rate 40 --format json");
+  REQUIRE(p50.code == 0);
+  const nlohmann::json j = nlohmann::json::parse(p50.out);
+  const nlohmann::json& replicas = j["bands"]["figures"]["replicas"];
+  const nlohmann::json& rate = j["bands"]["figures"]["slo_rate_per_s"];
+  CHECK(rate["p10"].get<double>() < rate["p90"].get<double>());
+  // The replicas at each percentile are the target over that percentile of the SLO rate, rounded up.
+  CHECK(replicas["p90"].get<double>() == std::ceil(40 / rate["p10"].get<double>() - 1e-9));
+  CHECK(replicas["p10"].get<double>() <= replicas["p50"].get<double>());
+  Run p90 = run("capacity " + serving + " --rate 40 --risk p90 --format json");
+  REQUIRE(p90.code == 0);
+  const nlohmann::json k = nlohmann::json::parse(p90.out);
+  CHECK(k["capacity"]["replicas"] == replicas["p90"]);
+  Run text = run("capacity " + serving + " --rate 40 --risk p90");
+  CHECK(text.out.find("--risk p90: ") != std::string::npos);
+  Run no_rate = run("capacity " + serving + " --concurrency 8 --risk p90");
+  CHECK(no_rate.code == 2);
+  CHECK(no_rate.err.find("--risk p90 sizes replicas for a rate") != std::string::npos);
 }
 
 TEST_CASE("sweep: table, JSON and CSV, nothing on stderr when piped, and sweep-merge of shard files equals one run") {

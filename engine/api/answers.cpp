@@ -94,7 +94,12 @@ nlohmann::json to_json(const PredictAnswer& a) {
 
 nlohmann::json memory(const Scenario& s) { return memory_to_json(memory_for_scenario(s)); }
 
-nlohmann::json capacity(const Scenario& s, const CapacityRequest& r) { return capacity_to_json(capacity_for_scenario(s, r)); }
+nlohmann::json capacity(const Scenario& s, const CapacityRequest& r) {
+  const CapacityReport c = capacity_for_scenario(s, r);
+  nlohmann::json j = capacity_to_json(c);
+  j["bands"] = bands_json(capacity_bands(s, c, shipped_residuals().cases));
+  return j;
+}
 
 nlohmann::json roofline(const Scenario& s) { return roofline_to_json(roofline_for_scenario(s, nullptr, prior_profile().model_params().efficiency)); }
 

@@ -1,6 +1,7 @@
 #include "engine/calibrate/headline_bands.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -69,6 +70,37 @@ HeadlineBands inference_bands(const Scenario& s, const InferencePrediction& p, s
   if (p.closed_loop) serving(p.closed_loop->result);
   else if (p.serving) serving(*p.serving);
   return bands_of(s, figures, table);
+}
+
+HeadlineBands capacity_bands(const Scenario& s, const CapacityReport& c, std::span<const Residual> table) {
+  using namespace units::dim;
+  std::vector<Figure> figures = {{"slo_rate_per_s", none, c.slo_rate, "serving", "throughput", true},
+                                 {"saturation_rate_per_s", none, c.saturation_rate, "serving", "throughput", true}};
+  if (c.closed_loop) {
+    const models::SimulatedServing& r = c.closed_loop->result;
+    figures.push_back({"serving_ttft_mean_s", seconds, r.ttft_mean_s, "serving", "ttft", false});
+    figures.push_back({"serving_tpot_mean_s", seconds, r.tpot_mean_s, "serving", "tpot", false});
+    figures.push_back({"serving_output_tokens_per_s", hertz, r.output_tokens_per_s, "serving", "throughput", true});
+  }
+  HeadlineBands out = bands_of(s, figures, table);
+  // Replicas for the target: the target over each percentile of the SLO rate, the slow end needing the most.
+  auto slo = std::find_if(out.figures.begin(), out.figures.end(), [](const HeadlineBand& f) { return f.name == "slo_rate_per_s"; });
+  if (c.target_rate && c.replicas && slo != out.figures.end()) {
+    auto need = [&](double rate) { return std::ceil(*c.target_rate / rate - 1e-9); };
+    out.figures.push_back({"replicas", none, double(*c.replicas), {need(slo->band.p90), need(slo->band.p50), need(slo->band.p10)}, slo->basis});
+  }
+  return out;
+}
+
+void size_for_risk(CapacityReport& c, const HeadlineBands& b) {
+  auto replicas = std::find_if(b.figures.begin(), b.figures.end(), [](const HeadlineBand& f) { return f.name == "replicas"; });
+  if (replicas == b.figures.end() || !c.replicas) return;
+  const int point = *c.replicas;
+  c.replicas = int(replicas->band.p90);
+  if (c.devices) c.devices = *c.replicas * c.devices_per_replica;
+  c.at_target.reset();  // a replica's share of the target was the point count's
+  c.assumptions.push_back(fmt::format("--risk p90: {} replica(s), the empirical band's P90 ({}); the point prediction needs {}", *c.replicas,
+                                      replicas->basis.basis(), point));
 }
 
 UncertaintyReport empirical_uncertainty(const HeadlineBands& b, const UncertaintyReport& draws) {

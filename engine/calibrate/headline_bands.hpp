@@ -8,6 +8,7 @@
 
 #include "engine/calibrate/empirical_bands.hpp"
 #include "engine/calibrate/uncertainty.hpp"
+#include "engine/predict/capacity.hpp"
 #include "engine/predict/inference.hpp"
 #include "engine/predict/training.hpp"
 
@@ -31,6 +32,14 @@ HeadlineBands training_bands(const Scenario& s, const TrainingPrediction& p, std
 // Inference: the static batch's TTFT, TPOT, latency and throughput (inference cases), and under
 // [serving] the steady state's TTFT, TPOT, end-to-end latency and output rate (serving cases).
 HeadlineBands inference_bands(const Scenario& s, const InferencePrediction& p, std::span<const Residual> table);
+
+// Capacity: the rate one replica sustains within the SLO and at saturation (serving throughput cases),
+// the closed loop's TTFT, TPOT and output rate, and the replicas a target rate needs at each of the
+// SLO rate's percentiles (P90: the replicas that hold the SLO when reality is at the band's slow end).
+HeadlineBands capacity_bands(const Scenario& s, const CapacityReport& c, std::span<const Residual> table);
+// capacity --risk p90: the report's replicas and devices become the band's P90 count, with an assumption
+// saying so; unchanged without a target rate or a band.
+void size_for_risk(CapacityReport& c, const HeadlineBands& b);
 
 // --uncertainty without a calibration profile: the bands as its intervals, and the parameters' prior
 // spread (`draws`) for the figures no validated case judges.

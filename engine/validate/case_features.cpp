@@ -41,7 +41,9 @@ BandFeatures scenario_features(const Scenario& s, std::string_view kind, std::st
     v[5] = name_of(s.training->precision.value_or(Precision::bf16));
   } else if (s.inference) {
     const InferenceSettings& in = *s.inference;
-    v[2] = in.engine ? std::string(models::kServingEngineKeys[static_cast<std::size_t>(*in.engine)]) : "unstated";
+    // Under load an unstated engine is the one simulated, vLLM; a static table's may be any.
+    const std::optional<models::ServingEngine> engine = kind == "serving" ? in.engine.value_or(models::ServingEngine::vllm) : in.engine;
+    v[2] = engine ? std::string(models::kServingEngineKeys[static_cast<std::size_t>(*engine)]) : "unstated";
     v[5] = name_of(in.weight_dtype.value_or(in.compute_dtype.value_or(default_precision(s.hw.device))));
     if (kind == "serving") v[4] = engine_flags_set(s) ? "engine flags set" : "engine defaults";
   }

@@ -99,7 +99,7 @@ std::string bands_text(const HeadlineBands& b) {
     t.add_row({f.name, figure_text(f.point, f.dimension), figure_text(f.band.p10, f.dimension), figure_text(f.band.p50, f.dimension),
                figure_text(f.band.p90, f.dimension),
                fmt::format("{} {} cases, {} sources{}{}", e.cases, e.kind, e.sources, e.narrowed.empty() ? "" : ": " + shared_text(e.narrowed),
-                           e.far() ? "; FAR: none " + shared_text(e.unseen) : "")});
+                           e.far() ? "; FAR: no case with " + shared_text(e.unseen) : "")});
   }
   std::string out = "\nBands: where reality fell on validated cases like this one (P10-P90 of held-out residuals, docs/models.md F-UNC-2)\n";
   if (!b.figures.empty()) out += t.render() + "\n";

@@ -398,6 +398,7 @@ std::vector<CommandFields> build() {
     j.add("scenario.", kScenario).add("assumptions[]", "", "Every default and assumption used");
     j.serving("capacity.per_replica.", kServingPoint).serving("capacity.per_replica.", kEngineSteadyState).serving("capacity.latency_curve[].", kServingPoint);
     j.add("capacity.concurrency", "requests", "Closed loop (--concurrency): the clients");
+    j.add("bands.", kBands);
     j.add("capacity.disaggregated.kv_bytes_per_device", "B", "One prompt's KV cache, one device's share");
     j.add("capacity.disaggregated.kv_transfer_s", "s", "Its hand-over from a prefill to a decode replica");
     j.add("capacity.disaggregated.nic_share_bps", "B/s", "One device's share of its node's NICs, per direction");
