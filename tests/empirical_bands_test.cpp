@@ -57,7 +57,7 @@ TEST_CASE("empirical band: a new source's offset (t with k - 1 degrees of freedo
   CHECK(rate.p90 == doctest::Approx(4.0 / time.p10).epsilon(1e-9));
 }
 
-TEST_CASE("empirical band: too few sources or cases give none; a source left out is left out") {
+TEST_CASE("empirical band: too few sources or cases give none, and a source left out is left out") {
   std::vector<Residual> t = three_sources();
   CHECK_FALSE(band_for(t, features("vllm"), "A"));  // two sources left
   t.resize(9);                                       // three sources, nine cases
@@ -67,7 +67,7 @@ TEST_CASE("empirical band: too few sources or cases give none; a source left out
   CHECK_FALSE(band_for(three_sources(), training));  // no case of the kind
 }
 
-TEST_CASE("empirical band: narrowed to what the question shares while three sources remain; an unseen value widens it") {
+TEST_CASE("empirical band: narrowed to what the question shares while three sources remain, and an unseen value widens it") {
   std::vector<Residual> t = three_sources();
   // Three more sources at the slow end, on another engine: a vllm question keeps to A, B, C.
   for (int s = 0; s < 3; ++s)
@@ -88,7 +88,7 @@ TEST_CASE("empirical band: narrowed to what the question shares while three sour
   CHECK(trt->p90 - trt->p10 > vllm->p90 - vllm->p10);
 }
 
-TEST_CASE("coverage: each case against the band of the other sources; publishers are one source") {
+TEST_CASE("coverage: each case against the band of the other sources, publishers as one source") {
   CHECK(source_group("Azure/AI-benchmarking-guide, Azure_Results/ND_H100_v5_results.md @ abc") == "Azure/AI-benchmarking-guide");
   CHECK(source_group("Narayanan et al., 'Efficient Large-Scale ...' (SC21)") == "Narayanan et al.");
   CHECK(source_group("mushfiqrahman.dev") == "mushfiqrahman.dev");
@@ -110,7 +110,7 @@ TEST_CASE("coverage: each case against the band of the other sources; publishers
   CHECK(r.sources_without_band == 0);
 }
 
-TEST_CASE("residual table: written and read back; a bad file is named with its key") {
+TEST_CASE("residual table: written and read back, a bad file named with its key") {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / "perfcast-residuals-test";
   std::filesystem::create_directories(dir);
   const ResidualTable t{.generated = "test", .cases = three_sources()};
@@ -122,7 +122,7 @@ TEST_CASE("residual table: written and read back; a bad file is named with its k
   CHECK(back.cases[5].slowness == doctest::Approx(0.2));
   CHECK(back.cases[5].features.values[2] == "vllm");
   nlohmann::json j = residual_table_json(t);
-  j["cases"][3]["slowness"] = "fast";
+  j["cases"][3][3] = "fast";
   const std::filesystem::path bad = dir / "bad.json";
   std::ofstream(bad) << j.dump();
   try {

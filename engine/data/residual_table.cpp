@@ -10,19 +10,29 @@
 namespace perfcast {
 namespace {
 
-constexpr int kFormat = 1;
+// 2: each case [id, source, profile, slowness], indices into the sources and the distinct feature
+// profiles (a few dozen), which keeps the file small and quick to read on every prediction.
+constexpr int kFormat = 2;
 
 }  // namespace
 
+// The index of `value` in `seen`, appended to both when new.
+template <class T>
+std::size_t index_of(std::vector<T>& seen, nlohmann::json& out, const T& value) {
+  auto it = std::find(seen.begin(), seen.end(), value);
+  if (it != seen.end()) return std::size_t(it - seen.begin());
+  seen.push_back(value), out.push_back(value);
+  return seen.size() - 1;
+}
+
 nlohmann::json residual_table_json(const ResidualTable& t) {
-  nlohmann::json sources = nlohmann::json::array(), cases = nlohmann::json::array();
-  std::vector<std::string> seen;
-  for (const Residual& r : t.cases) {
-    auto it = std::find(seen.begin(), seen.end(), r.source);
-    if (it == seen.end()) it = seen.insert(seen.end(), r.source), sources.push_back(r.source);
-    cases.push_back({{"id", r.id}, {"source", it - seen.begin()}, {"features", r.features.values}, {"slowness", r.slowness}});
-  }
-  return {{"format", kFormat}, {"generated", t.generated}, {"features", kBandFeatureNames}, {"sources", sources}, {"cases", cases}};
+  nlohmann::json sources = nlohmann::json::array(), profiles = nlohmann::json::array(), cases = nlohmann::json::array();
+  std::vector<std::string> seen_sources;
+  std::vector<decltype(BandFeatures::values)> seen_profiles;
+  for (const Residual& r : t.cases)
+    cases.push_back({r.id, index_of(seen_sources, sources, r.source), index_of(seen_profiles, profiles, r.features.values), r.slowness});
+  return {{"format", kFormat}, {"generated", t.generated}, {"features", kBandFeatureNames}, {"sources", sources},
+          {"profiles", profiles}, {"cases", cases}};
 }
 
 ResidualTable load_residual_table(const std::filesystem::path& file) {
@@ -39,23 +49,26 @@ ResidualTable load_residual_table(const std::filesystem::path& file) {
   if (j.value("features", nlohmann::json()) != nlohmann::json(kBandFeatureNames)) fail("features", "not the features this perfcast matches on");
   ResidualTable t;
   t.generated = j.value("generated", "");
-  const nlohmann::json& sources = j.value("sources", nlohmann::json());
-  const nlohmann::json& cases = j.value("cases", nlohmann::json());
-  if (!sources.is_array() || !cases.is_array()) fail("sources, cases", "expected arrays");
+  const nlohmann::json sources = j.value("sources", nlohmann::json()), profiles = j.value("profiles", nlohmann::json()),
+                       cases = j.value("cases", nlohmann::json());
+  if (!sources.is_array() || !profiles.is_array() || !cases.is_array()) fail("sources, profiles, cases", "expected arrays");
+  std::vector<BandFeatures> features(profiles.size());
+  for (std::size_t p = 0; p < profiles.size(); ++p) {
+    if (!profiles[p].is_array() || profiles[p].size() != kBandFeatureNames.size()) fail(fmt::format("profiles[{}]", p), "expected one string a feature");
+    for (std::size_t f = 0; f < kBandFeatureNames.size(); ++f) {
+      if (!profiles[p][f].is_string()) fail(fmt::format("profiles[{}]", p), "expected strings");
+      features[p].values[f] = profiles[p][f].get<std::string>();
+    }
+  }
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const nlohmann::json& c = cases[i];
     const std::string key = fmt::format("cases[{}]", i);
-    if (!c.is_object() || !c.contains("id") || !c["id"].is_string() || !c.contains("source") || !c["source"].is_number_unsigned() ||
-        c["source"].get<std::size_t>() >= sources.size() || !sources[c["source"].get<std::size_t>()].is_string() ||
-        !c.contains("slowness") || !c["slowness"].is_number() || !c.contains("features") || !c["features"].is_array() ||
-        c["features"].size() != kBandFeatureNames.size())
-      fail(key, "expected id, source (an index into sources), features (one string each) and slowness (a number)");
-    Residual r{c["id"].get<std::string>(), sources[c["source"].get<std::size_t>()].get<std::string>(), {}, c["slowness"].get<double>()};
-    for (std::size_t f = 0; f < kBandFeatureNames.size(); ++f) {
-      if (!c["features"][f].is_string()) fail(key + ".features", "expected strings");
-      r.features.values[f] = c["features"][f].get<std::string>();
-    }
-    if (!std::isfinite(r.slowness) || std::fabs(r.slowness) > 10) fail(key + ".slowness", "not a finite ln of a ratio within e^±10");
+    if (!c.is_array() || c.size() != 4 || !c[0].is_string() || !c[1].is_number_unsigned() || c[1].get<std::size_t>() >= sources.size() ||
+        !sources[c[1].get<std::size_t>()].is_string() || !c[2].is_number_unsigned() || c[2].get<std::size_t>() >= profiles.size() ||
+        !c[3].is_number())
+      fail(key, "expected [id, source (an index into sources), profile (an index into profiles), slowness (a number)]");
+    Residual r{c[0].get<std::string>(), sources[c[1].get<std::size_t>()].get<std::string>(), features[c[2].get<std::size_t>()], c[3].get<double>()};
+    if (!std::isfinite(r.slowness) || std::fabs(r.slowness) > 10) fail(key, "slowness: not a finite ln of a ratio within e^±10");
     t.cases.push_back(std::move(r));
   }
   return t;
