@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <memory>
 
+#include "engine/api/answers.hpp"
 #include "engine/predict/capacity.hpp"
 #include "cli/option_checks.hpp"
 #include "engine/core/errors.hpp"
@@ -12,8 +13,6 @@
 #include "engine/core/units.hpp"
 #include "engine/writers/calibration_writers.hpp"
 #include "engine/writers/capacity_writers.hpp"
-#include "engine/calibrate/headline_bands.hpp"
-#include "engine/data/residual_table.hpp"
 
 namespace perfcast::cli {
 namespace {
@@ -51,19 +50,11 @@ int run(const GlobalOptions& global, const CapacityOptions& o) {
   request.disaggregated = o.disaggregated;
   HardwareDb db = HardwareDb::load(global.hardware_db);
   Scenario s = load_scenario(o.scenario, default_workloads_dir(), db);
-  CapacityReport c = capacity_for_scenario(s, request);
-  const HeadlineBands bands = capacity_bands(s, c, shipped_residuals().cases);
-  if (o.risk == "p90") {
-    if (!c.target_rate) throw InputError({}, "--risk p90 sizes replicas for a rate: give --rate or [serving] arrival_rate");
-    size_for_risk(c, bands);
-  }
-  if (o.format == "json") {
-    nlohmann::json j = capacity_to_json(c);
-    j["bands"] = bands_json(bands);
-    fmt::print("{}\n", j.dump(2));
-  } else if (o.format == "csv") fmt::print("{}", capacity_to_csv(c));
-  else fmt::print("{}{}{}", capacity_to_table(c, o.detail), bands_text(bands),
-                  o.risk == "p90" && !o.detail && !c.assumptions.empty() ? c.assumptions.back() + "\n" : "");
+  const api::CapacityAnswer a = api::capacity_answer(s, request, o.risk == "p90");
+  if (o.format == "json") fmt::print("{}\n", api::to_json(a).dump(2));
+  else if (o.format == "csv") fmt::print("{}", capacity_to_csv(a.report));
+  // --detail lists the risk note among the assumptions; otherwise it follows the bands.
+  else fmt::print("{}{}{}", capacity_to_table(a.report, o.detail), bands_text(a.bands), a.risk_note.empty() || o.detail ? "" : a.risk_note + "\n");
   return 0;
 }
 

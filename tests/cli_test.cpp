@@ -603,6 +603,10 @@ TEST_CASE("capacity: the SLO rate's empirical band, and --risk p90 sizes replica
   Run no_rate = run("capacity " + serving + " --concurrency 8 --risk p90");
   CHECK(no_rate.code == 2);
   CHECK(no_rate.err.find("--risk p90 sizes replicas for a rate") != std::string::npos);
+  Run no_slo = run("capacity " + serving + " --rate 40 --ttft-slo 1ms --risk p90");
+  CHECK(no_slo.code == 2);
+  CHECK(no_slo.err.find("--risk p90: no replica count to size: ") != std::string::npos);
+  CHECK(std::count(no_slo.err.begin(), no_slo.err.end(), '\n') == 1);
 }
 
 TEST_CASE("sweep: table, JSON and CSV, nothing on stderr when piped, and sweep-merge of shard files equals one run") {

@@ -94,12 +94,20 @@ nlohmann::json to_json(const PredictAnswer& a) {
 
 nlohmann::json memory(const Scenario& s) { return memory_to_json(memory_for_scenario(s)); }
 
-nlohmann::json capacity(const Scenario& s, const CapacityRequest& r) {
-  const CapacityReport c = capacity_for_scenario(s, r);
-  nlohmann::json j = capacity_to_json(c);
-  j["bands"] = bands_json(capacity_bands(s, c, shipped_residuals().cases));
+CapacityAnswer capacity_answer(const Scenario& s, const CapacityRequest& r, bool risk_p90) {
+  CapacityAnswer a{.report = capacity_for_scenario(s, r)};
+  a.bands = capacity_bands(s, a.report, shipped_residuals().cases);
+  if (risk_p90) a.risk_note = size_for_risk(a.report, a.bands);
+  return a;
+}
+
+nlohmann::json to_json(const CapacityAnswer& a) {
+  nlohmann::json j = capacity_to_json(a.report);
+  j["bands"] = bands_json(a.bands);
   return j;
 }
+
+nlohmann::json capacity(const Scenario& s, const CapacityRequest& r) { return to_json(capacity_answer(s, r)); }
 
 nlohmann::json roofline(const Scenario& s) { return roofline_to_json(roofline_for_scenario(s, nullptr, prior_profile().model_params().efficiency)); }
 

@@ -41,7 +41,17 @@ struct PredictAnswer {
 PredictAnswer predict(const Scenario& s, const PredictRequest& r);
 nlohmann::json to_json(const PredictAnswer& a);
 
-// `memory`, `capacity`, `roofline SCENARIO` (the sourced efficiencies).
+// `capacity`: the report and its empirical bands; `risk_p90` sizes the replicas for the bands' slow end
+// (InputError without a target rate or a band), `risk_note` then saying so.
+struct CapacityAnswer {
+  CapacityReport report;
+  HeadlineBands bands;
+  std::string risk_note;
+};
+CapacityAnswer capacity_answer(const Scenario& s, const CapacityRequest& r, bool risk_p90 = false);
+nlohmann::json to_json(const CapacityAnswer& a);
+
+// `memory`, `capacity` (capacity_answer's JSON), `roofline SCENARIO` (the sourced efficiencies).
 nlohmann::json memory(const Scenario& s);
 nlohmann::json capacity(const Scenario& s, const CapacityRequest& r);
 nlohmann::json roofline(const Scenario& s);

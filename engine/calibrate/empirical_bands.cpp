@@ -17,6 +17,10 @@ struct Weighted {
   double value = 0, weight = 0;
 };
 
+void sort_by_value(std::vector<Weighted>& v) {
+  std::sort(v.begin(), v.end(), [](const Weighted& a, const Weighted& b) { return a.value < b.value; });
+}
+
 // Each source weighs one, shared by its cases.
 std::vector<Weighted> source_weighted(const std::vector<const Residual*>& pool) {
   std::map<std::string_view, int> per_source;
@@ -24,7 +28,7 @@ std::vector<Weighted> source_weighted(const std::vector<const Residual*>& pool) 
   std::vector<Weighted> out;
   out.reserve(pool.size());
   for (const Residual* r : pool) out.push_back({r->slowness, 1.0 / per_source[r->source]});
-  std::sort(out.begin(), out.end(), [](const Weighted& a, const Weighted& b) { return a.value < b.value; });
+  sort_by_value(out);
   return out;
 }
 
@@ -140,7 +144,7 @@ std::optional<EmpiricalBand> band_for(std::span<const Residual> table, const Ban
     medians.push_back(weighted_median(cases));
     for (const Residual* r : cases) deviations.push_back({r->slowness - medians.back(), 1.0 / double(cases.size())});
   }
-  std::sort(deviations.begin(), deviations.end(), [](const Weighted& x, const Weighted& y) { return x.value < y.value; });
+  sort_by_value(deviations);
   const double k = double(medians.size()), n = effective_cases(deviations);
   double mean = 0, tau2 = 0;
   for (double m : medians) mean += m / k;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "engine/core/errors.hpp"
 #include "engine/validate/case_features.hpp"
 
 namespace perfcast {
@@ -21,9 +22,13 @@ struct Figure {
 
 HeadlineBands bands_of(const Scenario& s, const std::vector<Figure>& figures, std::span<const Residual> table) {
   HeadlineBands out;
+  // Figures judged by the same cases (training's all by the step) share one band, found once.
+  std::vector<std::pair<const Figure*, std::optional<EmpiricalBand>>> found;
   for (const Figure& f : figures) {
     if (!f.value || !(*f.value > 0)) continue;
-    const std::optional<EmpiricalBand> b = band_for(table, scenario_features(s, f.kind, f.figure));
+    auto same = std::find_if(found.begin(), found.end(), [&](const auto& x) { return x.first->kind == f.kind && x.first->figure == f.figure; });
+    if (same == found.end()) same = found.insert(found.end(), {&f, band_for(table, scenario_features(s, f.kind, f.figure))});
+    const std::optional<EmpiricalBand>& b = same->second;
     if (!b) {
       out.without.push_back(fmt::format("{}: fewer than {} sources or {} held-out {} cases validate it", f.name, kMinSources, kMinCases, f.kind));
       continue;
@@ -92,15 +97,20 @@ HeadlineBands capacity_bands(const Scenario& s, const CapacityReport& c, std::sp
   return out;
 }
 
-void size_for_risk(CapacityReport& c, const HeadlineBands& b) {
+std::string size_for_risk(CapacityReport& c, const HeadlineBands& b) {
+  if (!c.target_rate) throw InputError({}, "--risk p90 sizes replicas for a rate: give --rate or [serving] arrival_rate");
+  if (!c.replicas) throw InputError({}, fmt::format("--risk p90: no replica count to size: {}", c.slo_verdict.empty() ? "no rate meets the SLO" : c.slo_verdict));
   auto replicas = std::find_if(b.figures.begin(), b.figures.end(), [](const HeadlineBand& f) { return f.name == "replicas"; });
-  if (replicas == b.figures.end() || !c.replicas) return;
+  if (replicas == b.figures.end())
+    throw InputError({}, fmt::format("--risk p90: the SLO rate has no empirical band ({}); size with --risk p50",
+                                     b.without.empty() ? "no case judges it" : b.without.front()));
   const int point = *c.replicas;
   c.replicas = int(replicas->band.p90);
   if (c.devices) c.devices = *c.replicas * c.devices_per_replica;
   c.at_target.reset();  // a replica's share of the target was the point count's
   c.assumptions.push_back(fmt::format("--risk p90: {} replica(s), the empirical band's P90 ({}); the point prediction needs {}", *c.replicas,
                                       replicas->basis.basis(), point));
+  return c.assumptions.back();
 }
 
 UncertaintyReport empirical_uncertainty(const HeadlineBands& b, const UncertaintyReport& draws) {

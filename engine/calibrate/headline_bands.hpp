@@ -38,8 +38,8 @@ HeadlineBands inference_bands(const Scenario& s, const InferencePrediction& p, s
 // SLO rate's percentiles (P90: the replicas that hold the SLO when reality is at the band's slow end).
 HeadlineBands capacity_bands(const Scenario& s, const CapacityReport& c, std::span<const Residual> table);
 // capacity --risk p90: the report's replicas and devices become the band's P90 count, with an assumption
-// saying so; unchanged without a target rate or a band.
-void size_for_risk(CapacityReport& c, const HeadlineBands& b);
+// saying so, which it returns; InputError without a target rate or a band to size by.
+std::string size_for_risk(CapacityReport& c, const HeadlineBands& b);
 
 // --uncertainty without a calibration profile: the bands as its intervals, and the parameters' prior
 // spread (`draws`) for the figures no validated case judges.

@@ -14,8 +14,6 @@ namespace {
 // profiles (a few dozen), which keeps the file small and quick to read on every prediction.
 constexpr int kFormat = 2;
 
-}  // namespace
-
 // The index of `value` in `seen`, appended to both when new.
 template <class T>
 std::size_t index_of(std::vector<T>& seen, nlohmann::json& out, const T& value) {
@@ -24,6 +22,8 @@ std::size_t index_of(std::vector<T>& seen, nlohmann::json& out, const T& value) 
   seen.push_back(value), out.push_back(value);
   return seen.size() - 1;
 }
+
+}  // namespace
 
 nlohmann::json residual_table_json(const ResidualTable& t) {
   nlohmann::json sources = nlohmann::json::array(), profiles = nlohmann::json::array(), cases = nlohmann::json::array();

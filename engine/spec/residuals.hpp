@@ -33,7 +33,7 @@ struct Residual {
 };
 
 struct ResidualTable {
-  std::string generated;   // what wrote it (perfcast version and validate's command)
+  std::string generated;   // what wrote it (validate's command and what it scored)
   std::vector<Residual> cases;
 };
 
