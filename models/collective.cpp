@@ -91,7 +91,7 @@ CollectiveTime finish(CollectiveTime t, const CollectiveParams& p, int ranks) {
   const int channels = t.algorithm == CollectiveAlgorithm::p2p ? p.p2p_channels : p.channels;
   if (t.protocol == Protocol::simple && t.bytes > 0)
     t.fill_s = t.transfer_s * std::min(1.0, p.slot_bytes * channels / t.bytes);
-  t.latency_s *= p.latency_scale;
+  t.latency_s = std::max(t.latency_s * p.latency_scale, ranks > 1 ? p.latency_floor_s : 0.0);
   t.time_s = t.latency_s + t.transfer_s + t.fill_s;
   t.algbw_Bps = t.time_s > 0 ? t.bytes / t.time_s : 0;
   t.busbw_Bps = t.algbw_Bps * bus_factor(t.op, ranks);
@@ -197,6 +197,10 @@ std::optional<CollectiveTime> all_reduce(double S, const Fabric& f, const Collec
 //    all three only shape mid-size messages and are calibration targets.
 //  latency_scale 1: the tuner's latencies as they are; `perfcast calibrate` fits it to measured
 //    nccl-tests curves (the tuner's constants are its model inputs, not measurements).
+//  latency_floor_s 4 µs: a collective is at least one kernel launch, 'about 4-6 µs' (susun-blog.com,
+//    'pegainfer (3)'; the efficiency's kernel_overhead_s default); below every tuner latency above
+//    (the least, ring LL's base, is 6.6 µs), so it binds only when calibrate raises it to a measured
+//    curve's floor (Azure ND H100 v5's all_reduce_perf stays at 42 µs up to 1 MiB; F-COLL-3).
 CollectiveParams default_collective_params() {
   CollectiveParams p;
   p.scale_up_ring_efficiency = 370.0 / 450.0;
@@ -217,6 +221,7 @@ CollectiveParams default_collective_params() {
   p.tree_bandwidth_factor = 0.92;
   p.ring_plateau_factor = 1.4;
   p.slot_bytes = 4.0 * 1024 * 1024 / 8;
+  p.latency_floor_s = us(4);
   p.channels = 16;
   p.p2p_channels = 2;
   p.base_s = {{{us(6.6), us(14.0), us(8.4)}, {us(6.8), us(14.0), us(8.4)}}};

@@ -78,6 +78,7 @@ struct CollectiveParams {
   double pat_bandwidth_factor = 0;
   std::array<std::array<double, 24>, kProtocols> tree_correction{};  // by log2(bytes/64), applied below 23
   double latency_scale = 1;             // every latency above x this: calibration's handle on the latency term
+  double latency_floor_s = 0;           // no collective on two ranks or more starts faster (a measured curve's floor)
 };
 
 CollectiveParams default_collective_params();

@@ -129,8 +129,8 @@ TEST_CASE("nccl-tests rows become collective cases that validate scores, busbw f
   }
   // 8 GiB in 31,300 us on 8 ranks: 8589934592 / 31300e-6 × 2·7/8 B/s.
   CHECK(scores.back().measured == doctest::Approx(8589934592.0 / 31300e-6 * 1.75).epsilon(1e-5));
-  CHECK(scores.back().tolerance == 0.15);
-  CHECK(scores.front().tolerance == 1.0);
+  CHECK(scores.back().tolerance == 0.15);  // every size of a curve alike, so calibrate weighs them alike
+  CHECK(scores.front().tolerance == 0.15);
 }
 
 TEST_CASE("Generic measurements: CSV and JSON rows become training or inference cases that validate scores") {

@@ -23,6 +23,9 @@ namespace {
 struct CaseSet {
   std::vector<CaseScorer> scorers;
   std::vector<CaseScore> baseline;   // with the defaults
+  double noise = 1;                  // a case's scatter: its tolerance x this (fit_with_noise)
+
+  double weight(const CaseScore& s) const { return 1 / (s.tolerance * noise); }
 
   std::vector<CaseScore> score(const ModelParams& p) const {
     std::vector<CaseScore> out;
@@ -79,7 +82,7 @@ struct Residuals {
     for (std::size_t i = 0; i < scores.size(); ++i) {
       if (left_out && (*left_out)[i]) continue;
       const double e = log_error(scores[i]);
-      r(k++) = std::isfinite(e) ? e / scores[i].tolerance : 1e3;  // a case the model cannot predict pushes away
+      r(k++) = std::isfinite(e) ? e * set->weight(scores[i]) : 1e3;  // a case the model cannot predict pushes away
     }
     for (std::size_t j = 0; j < active->params.size(); ++j) {
       const CalibrationParam& c = *active->params[j];
@@ -115,12 +118,102 @@ Eigen::MatrixXd log_jacobian(const CaseSet& set, const Active& active, const Mod
     const std::vector<CaseScore> sa = set.score(a), sb = set.score(b);
     evaluations += 2;
     for (std::size_t i = 0; i < n; ++i) {
-      const double d = (log_error(sa[i]) - log_error(sb[i])) / step / sa[i].tolerance;
+      const double d = (log_error(sa[i]) - log_error(sb[i])) / step * set.weight(sa[i]);
       j(Eigen::Index(i), Eigen::Index(c)) = std::isfinite(d) ? d : 0;
     }
     j(Eigen::Index(n + c), Eigen::Index(c)) = 1 / q.prior_sd;
   }
   return j;
+}
+
+// The cases' chi^2 in their tolerances.
+double chi2_of(const std::vector<CaseScore>& scores) {
+  double chi2 = 0;
+  for (const CaseScore& s : scores) chi2 += std::pow(log_error(s) / s.tolerance, 2);
+  return chi2;
+}
+
+// The cases' common scatter: their tolerances x sigma. A case's tolerance is the most it is expected to
+// miss by; when the parameters reproduce the cases closer than that, sigma is estimated from the
+// residuals, sigma^2 = chi^2 / dof, as any least-squares fit estimates an unknown error variance (and the
+// covariance below does), so the priors yield to the data. Kept in [kLeastNoise, 1]: never looser than
+// the tolerances, and away from zero for the weights' sake.
+constexpr double kLeastNoise = 1e-3;
+double noise_of(double chi2, int dof) { return std::clamp(std::sqrt(chi2 / dof), kLeastNoise, 1.0); }
+
+// What the fit minimises over the parameters with sigma at its best for them: the negative log
+// posterior chi^2 / (2 sigma^2) + dof ln(sigma) + prior^2 / 2.
+double marginal_objective(const CaseSet& set, const Active& active, const Eigen::VectorXd& u, int dof, int& evaluations) {
+  const double chi2 = chi2_of(set.score(active.at(u)));
+  ++evaluations;
+  const double sigma = noise_of(chi2, dof);
+  double prior = 0;
+  for (std::size_t j = 0; j < active.params.size(); ++j) {
+    const CalibrationParam& c = *active.params[j];
+    prior += std::pow(std::log(Active::value_of(c, u(Eigen::Index(j))) / c.default_value()) / c.prior_sd, 2);
+  }
+  return std::isfinite(chi2) ? chi2 / (2 * sigma * sigma) + dof * std::log(sigma) + prior / 2 : HUGE_VAL;
+}
+
+// Starts for Levenberg-Marquardt: NCCL's tuner takes the fastest of its algorithms and protocols, so the
+// cases are piecewise in the parameters and LM, a local method, stops at the nearest kink. The starts are
+// the defaults and the best of kStartsPerParameter x p points of a Halton sequence (radical inverses in
+// the first primes; Halton 1960, Numer. Math. 2:84) spread evenly in ln(value) across the bounds, by the
+// marginal objective; each is fitted, the lowest marginal objective kept.
+constexpr int kStartsPerParameter = 64, kLocalStarts = 16;
+double radical_inverse(int i, int base) {
+  double f = 1, r = 0;
+  for (; i > 0; i /= base) f /= base, r += f * (i % base);
+  return r;
+}
+std::vector<Eigen::VectorXd> starts(const CaseSet& set, const Active& active, const Eigen::VectorXd& u0, int dof, int& evaluations) {
+  static constexpr int kPrimes[] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53};
+  const std::size_t p = active.params.size();
+  std::vector<std::pair<double, Eigen::VectorXd>> scored;
+  for (int i = 1; i <= kStartsPerParameter * int(p); ++i) {
+    Eigen::VectorXd v = u0;
+    for (std::size_t j = 0; j < p && j < std::size(kPrimes); ++j) {
+      const CalibrationParam& c = *active.params[j];
+      v(Eigen::Index(j)) = Active::u_of(c, c.low * std::pow(c.high / c.low, radical_inverse(i, kPrimes[j])));
+    }
+    scored.push_back({marginal_objective(set, active, v, dof, evaluations), v});
+  }
+  std::sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<Eigen::VectorXd> out{u0};
+  for (std::size_t k = 0; k < scored.size() && out.size() <= kLocalStarts; ++k) out.push_back(scored[k].second);
+  return out;
+}
+
+// One local fit: LM at the scatter of its start, the scatter re-estimated and LM again until it settles.
+Eigen::VectorXd fit_from(CaseSet& set, const Active& active, Eigen::VectorXd u, int dof, int& evaluations) {
+  set.noise = noise_of(chi2_of(set.score(active.at(u))), dof);
+  for (int round = 0; round < 8; ++round) {
+    u = fit(set, active, nullptr, u, evaluations);
+    const double noise = noise_of(chi2_of(set.score(active.at(u))), dof);
+    ++evaluations;
+    if (std::fabs(std::log(noise / set.noise)) < 0.05) break;
+    set.noise = noise;
+  }
+  return u;
+}
+
+// The fit: from each start, the lowest marginal objective; `set.noise` its scatter.
+Eigen::VectorXd fit_with_noise(CaseSet& set, const Active& active, const Eigen::VectorXd& u0, int dof, int& evaluations) {
+  Eigen::VectorXd best;
+  double best_objective = HUGE_VAL, best_noise = 1;
+  for (const Eigen::VectorXd& start : starts(set, active, u0, dof, evaluations)) {
+    const Eigen::VectorXd u = fit_from(set, active, start, dof, evaluations);
+    const double o = marginal_objective(set, active, u, dof, evaluations);
+    if (best.size() == 0 || o < best_objective) best = u, best_objective = o, best_noise = set.noise;
+  }
+  // With the priors all but silent (a scatter of 1 % of the tolerances), then re-estimated: a fit the priors
+  // held in a compromise escapes it when the data can be met much closer.
+  set.noise = 0.01;
+  Eigen::VectorXd loose = fit(set, active, nullptr, best, evaluations);
+  loose = fit_from(set, active, loose, dof, evaluations);
+  if (marginal_objective(set, active, loose, dof, evaluations) < best_objective) return loose;
+  set.noise = best_noise;
+  return best;
 }
 
 // For each of `groups` groups (group_of[i]: case i's), refits without its cases from `u` and hands
@@ -204,10 +297,25 @@ CalibrationResult calibrate(const CalibrationRequest& r, const HardwareDb& db) {
   };
   load_chosen();
 
-  // Which parameters the cases depend on: a step of 5 % in each, at the defaults.
+  // Which parameters the cases depend on: a step of 5 % in each, at the defaults; a parameter no case
+  // feels at 5 % (a floor below every latency, which binds only when raised) is probed again a factor
+  // of 10 either way.
   Active all{{}, ModelParams{}};
   for (const CalibrationParam& c : calibration_params()) all.params.push_back(&c);
-  const Eigen::MatrixXd sense = log_jacobian(set, all, all.base, std::log(1.05), out.evaluations);
+  Eigen::MatrixXd sense = log_jacobian(set, all, all.base, std::log(1.05), out.evaluations);
+  {
+    const auto rows = Eigen::Index(set.baseline.size());
+    Active numb{{}, ModelParams{}};
+    std::vector<Eigen::Index> columns;
+    for (std::size_t j = 0; j < all.params.size(); ++j)
+      if (sense.col(Eigen::Index(j)).head(rows).cwiseAbs().maxCoeff() <= 1e-9)
+        numb.params.push_back(all.params[j]), columns.push_back(Eigen::Index(j));
+    const Eigen::MatrixXd far = log_jacobian(set, numb, numb.base, std::log(10.0), out.evaluations);
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      if (far.col(Eigen::Index(c)).head(rows).cwiseAbs().maxCoeff() <= 1e-9) continue;
+      sense.col(columns[c]).head(rows) = far.col(Eigen::Index(c)).head(rows);
+    }
+  }
   std::vector<std::size_t> keep_cases;
   for (std::size_t i = 0; i < set.baseline.size(); ++i) {
     if (sense.row(Eigen::Index(i)).cwiseAbs().maxCoeff() > 1e-9) {
@@ -233,19 +341,17 @@ CalibrationResult calibrate(const CalibrationRequest& r, const HardwareDb& db) {
   if (active.params.empty())
     throw InputError({}, "calibrate --parameters: no selected case depends on any of the parameters asked (nothing to fit)");
 
-  Eigen::VectorXd u0(Eigen::Index(active.params.size()));
-  for (std::size_t j = 0; j < active.params.size(); ++j)
-    u0(Eigen::Index(j)) = Active::u_of(*active.params[j], active.params[j]->default_value());
-  const Eigen::VectorXd u = fit(set, active, nullptr, u0, out.evaluations);
+  const std::size_t n = set.baseline.size(), p = active.params.size();
+  const int dof = std::max<int>(1, int(n) - int(p));
+  Eigen::VectorXd u0(static_cast<Eigen::Index>(p));
+  for (std::size_t j = 0; j < p; ++j) u0(Eigen::Index(j)) = Active::u_of(*active.params[j], active.params[j]->default_value());
+  const Eigen::VectorXd u = fit_with_noise(set, active, u0, dof, out.evaluations);
   const ModelParams fitted = active.at(u);
   const std::vector<CaseScore> after = set.score(fitted);
 
-  // Covariance of ln(value) over the fitted parameters.
-  const std::size_t n = set.baseline.size(), p = active.params.size();
-  double chi2 = 0;
-  for (const CaseScore& s : after) chi2 += std::pow(log_error(s) / s.tolerance, 2);
-  const int dof = std::max<int>(1, int(n) - int(p));
-  const double scale2 = std::max(1.0, chi2 / dof);
+  // Covariance of ln(value) over the fitted parameters, the cases weighed at the fit's scatter.
+  const double chi2 = chi2_of(after);
+  const double scale2 = std::max(1.0, chi2 / (set.noise * set.noise) / dof);
   const Eigen::MatrixXd j = log_jacobian(set, active, fitted, 1e-3, out.evaluations);
   const Eigen::MatrixXd cov = scale2 * (j.transpose() * j).inverse();
   const double t = boost::math::quantile(boost::math::students_t(dof), (1 + r.confidence) / 2);
@@ -270,6 +376,10 @@ CalibrationResult calibrate(const CalibrationRequest& r, const HardwareDb& db) {
     for (std::size_t b = 0; b < p; ++b)
       prof.covariance[i][std::size_t(active.params[b] - calibration_params().data())] = cov(Eigen::Index(a), Eigen::Index(b));
   }
+  if (set.noise < 1)
+    out.notes.push_back(fmt::format("the fitted cases scatter at {:.2g} of their tolerances: the fit weighs them at that scatter, so the "
+                                    "priors yield to them",
+                                    set.noise));
   for (const ProfileParam& q : prof.params)
     if (!q.informed && asked(q.name))
       out.notes.push_back(fmt::format("no fitted case depends on '{}': kept at its default {:g}", q.name, q.value));

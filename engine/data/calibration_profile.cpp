@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <numbers>
 #include <random>
 #include <sstream>
 #include <toml++/toml.h>
@@ -40,13 +41,19 @@ constexpr std::string_view kOverheadSource =
 constexpr std::string_view kLatencySource =
     "NCCL's tuner latencies are its model inputs, not measurements: a factor of 2 either way, as the launch overhead";
 
+// A floor's default is a lower bound (one launch), measured floors reach tens of µs (Azure ND H100 v5's
+// all_reduce_perf: 42 µs up to 1 MiB, validation/collectives.toml): a factor of 10 either way.
+constexpr double kFloorSpread = std::numbers::ln10;
+constexpr std::string_view kFloorSource =
+    "one kernel launch (4 us) is the least a collective takes; measured floors reach tens of us: a factor of 10 either way";
+
 constexpr std::string_view kSlotSource =
     "NCCL_BUFFSIZE / NCCL_STEPS with 16 channels assumed: channel counts vary by system, a factor of 2 either way";
 
 // Bounds: a fraction of a datasheet rate lies in (0, 1]; the lower bounds only keep the fit away
 // from a degenerate zero. The overhead is bounded by 0.1 ms, far above any launch path measured;
 // the latency scale by 10 either way, beyond which the tuner's form itself is wrong; the slot from one
-// page to 16 MiB, NCCL_BUFFSIZE's whole default buffer x 4.
+// page to 16 MiB, NCCL_BUFFSIZE's whole default buffer x 4; the floor from 1 us to 1 ms.
 constexpr CalibrationParam kParams[] = {
     {"gemm", &Efficiency::gemm, nullptr, 0.05, 1.0, kFractionSpread, "large 16-bit GEMM, fraction of dense peak", kFractionSource},
     {"gemm_8bit", &Efficiency::gemm_8bit, nullptr, 0.05, 1.0, kFractionSpread, "large 8-bit GEMM, fraction of dense peak", kFractionSource},
@@ -70,6 +77,8 @@ constexpr CalibrationParam kParams[] = {
      "every NCCL tuner latency x this", kLatencySource},
     {"collective_slot_bytes", nullptr, &CollectiveParams::slot_bytes, 4096.0, 16.0 * 1024 * 1024, kOverheadSpread,
      "Simple protocol's pipeline unit per channel, bytes (one is exposed as fill)", kSlotSource},
+    {"collective_latency_floor_s", nullptr, &CollectiveParams::latency_floor_s, 1e-6, 1e-3, kFloorSpread,
+     "no collective's latency is below this, seconds", kFloorSource},
 };
 
 // The draws' generator: a fixed seed so that two runs print the same interval.

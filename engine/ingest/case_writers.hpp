@@ -18,9 +18,8 @@
 namespace perfcast {
 
 // One collective case per row of `run` on `system`: the out-of-place busbw (size / time × bus
-// factor) as measured_busbw, the
-// tolerance of validation/collectives.toml (0.15 from 64 MiB up, 1.0 below, where the time is
-// latency-bound), the run's GPUs, hosts and device in the notes.
+// factor) as measured_busbw, one tolerance for every size (0.15: a run measures its sizes alike),
+// the run's GPUs, hosts and device in the notes.
 // `algorithm` (else the run's NCCL_ALGO, else none: NCCL's auto choice) is written into every case.
 std::string collective_cases_toml(const NcclTestsRun& run, const std::string& system, const std::string& source,
                                   std::optional<models::CollectiveAlgorithm> algorithm = std::nullopt);
