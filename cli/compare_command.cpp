@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <memory>
 
+#include "engine/api/answers.hpp"
 #include "engine/sweep/compare.hpp"
 #include "engine/core/errors.hpp"
 #include "engine/data/scenario_variants.hpp"
@@ -30,10 +31,11 @@ int run(const GlobalOptions& global, CompareOptions o) {
     o.request.deadline_s = q.value;
   }
   HardwareDb db = HardwareDb::load(global.hardware_db);
-  const CompareReport r = compare(scenario_variants(o.request, db), o.request.scenario_file, o.request.deadline_s);
-  if (o.format == "json") fmt::print("{}\n", compare_to_json(r).dump(2));
-  else if (o.format == "csv") fmt::print("{}", compare_to_csv(r));
-  else fmt::print("{}", compare_to_table(r));
+  const api::CompareAnswer a = api::compare_answer(scenario_variants(o.request, db), o.request.scenario_file, o.request.deadline_s);
+  const CompareReport& r = a.report;
+  if (o.format == "json") fmt::print("{}\n", api::to_json(a).dump(2));
+  else if (o.format == "csv") fmt::print("{}", compare_to_csv(r, a.bands));
+  else fmt::print("{}", compare_to_table(r, a.bands));
   // A variant that could not be predicted is bad input: the table shows the row, stderr says which.
   int invalid = 0;
   for (const CompareRow& row : r.rows)

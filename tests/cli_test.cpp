@@ -609,6 +609,31 @@ TEST_CASE("capacity: the SLO rate's empirical band, and --risk p90 sizes replica
   CHECK(std::count(no_slo.err.begin(), no_slo.err.end(), '\n') == 1);
 }
 
+TEST_CASE("compare: each row's figures carry the empirical band predict gives the same scenario") {
+  const std::string scenario = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-15t-pretrain.toml";
+  Run c = run("compare " + scenario + " --cost purchase --format json");
+  REQUIRE(c.code == 0);
+  const nlohmann::json row = nlohmann::json::parse(c.out)["rows"][0];
+  const nlohmann::json& wall = row["bands"]["figures"]["wall_s"];
+  const nlohmann::json& rate = row["bands"]["figures"]["tokens_per_s"];
+  CHECK(wall["predicted"] == row["wall_s"]);
+  CHECK(wall["p10"].get<double>() < wall["p90"].get<double>());
+  // The same band as predict's time to train: one slowness, times multiplied, rates divided.
+  Run p = run("predict " + scenario + " --format json");
+  REQUIRE(p.code == 0);
+  const nlohmann::json ttt = nlohmann::json::parse(p.out)["bands"]["figures"]["time_to_train"];
+  CHECK(wall["p90"].get<double>() / wall["predicted"].get<double>() ==
+        doctest::Approx(ttt["p90"].get<double>() / ttt["predicted"].get<double>()).epsilon(1e-9));
+  CHECK(rate["p10"].get<double>() / rate["predicted"].get<double>() ==
+        doctest::Approx(ttt["predicted"].get<double>() / ttt["p90"].get<double>()).epsilon(1e-9));
+  CHECK(wall["cases"] == ttt["cases"]);
+  Run t = run("compare " + scenario + " --cost purchase");
+  CHECK(t.out.find("Bands: where reality fell on validated cases like each row") != std::string::npos);
+  CHECK(t.out.find("  [1] ") != std::string::npos);
+  Run csv = run("compare " + scenario + " --cost purchase --format csv");
+  CHECK(csv.out.find(",wall_s_p10,wall_s_p90,") != std::string::npos);
+}
+
 TEST_CASE("sweep: table, JSON and CSV, nothing on stderr when piped, and sweep-merge of shard files equals one run") {
   const std::string scenario = std::string(PERFCAST_SOURCE_DIR) + "/scenarios/gpt3-175b-64xa100-korthikanti.toml";
   Run t = run("sweep " + scenario + " --top 3 --pareto step_time,memory");

@@ -124,8 +124,19 @@ nlohmann::json sweep(const Scenario& s, const SweepAsk& a) {
   return sweep_to_json(result, predict_rows(s, result.best));
 }
 
+CompareAnswer compare_answer(const std::vector<ScenarioVariant>& variants, const std::string& label, std::optional<double> deadline_s) {
+  CompareAnswer a{.report = perfcast::compare(variants, label, deadline_s)};
+  a.bands.resize(a.report.rows.size());
+  for (std::size_t i = 0; i < a.report.rows.size() && i < variants.size(); ++i)
+    if (a.report.rows[i].error.empty() && variants[i].scenario)
+      a.bands[i] = compare_bands(*variants[i].scenario, a.report.rows[i], shipped_residuals().cases);
+  return a;
+}
+
+nlohmann::json to_json(const CompareAnswer& a) { return compare_to_json(a.report, a.bands); }
+
 nlohmann::json compare(const std::vector<ScenarioVariant>& variants, const std::string& label, std::optional<double> deadline_s) {
-  return compare_to_json(perfcast::compare(variants, label, deadline_s));
+  return to_json(compare_answer(variants, label, deadline_s));
 }
 
 nlohmann::json residual_table(const ValidationReport& r) {

@@ -66,7 +66,14 @@ struct SweepAsk {
 };
 nlohmann::json sweep(const Scenario& s, const SweepAsk& r);
 
-// `compare`: the scenario's variants (engine/data/scenario_variants) predicted side by side.
+// `compare`: the scenario's variants (engine/data/scenario_variants) predicted side by side, each row's
+// figures with their empirical bands (`bands[i]` row i's; empty for a row that could not be predicted).
+struct CompareAnswer {
+  CompareReport report;
+  std::vector<HeadlineBands> bands;
+};
+CompareAnswer compare_answer(const std::vector<ScenarioVariant>& variants, const std::string& label, std::optional<double> deadline_s);
+nlohmann::json to_json(const CompareAnswer& a);
 nlohmann::json compare(const std::vector<ScenarioVariant>& variants, const std::string& label, std::optional<double> deadline_s);
 
 struct ValidateRequest {

@@ -97,6 +97,27 @@ HeadlineBands capacity_bands(const Scenario& s, const CapacityReport& c, std::sp
   return out;
 }
 
+HeadlineBands compare_bands(const Scenario& s, const CompareRow& row, std::span<const Residual> table) {
+  using namespace units::dim;
+  const std::string_view kind = row.training ? "training" : s.workload.is_transformer() ? "inference" : "edge";
+  const std::string_view figure = row.training ? "step" : "throughput";
+  std::vector<Figure> figures;
+  auto add = [&](std::string name, units::Dimension d, const std::optional<double>& v, bool rate) {
+    figures.push_back({std::move(name), d, v, kind, figure, rate});
+  };
+  add("wall_s", seconds, row.wall_s, false);
+  add("tokens_per_s", hertz, row.tokens_per_s, true);
+  add("usd", usd, row.usd, false);
+  add("usd_per_million_tokens", usd, row.usd_per_million_tokens, false);
+  add("kwh", none, row.kwh, false);
+  add("kwh_per_million_tokens", none, row.kwh_per_million_tokens, false);
+  add("co2e_kg", kg, row.co2e_kg, false);
+  add("co2e_kg_per_million_tokens", kg, row.co2e_kg_per_million_tokens, false);
+  add("tokens_per_usd", none, row.tokens_per_usd, true);
+  add("tokens_per_s_per_kw", none, row.tokens_per_s_per_kw, true);
+  return bands_of(s, figures, table);
+}
+
 std::string size_for_risk(CapacityReport& c, const HeadlineBands& b) {
   if (!c.target_rate) throw InputError({}, "--risk p90 sizes replicas for a rate: give --rate or [serving] arrival_rate");
   if (!c.replicas) throw InputError({}, fmt::format("--risk p90: no replica count to size: {}", c.slo_verdict.empty() ? "no rate meets the SLO" : c.slo_verdict));

@@ -11,6 +11,7 @@
 #include "engine/predict/capacity.hpp"
 #include "engine/predict/inference.hpp"
 #include "engine/predict/training.hpp"
+#include "engine/sweep/compare.hpp"
 
 namespace perfcast {
 
@@ -37,6 +38,10 @@ HeadlineBands inference_bands(const Scenario& s, const InferencePrediction& p, s
 // the closed loop's TTFT, TPOT and output rate, and the replicas a target rate needs at each of the
 // SLO rate's percentiles (P90: the replicas that hold the SLO when reality is at the band's slow end).
 HeadlineBands capacity_bands(const Scenario& s, const CapacityReport& c, std::span<const Residual> table);
+// Compare: a row's figures under its JSON names (wall time or token rate, cost, energy, CO2e, tokens per
+// dollar and per kW), all judged as predict judges the step (training) or the static batch's throughput.
+HeadlineBands compare_bands(const Scenario& s, const CompareRow& row, std::span<const Residual> table);
+
 // capacity --risk p90: the report's replicas and devices become the band's P90 count, with an assumption
 // saying so, which it returns; InputError without a target rate or a band to size by.
 std::string size_for_risk(CapacityReport& c, const HeadlineBands& b);

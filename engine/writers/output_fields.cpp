@@ -440,12 +440,17 @@ std::vector<CommandFields> build() {
         {"tokens_per_s_per_kw", "tokens/s/kW", "Tokens per second per kW"}, {"meets_deadline", "", "Whether the job meets --deadline"},
         {"offer_note", "", "How the offer was chosen (--cost cloud), and whether it is spot or community capacity"},
         {"error", "", "Why the variant could not be predicted"}};
-    j.add("rows[].", row);
+    j.add("rows[].", row).add("rows[].bands.", kBands);
     for (const char* best : {"time", "cost", "energy", "co2e", "perf_per_usd", "perf_per_watt"})
       j.add(std::string("best_row.") + best, "", "Index into rows of the best by this measure");
     for (const char* metric : {"energy", "co2e", "perf_per_watt"})
       j.add(std::string("not_ranked.") + metric, "", "Why this energy measure is not ranked: rows count energy differently");
     c.add("", row);
+    c.add("wall_s_p10", "s", "Wall time, P10 of its empirical band").add("wall_s_p90", "s", "Wall time, P90");
+    c.add("tokens_per_s_p10", "tokens/s", "Tokens per second, P10 (the slow end)").add("tokens_per_s_p90", "tokens/s", "Tokens per second, P90");
+    c.add("usd_p10", "USD", "Cost of the job, P10").add("usd_p90", "USD", "Cost of the job, P90");
+    c.add("usd_per_million_tokens_p10", "USD/Mtoken", "Dollars per million tokens, P10");
+    c.add("usd_per_million_tokens_p90", "USD/Mtoken", "Dollars per million tokens, P90");
     all.push_back({"compare", "The same workload across hardware, payment and regions", j.out, c.out});
   }
   {

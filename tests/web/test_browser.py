@@ -108,6 +108,9 @@ try:
         drawn = browser.js("return [...document.querySelectorAll('canvas')].filter(c => Chart.getChart(c)).length")
         print(f"tp 4: step time {before}; {drawn} of {charts} charts drawn")
         assert drawn >= 3, "breakdown, memory and roofline are drawn"
+        band = browser.js("return document.getElementById('step-time').parentElement.querySelector('.band').textContent")
+        print(f"step time band: {band}")
+        assert band.startswith("P10-P90 ") and " cases, " in band, "the headline carries its empirical band"
 
         browser.type_into('[id="field-parallelism.tp"]', "8")
         after = browser.wait(f"const t = document.getElementById('step-time')?.textContent; return t && t !== {json.dumps(before)} && t", "tp 8 to change the step time")
@@ -122,6 +125,8 @@ try:
         browser.call("POST", f"{browser.session}/element/{browser.element('#run-compare')}/click")
         bars = browser.wait("const c = Chart.getChart(document.getElementById('chart-compare')); return c && c.data.labels.length", "the compare bars")
         assert bars == 2, f"{bars} compare bars"
+        spread = browser.js("return Chart.getChart(document.getElementById('chart-compare')).data.datasets.some(d => d.label === 'tokens/s P10-P90')")
+        assert spread, "the compare bars carry each row's P10-P90"
         browser.wait("return document.getElementById('trust').textContent", "the validation line")
         browser.screenshot("serve-tp8.png")
 
@@ -148,6 +153,8 @@ try:
     title = browser.js("return document.querySelector('h1').textContent")
     print(f"report: {charts} charts, '{title}'")
     assert charts >= 5, "breakdown, memory, roofline, throughput and latency"
+    bands = browser.js("return [...document.querySelectorAll('.headline .band')].filter(b => b.textContent.startsWith('P10-P90')).length")
+    assert bands >= 3, f"{bands} of the report's headline figures carry a band"
     browser.screenshot("report.png")
 finally:
     browser.close()

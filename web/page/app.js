@@ -182,11 +182,12 @@ async function recompute() {
     const [predicted, roof, capacity] = answers;
     showError("");
     const p = predicted.answer;
-    $("headline").replaceChildren(...PerfcastCharts.figures(p).map(([id, label, value]) => {
+    $("headline").replaceChildren(...PerfcastCharts.figures(p).map(([id, label, value, band]) => {
       const d = document.createElement("div");
-      d.innerHTML = `<small></small><b id="${id}"></b>`;
+      d.innerHTML = `<small></small><b id="${id}"></b><i class="band"></i>`;
       d.querySelector("small").textContent = label;
       d.querySelector("b").textContent = value;
+      d.querySelector("i").textContent = band;
       return d;
     }));
     $("bottleneck").textContent = p.bottleneck ? `Bottleneck: ${p.bottleneck}` : "";

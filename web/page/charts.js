@@ -162,6 +162,11 @@ const PerfcastCharts = (() => {
     const rows = c.rows.filter((r) => r.tokens_per_s != null);
     const label = (r) => [r.hardware, r.cost, r.region].filter((x) => x !== "(scenario)").join(" · ") || "the scenario";
     const datasets = [{ label: "tokens/s", data: rows.map((r) => r.tokens_per_s), backgroundColor: palette[0], xAxisID: "x" }];
+    // Each row's empirical P10-P90 of tokens/s (its bands), as a floating bar beside the point.
+    const spread = (r) => r.bands?.figures?.tokens_per_s;
+    if (rows.some(spread))
+      datasets.push({ label: "tokens/s P10-P90", data: rows.map((r) => (spread(r) ? [spread(r).p10, spread(r).p90] : null)),
+                      backgroundColor: palette[0] + "55", xAxisID: "x" });
     if (rows.some((r) => r.usd != null)) datasets.push({ label: "USD", data: rows.map((r) => r.usd), backgroundColor: palette[1], xAxisID: "x2" });
     return draw(canvas, {
       type: "bar",
@@ -174,24 +179,35 @@ const PerfcastCharts = (() => {
     });
   }
 
-  // The headline figures of a prediction, [id, label, value text], for the page and the report.
+  // The headline figures of a prediction, [id, label, value text, band text], for the page and the report.
+  // The band text is the empirical P10-P90 of the figure that judges it (prediction.bands, F-UNC-2), moved
+  // to the value shown by the same ratio, with the cases behind it; "" where no band judges it.
   function figures(prediction) {
     const t = prediction.training, i = prediction.inference, m = prediction.memory;
     const fixed = (v, d) => (v == null ? "n/a" : Number(v).toFixed(d));
     const days = (s) => (s == null ? "n/a" : `${(s / 86400).toFixed(1)} days`);
+    const count = (v) => Math.round(v).toLocaleString("en-US");
+    const judged = (prediction.bands && prediction.bands.figures) || {};
+    const band = (name, value, text) => {
+      const b = judged[name];
+      if (!b || value == null || !(b.predicted > 0)) return "";
+      const k = value / b.predicted;
+      return `P10-P90 ${text(b.p10 * k)} - ${text(b.p90 * k)} (${b.cases} cases, ${b.sources} sources${b.far ? "; FAR" : ""})`;
+    };
     const out = [];
     if (t) {
-      out.push(["step-time", "step time", `${fixed(t.step_time_s, 3)} s`]);
-      out.push(["tokens-per-s", "tokens/s", Math.round(t.tokens_per_s).toLocaleString("en-US")]);
-      out.push(["mfu", "MFU", `${fixed(100 * t.mfu, 1)} %`]);
-      if (t.time_to_train_s != null) out.push(["time-to-train", "time to train", days(t.expected_wall_s ?? t.time_to_train_s)]);
+      out.push(["step-time", "step time", `${fixed(t.step_time_s, 3)} s`, band("step_time", t.step_time_s, (v) => `${fixed(v, 3)} s`)]);
+      out.push(["tokens-per-s", "tokens/s", count(t.tokens_per_s), band("tokens_per_s", t.tokens_per_s, count)]);
+      out.push(["mfu", "MFU", `${fixed(100 * t.mfu, 1)} %`, band("mfu", t.mfu, (v) => `${fixed(100 * v, 1)} %`)]);
+      const wall = t.expected_wall_s ?? t.time_to_train_s;
+      if (t.time_to_train_s != null) out.push(["time-to-train", "time to train", days(wall), band("time_to_train", wall, days)]);
     } else if (i) {
-      out.push(["step-time", "decode step (TPOT)", `${fixed(1000 * i.decode_step_s, 2)} ms`]);
-      out.push(["ttft", "prefill (TTFT)", `${fixed(1000 * i.prefill_s, 1)} ms`]);
-      out.push(["tokens-per-s", "output tokens/s", Math.round(i.decode_tokens_per_s).toLocaleString("en-US")]);
-      out.push(["latency", "request latency", `${fixed(i.latency_s, 2)} s`]);
+      out.push(["step-time", "decode step (TPOT)", `${fixed(1000 * i.decode_step_s, 2)} ms`, band("tpot", i.decode_step_s, (v) => `${fixed(1000 * v, 2)} ms`)]);
+      out.push(["ttft", "prefill (TTFT)", `${fixed(1000 * i.prefill_s, 1)} ms`, band("ttft", i.prefill_s, (v) => `${fixed(1000 * v, 1)} ms`)]);
+      out.push(["tokens-per-s", "output tokens/s", count(i.decode_tokens_per_s), band("tokens_per_s_per_device", i.decode_tokens_per_s, count)]);
+      out.push(["latency", "request latency", `${fixed(i.latency_s, 2)} s`, band("e2e", i.latency_s, (v) => `${fixed(v, 2)} s`)]);
     }
-    if (m) out.push(["memory", "memory per device", `${fixed(m.per_device_bytes / GiB, 1)} GiB${m.fits ? "" : " (does not fit)"}`]);
+    if (m) out.push(["memory", "memory per device", `${fixed(m.per_device_bytes / GiB, 1)} GiB${m.fits ? "" : " (does not fit)"}`, ""]);
     return out;
   }
 

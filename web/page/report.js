@@ -13,9 +13,9 @@
   root.append(el("p", `perfcast ${R.version} · scenario ${R.scenario_file} · ${p.scenario.workload} on ${p.scenario.devices ?? ""} × ${p.scenario.accelerator} · ${p.scenario.layout}`));
 
   const head = el("div", "", { className: "headline" });
-  for (const [id, label, value] of PerfcastCharts.figures(p)) {
+  for (const [id, label, value, band] of PerfcastCharts.figures(p)) {
     const d = el("div");
-    d.append(el("small", label), el("b", value, { id }));
+    d.append(el("small", label), el("b", value, { id }), el("i", band, { className: "band" }));
     head.append(d);
   }
   root.append(head);
