@@ -10,10 +10,12 @@
 
 #include "cli/option_checks.hpp"
 #include "cli/output_file.hpp"
+#include "engine/calibrate/headline_bands.hpp"
 #include "engine/core/errors.hpp"
 #include "engine/core/units.hpp"
 #include "engine/data/calibration_profile.hpp"
 #include "engine/data/plan_candidates.hpp"
+#include "engine/data/residual_table.hpp"
 #include "engine/core/input_file.hpp"
 #include "engine/sweep/plan.hpp"
 #include "engine/sweep/plan_merge.hpp"
@@ -27,7 +29,7 @@ namespace {
 
 struct PlanOptions {
   std::string scenario, accelerators = "all", nodes, payment = "cloud,spot,purchase", regions = "all";
-  std::string deadline, budget, objective = "cost", pareto = "time,cost,co2", shard, format = "table", calibration;
+  std::string deadline, budget, objective = "cost", pareto = "time,cost,co2", shard, format = "table", calibration, risk = "p50";
   int max_devices = 0, top = 20, threads = 0;
   // Serving scenarios
   std::string ttft_slo, tpot_slo, dtypes;
@@ -96,6 +98,9 @@ std::optional<double> budget(const std::string& text, bool serving) {
 
 int run_serving(const PlanOptions& o, const PlanCandidates& candidates) {
   if (!o.deadline.empty()) throw InputError({}, "--deadline: a serving plan has no job to finish (it is bounded by the rate and the SLOs)");
+  if (o.risk == "p90")
+    throw InputError({}, "--risk p90: a serving plan ranks fleets at the point prediction; size one configuration for the slow end with "
+                         "perfcast capacity --risk p90");
   if (!o.nodes.empty()) throw InputError({}, "--nodes: a serving plan sizes the fleet itself (bound it with --max-devices)");
   ServingPlanRequest r;
   r.rate = o.rate;
@@ -124,6 +129,12 @@ int run_training(const PlanOptions& o, const PlanCandidates& candidates, const s
   if (!o.deadline.empty()) r.deadline_s = positive(o.deadline, units::dim::seconds, "--deadline", "60d or 1440h");
   r.budget_usd = budget(o.budget, false);
   set_ranking(r, o);
+  // The bands describe the sourced defaults: a calibrated plan carries none (the profile's own spread is predict --uncertainty's).
+  if (o.calibration.empty()) r.slowness = training_step_slowness(shipped_residuals().cases);
+  else if (o.risk == "p90")
+    throw InputError({}, "--risk p90: the empirical bands describe the sourced defaults, not a calibration profile; drop --calibration, or "
+                         "see the profile's spread with perfcast predict --uncertainty");
+  r.risk_p90 = o.risk == "p90";
   const TrainingOptions options = with_params(TrainingOptions{}, profile_params(o.calibration));
   print(plan(candidates, o.scenario, nodes, r, options), o.format);
   return 0;
@@ -209,6 +220,9 @@ void add_plan_command(CLI::App& app, const GlobalOptions& options, std::function
   cmd->add_option("--shard", o->shard, "Search shard i of N (i/N) of the system x node-count units (serving: replica layouts); merge the JSON outputs with plan-merge");
   cmd->add_option("--threads", o->threads, "Worker threads per layout sweep (0: every core)")->capture_default_str()->check(CLI::Range(0, 4096));
   cmd->add_option("--calibration", o->calibration, "A calibration profile (perfcast calibrate -o) to predict every layout with");
+  cmd->add_option("--risk", o->risk, "Training: rank and bound by the point prediction (p50) or by each row's empirical P90, the slow end "
+                                     "(the deadline and budget then hold when reality is slow)")
+      ->check(CLI::IsMember({"p50", "p90"}))->capture_default_str();
   cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "json", "csv"}))->capture_default_str();
   cmd->callback([&action, &options, o] { action = [&options, o] { return run(options, *o); }; });
 }

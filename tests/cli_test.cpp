@@ -448,6 +448,25 @@ TEST_CASE("plan: table, JSON and CSV of the best rows and the front, bad options
   Run rate = run("plan " + scenario + " --rate 10");
   CHECK(rate.code == 2);
   CHECK(rate.err == "perfcast: error: --rate: plans a serving fleet; the scenario is a training job\n");
+  // Every row carries its empirical band; --risk p90 holds the deadline at each row's P90.
+  Run p90 = run("plan " + scenario + narrow + " --deadline 60d --risk p90 --format json");
+  REQUIRE(p90.code == 0);
+  const nlohmann::json risked = nlohmann::json::parse(p90.out)["plan"];
+  CHECK(risked["risk"] == "p90");
+  REQUIRE(!risked["best"].empty());
+  for (const nlohmann::json& row : risked["best"]) {
+    CHECK(row["wall_s_p90"].get<double>() <= 60 * 86400.0);
+    CHECK(row["wall_s_p10"].get<double>() < row["wall_s_p90"].get<double>());
+    CHECK(row["band_cases"].get<int>() >= 10);
+  }
+  Run text = run("plan " + scenario + narrow + " --deadline 60d --risk p90 --top 2");
+  CHECK(text.out.find("--risk p90: ranked, and held to the deadline and budget, at each row's P90") != std::string::npos);
+  Run calibrated = run("plan " + scenario + narrow + " --risk p90 --calibration " + std::string(PERFCAST_SOURCE_DIR) + "/profiles/nemo-h100-fp8.toml");
+  CHECK(calibrated.code == 2);
+  CHECK(calibrated.err.find("--risk p90: the empirical bands describe the sourced defaults") != std::string::npos);
+  Run serving = run("plan " + std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-h100-serving.toml --risk p90");
+  CHECK(serving.code == 2);
+  CHECK(serving.err.find("size one configuration for the slow end with perfcast capacity --risk p90") != std::string::npos);
 }
 
 TEST_CASE("plan on a serving scenario: the cheapest fleet meeting the SLOs, JSON, CSV, and the training-only options refused") {

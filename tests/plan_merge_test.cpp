@@ -79,6 +79,30 @@ TEST_CASE("plan-merge: training shards, through JSON, give the whole plan's rows
   CHECK(merged.timed == whole.timed);
 }
 
+TEST_CASE("plan-merge: shards ranked at the band's P90 merge to the whole, their bands read back, a P50 shard refused") {
+  const PlanSpace space = space_of({16, 64, 256});
+  const PlanCandidates c = plan_candidates(kPretrain, space, shipped_db());
+  const StepSlowness band{.p10 = -0.1, .p50 = 0.05, .p90 = 0.25, .cases = 12, .sources = 3};
+  PlanRequest r{.deadline_s = 90 * 86400.0, .slowness = [band](const Scenario&) { return std::optional(band); }, .risk_p90 = true, .top = 4};
+  const PlanReport whole = plan(c, kPretrain, space.nodes, r);
+  REQUIRE(!whole.best.empty());
+  std::vector<PlanReport> shards;
+  const std::vector<std::string> files = file_names(2);
+  for (int i : {1, 0}) {
+    r.shard = i, r.shards = 2;
+    shards.push_back(round_trip(plan(c, kPretrain, space.nodes, r), files[std::size_t(i)]));
+  }
+  for (const PlanRow& row : shards.front().best) {
+    REQUIRE(row.slowness);
+    CHECK(row.slowness->p90 == 0.25);
+    CHECK(row.at_p90);
+  }
+  check_same(plan_to_json(whole), plan_to_json(merge_plans(shards, files)));
+  r.risk_p90 = false, r.shard = 1;
+  shards.front() = round_trip(plan(c, kPretrain, space.nodes, r), files[1]);
+  CHECK_THROWS_AS(merge_plans(shards, files), InputError);
+}
+
 TEST_CASE("plan-merge: serving shards give the whole serving plan") {
   const PlanSpace space = space_of({1});
   const PlanCandidates c = plan_candidates(kServing, space, shipped_db());

@@ -244,3 +244,40 @@ TEST_CASE("serving plan: dtypes, bounds and shards") {
   const PlanCandidates training = plan_candidates(kPretrain, small_space(), shipped_db());
   CHECK_FALSE(training.serving);
 }
+
+TEST_CASE("plan --risk p90: the band's slow end ranks and bounds the rows, each row carries its P10-P90") {
+  const PlanSpace space = small_space();
+  const PlanCandidates c = plan_candidates(kPretrain, space, shipped_db());
+  // A band by hand: reality 5 % faster to 35 % slower than predicted.
+  const StepSlowness band{.p10 = -0.05, .p50 = 0.1, .p90 = std::log(1.35), .cases = 20, .sources = 4};
+  PlanRequest r{.slowness = [band](const Scenario&) { return std::optional(band); }, .objective = PlanMetric::cost, .top = 50};
+  const PlanReport point = plan(c, kPretrain, space.nodes, r);
+  REQUIRE(!point.best.empty());
+  for (const PlanRow& row : point.best) {
+    REQUIRE(row.slowness);
+    CHECK(close(row.at(row.wall_s, &StepSlowness::p90), row.wall_s * 1.35));
+    CHECK(close(row.at(row.usd, &StepSlowness::p10), row.usd * std::exp(-0.05)));
+    CHECK(close(row.value(PlanMetric::time), row.wall_s));  // ranked at the point
+  }
+  // A deadline the cheapest row meets at its point but not at P90.
+  const PlanRow& cheapest = point.best.front();
+  r.deadline_s = cheapest.wall_s * 1.2;
+  const PlanReport p50 = plan(c, kPretrain, space.nodes, r);
+  REQUIRE(!p50.best.empty());
+  CHECK(p50.best.front().id == cheapest.id);
+  r.risk_p90 = true;
+  const PlanReport p90 = plan(c, kPretrain, space.nodes, r);
+  REQUIRE(!p90.best.empty());
+  CHECK(p90.best.front().id != cheapest.id);
+  for (const PlanRow& row : p90.best) {
+    CHECK(row.at_p90);
+    CHECK(row.wall_s * 1.35 <= *r.deadline_s * (1 + 1e-12));
+    CHECK(close(row.value(PlanMetric::cost), row.usd * 1.35));
+  }
+  for (std::size_t i = 1; i < p90.best.size(); ++i) CHECK(p90.best[i - 1].value(PlanMetric::cost) <= p90.best[i].value(PlanMetric::cost));
+  // Without a band a row cannot be sized at P90: it is dropped, saying so.
+  r.slowness = [](const Scenario&) { return std::optional<StepSlowness>{}; };
+  const PlanReport none = plan(c, kPretrain, space.nodes, r);
+  CHECK(none.best.empty());
+  CHECK(none.last_removed_by.find("no empirical band to size at P90") != std::string::npos);
+}

@@ -118,6 +118,14 @@ HeadlineBands compare_bands(const Scenario& s, const CompareRow& row, std::span<
   return bands_of(s, figures, table);
 }
 
+SlownessOf training_step_slowness(std::span<const Residual> table) {
+  return [table](const Scenario& s) -> std::optional<StepSlowness> {
+    const std::optional<EmpiricalBand> b = band_for(table, scenario_features(s, "training", "step"));
+    if (!b) return std::nullopt;
+    return StepSlowness{b->p10, b->p50, b->p90, b->cases, b->sources};
+  };
+}
+
 std::string size_for_risk(CapacityReport& c, const HeadlineBands& b) {
   if (!c.target_rate) throw InputError({}, "--risk p90 sizes replicas for a rate: give --rate or [serving] arrival_rate");
   if (!c.replicas) throw InputError({}, fmt::format("--risk p90: no replica count to size: {}", c.slo_verdict.empty() ? "no rate meets the SLO" : c.slo_verdict));

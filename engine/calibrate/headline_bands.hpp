@@ -12,6 +12,7 @@
 #include "engine/predict/inference.hpp"
 #include "engine/predict/training.hpp"
 #include "engine/sweep/compare.hpp"
+#include "engine/sweep/plan.hpp"
 
 namespace perfcast {
 
@@ -41,6 +42,9 @@ HeadlineBands capacity_bands(const Scenario& s, const CapacityReport& c, std::sp
 // Compare: a row's figures under its JSON names (wall time or token rate, cost, energy, CO2e, tokens per
 // dollar and per kW), all judged as predict judges the step (training) or the static batch's throughput.
 HeadlineBands compare_bands(const Scenario& s, const CompareRow& row, std::span<const Residual> table);
+
+// Plan: each row's step band, as the training cases judge predict's step (`table` must outlive it).
+SlownessOf training_step_slowness(std::span<const Residual> table);
 
 // capacity --risk p90: the report's replicas and devices become the band's P90 count, with an assumption
 // saying so, which it returns; InputError without a target rate or a band to size by.

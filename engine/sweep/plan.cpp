@@ -26,7 +26,7 @@ Scenario priced(Scenario x, const PlanPayment& p, const SweepLayout& l) {
 // The bound nearest to binding, as a share of it.
 std::string binding(const PlanRow& row, const PlanRequest& r) {
   std::pair<double, std::string> worst{row.capacity_B > 0 ? row.memory_B / row.capacity_B : 0, "memory"};
-  if (r.deadline_s) worst = std::max(worst, {row.wall_s / *r.deadline_s, "deadline"});
+  if (r.deadline_s) worst = std::max(worst, {row.risked(row.wall_s) / *r.deadline_s, "deadline"});
   if (r.budget_usd) worst = std::max(worst, {row.outlay_usd() / *r.budget_usd, "budget"});
   if (r.max_devices) worst = std::max(worst, {double(row.devices) / *r.max_devices, "device cap"});
   return fmt::format("{} {:.0f}%", worst.second, 100 * worst.first);
@@ -51,9 +51,9 @@ PlanMetric plan_metric(std::string_view word, std::string_view option) {
 
 double PlanRow::value(PlanMetric m) const {
   switch (m) {
-    case PlanMetric::time: return wall_s;
-    case PlanMetric::cost: return usd;
-    case PlanMetric::co2: return co2_known ? co2e_kg : std::numeric_limits<double>::infinity();
+    case PlanMetric::time: return risked(wall_s);
+    case PlanMetric::cost: return risked(usd);
+    case PlanMetric::co2: return co2_known ? risked(co2e_kg) : std::numeric_limits<double>::infinity();
   }
   return 0;
 }
@@ -114,6 +114,17 @@ PlanReport plan(const PlanCandidates& candidates, const std::string& scenario_fi
       }
       const SweepLayout& layout = swept.best.front().layout;
       const LayoutUse use = layout_use(s, layout, o);
+      // The band of the step at this count and layout: every payment's wall time, cost and CO2e move with it.
+      std::optional<StepSlowness> slowness;
+      if (r.slowness) {
+        Scenario at = s;
+        apply_layout(at, layout);
+        slowness = r.slowness(at);
+      }
+      if (r.risk_p90 && !slowness) {
+        funnel.drop(kDeadline, "no empirical band to size at P90 (--risk p90)", long(h.payments.size()));
+        continue;
+      }
       for (std::size_t pi = 0; pi < h.payments.size(); ++pi) {
         const PlanPayment& p = h.payments[pi];
         if (!p.misfit[k].empty()) {
@@ -146,12 +157,14 @@ PlanReport plan(const PlanCandidates& candidates, const std::string& scenario_fi
         row.mfu = f.mfu;
         row.memory_B = f.memory_B;
         row.capacity_B = swept.capacity_B;
-        if (r.deadline_s && row.wall_s > *r.deadline_s) {
-          funnel.drop(kDeadline, "misses the deadline");
+        row.slowness = slowness;
+        row.at_p90 = r.risk_p90;
+        if (r.deadline_s && row.risked(row.wall_s) > *r.deadline_s) {
+          funnel.drop(kDeadline, r.risk_p90 ? "misses the deadline at P90" : "misses the deadline");
           continue;
         }
         if (r.budget_usd && row.outlay_usd() > *r.budget_usd) {
-          funnel.drop(kBudget, "over the budget");
+          funnel.drop(kBudget, r.risk_p90 && row.capex_usd <= 0 ? "over the budget at P90" : "over the budget");
           continue;
         }
         row.binds = binding(row, r);

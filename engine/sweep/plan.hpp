@@ -8,7 +8,9 @@
 // One sweep per system and node count serves every payment: at a fixed count a layout's cost grows
 // with its time for every offer and purchase (device-hours at one price), so the fastest layout is
 // also the cheapest; its energy, and so its CO2e, is taken at that layout.
+#include <cmath>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,8 +22,18 @@
 
 namespace perfcast {
 
+// A training step's empirical band (docs/models.md F-UNC-2): P10/P50/P90 of ln(reality / prediction),
+// with the cases behind it; given by a caller above sweep/ (calibrate's bands), per scenario.
+struct StepSlowness {
+  double p10 = 0, p50 = 0, p90 = 0;
+  int cases = 0, sources = 0;
+};
+using SlownessOf = std::function<std::optional<StepSlowness>(const Scenario&)>;
+
 struct PlanRequest {
   std::optional<double> deadline_s, budget_usd;
+  SlownessOf slowness;        // each row's band (none: rows carry no band)
+  bool risk_p90 = false;      // deadline, budget and ranking at the band's P90 (the slow end)
   std::optional<int> max_devices;
   PlanMetric objective = PlanMetric::cost;
   std::vector<PlanMetric> pareto = {PlanMetric::time, PlanMetric::cost, PlanMetric::co2};
@@ -43,9 +55,15 @@ struct PlanRow {
   double co2e_kg = 0, energy_J = 0, tokens_per_s = 0, mfu = 0, memory_B = 0, capacity_B = 0;
   bool co2_known = true;   // false: no region, so no grid intensity (co2 then ranks last)
   std::string binds;       // the bound nearest to binding: "deadline 97%", "budget 40%", "memory 88%"
+  std::optional<StepSlowness> slowness;  // the band of its step: wall time, cost and CO2e move with it
+  bool at_p90 = false;     // ranked and bounded at the band's P90 (--risk p90)
+  // A figure of the row at the step's P10/P50/P90 (no band: the point).
+  double at(double point, double StepSlowness::*q) const { return slowness ? point * std::exp((*slowness).*q) : point; }
+  // What ranks and bounds it: the point, or with at_p90 the band's P90.
+  double risked(double point) const { return at_p90 ? at(point, &StepSlowness::p90) : point; }
   double value(PlanMetric m) const;
-  // The money paid out, which --budget bounds: the rent, or a purchase's capex.
-  double outlay_usd() const { return capex_usd > 0 ? capex_usd : usd; }
+  // The money paid out, which --budget bounds: the rent, or a purchase's capex (paid whatever the time).
+  double outlay_usd() const { return capex_usd > 0 ? capex_usd : risked(usd); }
 };
 inline double rank_key(const PlanRow& r, PlanMetric m) { return r.value(m); }
 

@@ -25,7 +25,7 @@ bool same_search(const Report& a, const Report& b) {
 
 bool same_plan(const PlanReport& a, const PlanReport& b) {
   return same_search(a, b) && a.stack == b.stack && a.nodes == b.nodes && a.request.deadline_s == b.request.deadline_s &&
-         a.request.budget_usd == b.request.budget_usd;
+         a.request.budget_usd == b.request.budget_usd && a.request.risk_p90 == b.request.risk_p90;
 }
 
 bool same_plan(const ServingPlanReport& a, const ServingPlanReport& b) {

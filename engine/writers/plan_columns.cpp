@@ -28,6 +28,27 @@ PlanColumn<Row> emissions(std::string key, std::string unit, std::string descrip
           }};
 }
 
+// A member of the row's band (null: none); read back, a number makes the band.
+template <auto Member>
+PlanColumn<PlanRow> band_member(std::string key, std::string unit, std::string description) {
+  return {std::move(key), std::move(unit), std::move(description),
+          [](const PlanRow& r) { return r.slowness ? json((*r.slowness).*Member) : json(nullptr); },
+          [](PlanRow& r, const json& v) {
+            if (v.is_null()) return;
+            if (!r.slowness) r.slowness = StepSlowness{};
+            v.get_to((*r.slowness).*Member);
+          }};
+}
+
+// A figure at a percentile of the band (derived: not read back; null without a band).
+PlanColumn<PlanRow> at_band(std::string key, std::string unit, std::string description, double PlanRow::*figure,
+                            double StepSlowness::*q) {
+  return {std::move(key), std::move(unit), std::move(description), [figure, q](const PlanRow& r) {
+            if (!r.slowness || (figure == &PlanRow::co2e_kg && !r.co2_known)) return json(nullptr);
+            return json(r.at(r.*figure, q));
+          }, {}};
+}
+
 template <class Row>
 PlanColumn<Row> payment_kind() {
   return {"payment", "", "cloud (on-demand), spot or purchase", [](const Row& r) { return json(name_of(r.kind)); },
@@ -79,7 +100,18 @@ std::vector<PlanColumn<PlanRow>> training_columns() {
                    field<R, &R::tokens_per_s>("tokens_per_s", "tokens/s", "Training throughput"),
                    field<R, &R::mfu>("mfu", "fraction", "Model FLOPs utilisation"),
                    field<R, &R::memory_B>("memory_bytes", "B", "Memory of the busiest device"),
-                   field<R, &R::binds>("binds", "", "The bound nearest to binding (deadline, budget, memory, device cap) and its share")})
+                   field<R, &R::binds>("binds", "", "The bound nearest to binding (deadline, budget, memory, device cap) and its share"),
+                   field<R, &R::at_p90>("ranked_at_p90", "", "Ranked and bounded at the band's P90 (--risk p90)"),
+                   band_member<&StepSlowness::p10>("slowness_p10", "", "The step's empirical band: P10 of ln(reality / prediction) (F-UNC-2)"),
+                   band_member<&StepSlowness::p50>("slowness_p50", "", "Its P50"),
+                   band_member<&StepSlowness::p90>("slowness_p90", "", "Its P90"),
+                   band_member<&StepSlowness::cases>("band_cases", "cases", "Held-out validation cases behind the band"),
+                   band_member<&StepSlowness::sources>("band_sources", "sources", "Their sources"),
+                   at_band("wall_s_p10", "s", "Wall time at the band's P10", &R::wall_s, &StepSlowness::p10),
+                   at_band("wall_s_p90", "s", "Wall time at the band's P90", &R::wall_s, &StepSlowness::p90),
+                   at_band("usd_p10", "USD", "The job's cost at the band's P10", &R::usd, &StepSlowness::p10),
+                   at_band("usd_p90", "USD", "The job's cost at the band's P90", &R::usd, &StepSlowness::p90),
+                   at_band("co2e_kg_p90", "kg CO2e", "Emissions at the band's P90 (null: no region)", &R::co2e_kg, &StepSlowness::p90)})
     c.push_back(x);
   return c;
 }

@@ -101,6 +101,9 @@ PlanReport training_plan(const Reader& in, const json& j) {
   r.timed = in.get<std::uint64_t>(j, "timed");
   r.request.deadline_s = in.maybe(j, "deadline_s");
   r.request.budget_usd = in.maybe(j, "budget_usd");
+  const std::string risk = in.get<std::string>(j, "risk");
+  if (risk != "p50" && risk != "p90") in.fail(fmt::format("'risk' is '{}', not p50 or p90", risk));
+  r.request.risk_p90 = risk == "p90";
   r.best = in.rows(j, "best", training_plan_columns());
   r.front = in.rows(j, "front", training_plan_columns());
   return r;

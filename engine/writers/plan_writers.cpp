@@ -16,14 +16,35 @@ std::string devices_text(const PlanRow& x) {
   return fmt::format("{} × {} ({} {})", x.nodes, x.system, x.devices, x.accelerator);
 }
 
+// A figure's P10-P90 from the row's band ("-" without one).
+std::string band_text(const PlanRow& x, double point, std::string (*text)(double)) {
+  if (!x.slowness) return "-";
+  return text(x.at(point, &StepSlowness::p10)) + " - " + text(x.at(point, &StepSlowness::p90));
+}
+
 std::string rows_table(const std::vector<PlanRow>& rows) {
-  TextTable t({"#", "hardware", "layout", "paid as", "region", "wall time", "cost", "capex", "CO2e", "MFU", "binds"});
+  TextTable t({"#", "hardware", "layout", "paid as", "region", "wall time", "P10 - P90", "cost", "P10 - P90", "capex", "CO2e", "MFU", "binds"});
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const PlanRow& x = rows[i];
-    t.add_row({std::to_string(i + 1), devices_text(x), layout_label(x.layout), x.payment, x.region, duration_text(x.wall_s), usd_text(x.usd),
+    t.add_row({std::to_string(i + 1), devices_text(x), layout_label(x.layout), x.payment, x.region, duration_text(x.wall_s),
+               band_text(x, x.wall_s, duration_text), usd_text(x.usd), band_text(x, x.usd, usd_text),
                x.capex_usd > 0 ? usd_text(x.capex_usd) : "-", x.co2_known ? mass_text(x.co2e_kg) : "-", percent_text(x.mfu), x.binds});
   }
   return t.render();
+}
+
+// Where the bands come from, and what --risk p90 did with them.
+std::string bands_note(const PlanReport& r) {
+  const PlanRow* banded = nullptr;
+  for (const PlanRow& x : r.best)
+    if (x.slowness) banded = &x;
+  if (!banded) return "";
+  std::string out = fmt::format("P10 - P90: where reality fell on held-out validated training cases like each row (docs/models.md F-UNC-2; "
+                                "e.g. {} cases from {} sources for the last row); CO2e moves with them.\n",
+                                banded->slowness->cases, banded->slowness->sources);
+  if (r.request.risk_p90)
+    out += "--risk p90: ranked, and held to the deadline and budget, at each row's P90 (a purchase's capex is paid whatever the time).\n";
+  return out;
 }
 
 std::string metric_list(const std::vector<PlanMetric>& ms) {
@@ -152,6 +173,7 @@ std::string plan_to_table(const PlanReport& r) {
          "after failures, as billed (spot preemptions stretch it). Cost: rented device-hours, or for a purchase the job's share of the "
          "TCO (capex over the lifetime at the allocation assumed, power at the region's price; perfcast predict --detail lists them), "
          "with the capex paid up front beside it. CO2e: operational (location-based) plus embodied.\n";
+  out += bands_note(r);
   out += fmt::format("Plan took {:.3g} s.\n", r.seconds);
   return out;
 }
@@ -165,6 +187,7 @@ nlohmann::json plan_to_json(const PlanReport& r) {
   add_search(j, r);
   j["deadline_s"] = q.deadline_s ? nlohmann::json(*q.deadline_s) : nlohmann::json(nullptr);
   j["budget_usd"] = q.budget_usd ? nlohmann::json(*q.budget_usd) : nlohmann::json(nullptr);
+  j["risk"] = q.risk_p90 ? "p90" : "p50";
   add_outcome(j, training_plan_columns(), r.dropped, r.last_removed_by, r.last_removed_stage, r.best, r.front);
   return {{"plan", j}};
 }
