@@ -9,7 +9,9 @@
 
 #include "cli/output_file.hpp"
 #include "engine/data/calibration_profile.hpp"
+#include "engine/calibrate/headline_bands.hpp"
 #include "engine/core/errors.hpp"
+#include "engine/data/residual_table.hpp"
 #include "engine/data/scenario_reader.hpp"
 #include "engine/sweep/inference_sweep.hpp"
 #include "engine/core/input_file.hpp"
@@ -63,11 +65,13 @@ std::function<void(std::uint64_t, std::uint64_t)> progress_bar() {
   };
 }
 
+// The best rows with their predictions and, uncalibrated, their empirical bands (the bands describe the defaults).
 template <class Result, class Predictions>
-void print(const Result& r, const Predictions& best, const std::string& format) {
-  if (format == "json") fmt::print("{}\n", sweep_to_json(r, best).dump(2));
+void print(const Scenario& s, const Result& r, const Predictions& best, const std::string& calibration, const std::string& format) {
+  const std::vector<HeadlineBands> bands = calibration.empty() ? sweep_bands(s, r.best, best, shipped_residuals().cases) : std::vector<HeadlineBands>{};
+  if (format == "json") fmt::print("{}\n", sweep_to_json(r, best, bands).dump(2));
   else if (format == "csv") fmt::print("{}", sweep_to_csv(r));
-  else fmt::print("{}", sweep_to_table(r, best));
+  else fmt::print("{}", sweep_to_table(r, best, bands));
 }
 
 // An [inference] scenario: serving layouts, each a full predict.
@@ -85,7 +89,7 @@ int run_inference(const Scenario& s, const SweepOptions& o) {
   if (o.progress) r.progress = progress_bar();
   const InferenceOptions options = with_params(InferenceOptions{}, profile_params(o.calibration));
   const ServeResult result = inference_sweep(s, r, options);
-  print(result, predict_rows(s, result.best, options), o.format);
+  print(s, result, predict_rows(s, result.best, options), o.calibration, o.format);
   return 0;
 }
 
@@ -106,7 +110,7 @@ int run(const GlobalOptions& global, const SweepOptions& o) {
   if (o.progress) r.progress = progress_bar();
   const TrainingOptions options = with_params(TrainingOptions{}, profile_params(o.calibration));
   const SweepResult result = sweep(s, r, options);
-  print(result, predict_rows(s, result.best, options), o.format);
+  print(s, result, predict_rows(s, result.best, options), o.calibration, o.format);
   return 0;
 }
 
@@ -123,7 +127,7 @@ int run_merge(const GlobalOptions& global, const MergeOptions& o) {
   const SweepResult merged = merge_sweeps(shards, o.files);
   HardwareDb db = HardwareDb::load(global.hardware_db);
   const Scenario s = load_scenario(merged.scenario_file, default_workloads_dir(), db);
-  print(merged, predict_rows(s, merged.best, with_params(TrainingOptions{}, profile_params(o.calibration))), o.format);
+  print(s, merged, predict_rows(s, merged.best, with_params(TrainingOptions{}, profile_params(o.calibration))), o.calibration, o.format);
   return 0;
 }
 

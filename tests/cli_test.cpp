@@ -662,6 +662,15 @@ TEST_CASE("sweep: table, JSON and CSV, nothing on stderr when piped, and sweep-m
   CHECK(t.out.find("do not fit in 80.0 GiB of device memory") != std::string::npos);
   CHECK(t.out.find("The scenario's own layout, tp 8 · pp 8 (vp 3)") != std::string::npos);
   CHECK(t.out.find("Pareto front (step_time, memory)") != std::string::npos);
+  // The best layout's headline bands follow its full prediction; every best row carries its own in JSON.
+  CHECK(t.out.find("Bands: where reality fell on validated cases like this one") != std::string::npos);
+  Run banded = run("sweep " + scenario + " --top 2 --format json");
+  REQUIRE(banded.code == 0);
+  for (const nlohmann::json& row : nlohmann::json::parse(banded.out)["sweep"]["best"]) {
+    const nlohmann::json& step = row["bands"]["figures"]["step_time"];
+    CHECK(step["predicted"] == row["prediction"]["training"]["step_time_s"]);
+    CHECK(step["p10"].get<double>() < step["p90"].get<double>());
+  }
   CHECK(t.out.find("The best layout in full") != std::string::npos);
 
   Run csv = run("sweep " + scenario + " --top 2 --format csv");

@@ -116,12 +116,14 @@ nlohmann::json sweep(const Scenario& s, const SweepAsk& a) {
     const ServeRequest r{.devices = a.devices, .objective = a.objective, .constraints = a.constraints, .pareto = a.pareto, .top = a.top,
                          .threads = a.threads};
     const ServeResult result = inference_sweep(s, r);
-    return sweep_to_json(result, predict_rows(s, result.best));
+    const std::vector<InferencePrediction> best = predict_rows(s, result.best);
+    return sweep_to_json(result, best, sweep_bands(s, result.best, best, shipped_residuals().cases));
   }
   const SweepRequest r{.devices = a.devices, .objective = a.objective, .constraints = a.constraints, .pareto = a.pareto, .top = a.top,
                        .threads = a.threads};
   const SweepResult result = perfcast::sweep(s, r);
-  return sweep_to_json(result, predict_rows(s, result.best));
+  const std::vector<TrainingPrediction> best = predict_rows(s, result.best);
+  return sweep_to_json(result, best, sweep_bands(s, result.best, best, shipped_residuals().cases));
 }
 
 CompareAnswer compare_answer(const std::vector<ScenarioVariant>& variants, const std::string& label, std::optional<double> deadline_s) {

@@ -118,6 +118,29 @@ HeadlineBands compare_bands(const Scenario& s, const CompareRow& row, std::span<
   return bands_of(s, figures, table);
 }
 
+namespace {
+template <class Row, class Prediction, class Bands>
+std::vector<HeadlineBands> bands_of_rows(const Scenario& s, const std::vector<Row>& rows, const std::vector<Prediction>& best, Bands bands) {
+  std::vector<HeadlineBands> out;
+  for (std::size_t i = 0; i < rows.size() && i < best.size(); ++i) {
+    Scenario x = s;
+    apply_layout(x, rows[i].layout);
+    out.push_back(bands(x, best[i]));
+  }
+  return out;
+}
+}  // namespace
+
+std::vector<HeadlineBands> sweep_bands(const Scenario& s, const std::vector<SweepRow>& rows, const std::vector<TrainingPrediction>& best,
+                                       std::span<const Residual> table) {
+  return bands_of_rows(s, rows, best, [table](const Scenario& x, const TrainingPrediction& p) { return training_bands(x, p, table); });
+}
+
+std::vector<HeadlineBands> sweep_bands(const Scenario& s, const std::vector<ServeRow>& rows, const std::vector<InferencePrediction>& best,
+                                       std::span<const Residual> table) {
+  return bands_of_rows(s, rows, best, [table](const Scenario& x, const InferencePrediction& p) { return inference_bands(x, p, table); });
+}
+
 SlownessOf training_step_slowness(std::span<const Residual> table) {
   return [table](const Scenario& s) -> std::optional<StepSlowness> {
     const std::optional<EmpiricalBand> b = band_for(table, scenario_features(s, "training", "step"));

@@ -12,6 +12,8 @@
 #include "engine/predict/inference.hpp"
 #include "engine/predict/training.hpp"
 #include "engine/sweep/compare.hpp"
+#include "engine/sweep/inference_sweep.hpp"
+#include "engine/sweep/training_sweep.hpp"
 #include "engine/sweep/plan.hpp"
 
 namespace perfcast {
@@ -42,6 +44,12 @@ HeadlineBands capacity_bands(const Scenario& s, const CapacityReport& c, std::sp
 // Compare: a row's figures under its JSON names (wall time or token rate, cost, energy, CO2e, tokens per
 // dollar and per kW), all judged as predict judges the step (training) or the static batch's throughput.
 HeadlineBands compare_bands(const Scenario& s, const CompareRow& row, std::span<const Residual> table);
+
+// Sweep: each best row's headline bands, as predict gives them on the row's layout (`best` its predictions).
+std::vector<HeadlineBands> sweep_bands(const Scenario& s, const std::vector<SweepRow>& rows, const std::vector<TrainingPrediction>& best,
+                                       std::span<const Residual> table);
+std::vector<HeadlineBands> sweep_bands(const Scenario& s, const std::vector<ServeRow>& rows, const std::vector<InferencePrediction>& best,
+                                       std::span<const Residual> table);
 
 // Plan: each row's step band, as the training cases judge predict's step (`table` must outlive it).
 SlownessOf training_step_slowness(std::span<const Residual> table);

@@ -348,6 +348,7 @@ std::vector<OutputField> sweep_fields() {
     b.rows(s + row, serving_layout_columns(), serving_figure_columns());
   }
   b.add(s + "best[].id", "", "The layout's position in the space").add(s + "pareto_front[].id", "", "The layout's position in the space");
+  b.add(s + "best[].bands.", kBands);
   b.add(s + "baseline.fits", "", "Whether the scenario's own layout fits");
   b.add(prediction_fields(s + "best[].prediction."));
   b.add(s + "shard", "", "This shard (0-based)").add(s + "shards", "", "Shards of the sweep");

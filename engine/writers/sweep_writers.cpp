@@ -1,5 +1,7 @@
 #include "engine/writers/sweep_writers.hpp"
 
+#include "engine/writers/calibration_writers.hpp"
+
 #include <fmt/format.h>
 
 #include "engine/core/errors.hpp"
@@ -204,11 +206,13 @@ json rule_drops_json(const SweepCounts& c) {
 }
 
 template <class Row, class Prediction, class RowJson, class PredictionJson>
-json best_json(const std::vector<Row>& rows, const std::vector<Prediction>& predictions, RowJson row_json, PredictionJson prediction_json) {
+json best_json(const std::vector<Row>& rows, const std::vector<Prediction>& predictions, const std::vector<HeadlineBands>& bands,
+               RowJson row_json, PredictionJson prediction_json) {
   json out = json::array();
   for (std::size_t i = 0; i < rows.size(); ++i) {
     json row = row_json(rows[i]);
     if (i < predictions.size()) row["prediction"] = prediction_json(predictions[i]);
+    if (i < bands.size()) row["bands"] = bands_json(bands[i]);
     out.push_back(row);
   }
   return out;
@@ -259,7 +263,7 @@ json shared_sweep_json(const Result& r, json best, json front) {
           {"threads", r.threads}};
 }
 
-std::string sweep_to_table(const ServeResult& r, const std::vector<InferencePrediction>& best) {
+std::string sweep_to_table(const ServeResult& r, const std::vector<InferencePrediction>& best, const std::vector<HeadlineBands>& bands) {
   const SweepCounts& c = r.counts;
   std::string out = fmt::format("Inference sweep of {} on {} ({}): objective {} ({} is better)\n", r.workload, r.accelerator, r.scenario,
                                 name_of(r.objective), higher_is_better(r.objective) ? "higher" : "lower");
@@ -273,13 +277,14 @@ std::string sweep_to_table(const ServeResult& r, const std::vector<InferencePred
                       [&](const std::string& rank, const ServeRow& x) { return cells(serving_figure_columns(), false, r.economics, rank, x); },
                       serve_metric_text);
   if (!best.empty()) out += "\nThe best layout in full (perfcast predict on it):\n\n" + inference_to_table(best.front(), false);
+  if (!bands.empty()) out += bands_text(bands.front());
   out += fmt::format("\n{} combinations in {:.3g} s on {} thread{} ({:.3g} layouts/s; each timed layout is a full predict)\n",
                      thousands(c.combinations), r.seconds, r.threads, r.threads == 1 ? "" : "s", r.seconds > 0 ? double(c.combinations) / r.seconds : 0);
   return out;
 }
 
-json sweep_to_json(const ServeResult& r, const std::vector<InferencePrediction>& best) {
-  const json rows = best_json(r.best, best, [&](const ServeRow& x) { return serve_row_json(x, r.economics); }, inference_to_json);
+json sweep_to_json(const ServeResult& r, const std::vector<InferencePrediction>& best, const std::vector<HeadlineBands>& bands) {
+  const json rows = best_json(r.best, best, bands, [&](const ServeRow& x) { return serve_row_json(x, r.economics); }, inference_to_json);
   json front = json::array();
   for (const ServeRow& x : r.front) front.push_back(serve_row_json(x, r.economics));
   json baseline = serve_row_json(r.baseline, r.economics);
@@ -297,7 +302,7 @@ std::string sweep_to_csv(const ServeResult& r) {
   return out;
 }
 
-std::string sweep_to_table(const SweepResult& r, const std::vector<TrainingPrediction>& best) {
+std::string sweep_to_table(const SweepResult& r, const std::vector<TrainingPrediction>& best, const std::vector<HeadlineBands>& bands) {
   const SweepCounts& c = r.counts;
   std::string out = fmt::format("Sweep of {} on {} ({}, stack {}): objective {} ({} is better){}\n", r.workload, r.accelerator, r.scenario, r.stack,
                                 name_of(r.objective), higher_is_better(r.objective) ? "higher" : "lower",
@@ -314,15 +319,16 @@ std::string sweep_to_table(const SweepResult& r, const std::vector<TrainingPredi
                       [&](const std::string& rank, const SweepRow& x) { return cells(training_figure_columns(), r.job, r.economics, rank, x); },
                       metric_text);
   if (!best.empty()) out += "\nThe best layout in full (perfcast predict on it):\n\n" + training_to_table(best.front(), false);
+  if (!bands.empty()) out += bands_text(bands.front());
   const double per_s = r.seconds > 0 ? double(c.combinations) / r.seconds : 0;
   out += fmt::format("\n{} combinations in {:.3g} s on {} thread{}: {:.3g} layouts/s ({:.3g} timed/s)\n", thousands(c.combinations), r.seconds,
                      r.threads, r.threads == 1 ? "" : "s", per_s, r.seconds > 0 ? double(c.timed) / r.seconds : 0);
   return out;
 }
 
-json sweep_to_json(const SweepResult& r, const std::vector<TrainingPrediction>& best) {
+json sweep_to_json(const SweepResult& r, const std::vector<TrainingPrediction>& best, const std::vector<HeadlineBands>& bands) {
   const SweepCounts& c = r.counts;
-  const json rows = best_json(r.best, best, [&](const SweepRow& x) { return row_json(r, x); }, training_to_json);
+  const json rows = best_json(r.best, best, bands, [&](const SweepRow& x) { return row_json(r, x); }, training_to_json);
   json front = json::array();
   for (const SweepRow& x : r.front) front.push_back(row_json(r, x));
   std::vector<std::string> recompute;
