@@ -36,6 +36,10 @@ struct PlanOptions {
   std::optional<double> rate, percentile;
 };
 
+constexpr std::string_view kCalibratedRisk =
+    "--risk p90: the empirical bands describe the sourced defaults, not a calibration profile; drop --calibration, or see the profile's "
+    "spread with perfcast predict --uncertainty";
+
 std::vector<std::string> words(const std::string& text, std::string_view option) {
   std::vector<std::string> out;
   std::string word;
@@ -98,9 +102,6 @@ std::optional<double> budget(const std::string& text, bool serving) {
 
 int run_serving(const PlanOptions& o, const PlanCandidates& candidates) {
   if (!o.deadline.empty()) throw InputError({}, "--deadline: a serving plan has no job to finish (it is bounded by the rate and the SLOs)");
-  if (o.risk == "p90")
-    throw InputError({}, "--risk p90: a serving plan ranks fleets at the point prediction; size one configuration for the slow end with "
-                         "perfcast capacity --risk p90");
   if (!o.nodes.empty()) throw InputError({}, "--nodes: a serving plan sizes the fleet itself (bound it with --max-devices)");
   ServingPlanRequest r;
   r.rate = o.rate;
@@ -116,6 +117,9 @@ int run_serving(const PlanOptions& o, const PlanCandidates& candidates) {
     }
   r.budget_usd_per_hour = budget(o.budget, true);
   set_ranking(r, o);
+  if (o.calibration.empty()) r.slowness = serving_rate_slowness(shipped_residuals().cases);
+  else if (o.risk == "p90") throw InputError({}, std::string(kCalibratedRisk));
+  r.risk_p90 = o.risk == "p90";
   const InferenceOptions options = with_params(InferenceOptions{}, profile_params(o.calibration));
   print(serving_plan(candidates, o.scenario, r, options), o.format);
   return 0;
@@ -131,9 +135,7 @@ int run_training(const PlanOptions& o, const PlanCandidates& candidates, const s
   set_ranking(r, o);
   // The bands describe the sourced defaults: a calibrated plan carries none (the profile's own spread is predict --uncertainty's).
   if (o.calibration.empty()) r.slowness = training_step_slowness(shipped_residuals().cases);
-  else if (o.risk == "p90")
-    throw InputError({}, "--risk p90: the empirical bands describe the sourced defaults, not a calibration profile; drop --calibration, or "
-                         "see the profile's spread with perfcast predict --uncertainty");
+  else if (o.risk == "p90") throw InputError({}, std::string(kCalibratedRisk));
   r.risk_p90 = o.risk == "p90";
   const TrainingOptions options = with_params(TrainingOptions{}, profile_params(o.calibration));
   print(plan(candidates, o.scenario, nodes, r, options), o.format);
@@ -220,8 +222,8 @@ void add_plan_command(CLI::App& app, const GlobalOptions& options, std::function
   cmd->add_option("--shard", o->shard, "Search shard i of N (i/N) of the system x node-count units (serving: replica layouts); merge the JSON outputs with plan-merge");
   cmd->add_option("--threads", o->threads, "Worker threads per layout sweep (0: every core)")->capture_default_str()->check(CLI::Range(0, 4096));
   cmd->add_option("--calibration", o->calibration, "A calibration profile (perfcast calibrate -o) to predict every layout with");
-  cmd->add_option("--risk", o->risk, "Training: rank and bound by the point prediction (p50) or by each row's empirical P90, the slow end "
-                                     "(the deadline and budget then hold when reality is slow)")
+  cmd->add_option("--risk", o->risk, "Rank and bound by the point prediction (p50) or by each row's empirical P90, the slow end: a "
+                                     "training job's deadline and budget, a serving fleet's replicas, cost and budget then hold when reality is slow")
       ->check(CLI::IsMember({"p50", "p90"}))->capture_default_str();
   cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "json", "csv"}))->capture_default_str();
   cmd->callback([&action, &options, o] { action = [&options, o] { return run(options, *o); }; });

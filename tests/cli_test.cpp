@@ -464,9 +464,6 @@ TEST_CASE("plan: table, JSON and CSV of the best rows and the front, bad options
   Run calibrated = run("plan " + scenario + narrow + " --risk p90 --calibration " + std::string(PERFCAST_SOURCE_DIR) + "/profiles/nemo-h100-fp8.toml");
   CHECK(calibrated.code == 2);
   CHECK(calibrated.err.find("--risk p90: the empirical bands describe the sourced defaults") != std::string::npos);
-  Run serving = run("plan " + std::string(PERFCAST_SOURCE_DIR) + "/scenarios/llama3-70b-h100-serving.toml --risk p90");
-  CHECK(serving.code == 2);
-  CHECK(serving.err.find("size one configuration for the slow end with perfcast capacity --risk p90") != std::string::npos);
 }
 
 TEST_CASE("plan on a serving scenario: the cheapest fleet meeting the SLOs, JSON, CSV, and the training-only options refused") {
@@ -474,6 +471,19 @@ TEST_CASE("plan on a serving scenario: the cheapest fleet meeting the SLOs, JSON
   Run t = run("plan " + serving + " --rate 50 --top 3");
   REQUIRE(t.code == 0);
   CHECK(t.out.find("Serving plan for Llama 3 70B") != std::string::npos);
+  CHECK(t.out.find("At P90: the fleet if each replica sustains only e^-P90 of its predicted SLO rate") != std::string::npos);
+  // --risk p90 ranks and bounds by the P90 fleet: its cost per hour is the ranked one, never below the point's.
+  Run p90 = run("plan " + serving + " --rate 50 --top 3 --risk p90 --format json");
+  REQUIRE(p90.code == 0);
+  const nlohmann::json risked = nlohmann::json::parse(p90.out)["plan"];
+  CHECK(risked["risk"] == "p90");
+  REQUIRE(!risked["best"].empty());
+  for (std::size_t i = 0; i < risked["best"].size(); ++i) {
+    const nlohmann::json& row = risked["best"][i];
+    CHECK(row["replicas_p90"].get<int>() >= row["replicas"].get<int>());
+    CHECK(row["usd_per_hour_p90"].get<double>() >= row["usd_per_hour"].get<double>());
+    if (i > 0) CHECK(risked["best"][i - 1]["usd_per_hour_p90"].get<double>() <= row["usd_per_hour_p90"].get<double>());
+  }
   CHECK(t.out.find("p99 TTFT ≤ 1.000 s, p99 TPOT ≤ 50.000 ms") != std::string::npos);
   CHECK(t.out.find("Best 3 by cost") != std::string::npos);
   Run j = run("plan " + serving + " --rate 50 --top 2 --dtypes bf16 --format json");

@@ -4,6 +4,7 @@
 // the file and what is wrong.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <map>
 
@@ -147,9 +148,15 @@ TEST_CASE("plan-merge: every row column reads back what it wrote") {
     CHECK(plan_row_json(training_plan_columns(), back.best[i]) == plan_row_json(training_plan_columns(), training.best[i]));
 
   const PlanCandidates s = plan_candidates(kServing, space_of({1}), shipped_db());
-  const ServingPlanReport serving = serving_plan(s, kServing, {.rate = 50, .top = 50});
+  const StepSlowness band{.p10 = -0.1, .p50 = 0.1, .p90 = 0.4, .cases = 30, .sources = 3};
+  const ServingPlanReport serving = serving_plan(s, kServing, {.rate = 50, .top = 50, .slowness = [band](const Scenario&) { return std::optional(band); }});
   const ServingPlanReport served = round_trip(serving, "s.json");
   REQUIRE(served.best.size() == serving.best.size());
+  for (const ServingPlanRow& row : serving.best) {
+    REQUIRE(row.slowness);
+    CHECK(row.replicas_p90 == int(std::ceil(row.replicas * std::exp(0.4) - 1e-9)));
+    CHECK(row.usd_per_hour_p90 >= row.usd_per_hour);
+  }
   for (std::size_t i = 0; i < served.best.size(); ++i)
     CHECK(plan_row_json(serving_plan_columns(), served.best[i]) == plan_row_json(serving_plan_columns(), serving.best[i]));
   // Rows without a region (no grid intensity) keep their CO2e unknown.

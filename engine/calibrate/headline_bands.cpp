@@ -141,13 +141,18 @@ std::vector<HeadlineBands> sweep_bands(const Scenario& s, const std::vector<Serv
   return bands_of_rows(s, rows, best, [table](const Scenario& x, const InferencePrediction& p) { return inference_bands(x, p, table); });
 }
 
-SlownessOf training_step_slowness(std::span<const Residual> table) {
-  return [table](const Scenario& s) -> std::optional<StepSlowness> {
-    const std::optional<EmpiricalBand> b = band_for(table, scenario_features(s, "training", "step"));
+namespace {
+SlownessOf slowness_of(std::span<const Residual> table, std::string_view kind, std::string_view figure) {
+  return [table, kind, figure](const Scenario& s) -> std::optional<StepSlowness> {
+    const std::optional<EmpiricalBand> b = band_for(table, scenario_features(s, kind, figure));
     if (!b) return std::nullopt;
     return StepSlowness{b->p10, b->p50, b->p90, b->cases, b->sources};
   };
 }
+}  // namespace
+
+SlownessOf training_step_slowness(std::span<const Residual> table) { return slowness_of(table, "training", "step"); }
+SlownessOf serving_rate_slowness(std::span<const Residual> table) { return slowness_of(table, "serving", "throughput"); }
 
 std::string size_for_risk(CapacityReport& c, const HeadlineBands& b) {
   if (!c.target_rate) throw InputError({}, "--risk p90 sizes replicas for a rate: give --rate or [serving] arrival_rate");

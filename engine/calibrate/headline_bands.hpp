@@ -51,8 +51,10 @@ std::vector<HeadlineBands> sweep_bands(const Scenario& s, const std::vector<Swee
 std::vector<HeadlineBands> sweep_bands(const Scenario& s, const std::vector<ServeRow>& rows, const std::vector<InferencePrediction>& best,
                                        std::span<const Residual> table);
 
-// Plan: each row's step band, as the training cases judge predict's step (`table` must outlive it).
+// Plan: each row's step band, as the training cases judge predict's step, and each serving replica's rate
+// band, as the serving throughput cases judge capacity's SLO rate (`table` must outlive them).
 SlownessOf training_step_slowness(std::span<const Residual> table);
+SlownessOf serving_rate_slowness(std::span<const Residual> table);
 
 // capacity --risk p90: the report's replicas and devices become the band's P90 count, with an assumption
 // saying so, which it returns; InputError without a target rate or a band to size by.

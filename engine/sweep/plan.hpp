@@ -22,14 +22,6 @@
 
 namespace perfcast {
 
-// A training step's empirical band (docs/models.md F-UNC-2): P10/P50/P90 of ln(reality / prediction),
-// with the cases behind it; given by a caller above sweep/ (calibrate's bands), per scenario.
-struct StepSlowness {
-  double p10 = 0, p50 = 0, p90 = 0;
-  int cases = 0, sources = 0;
-};
-using SlownessOf = std::function<std::optional<StepSlowness>(const Scenario&)>;
-
 struct PlanRequest {
   std::optional<double> deadline_s, budget_usd;
   SlownessOf slowness;        // each row's band (none: rows carry no band)

@@ -31,7 +31,8 @@ bool same_plan(const PlanReport& a, const PlanReport& b) {
 bool same_plan(const ServingPlanReport& a, const ServingPlanReport& b) {
   return same_search(a, b) && a.rate == b.rate && a.input_len == b.input_len && a.output_len == b.output_len &&
          a.slo.ttft_s == b.slo.ttft_s && a.slo.tpot_s == b.slo.tpot_s && a.slo.percentile == b.slo.percentile &&
-         a.request.budget_usd_per_hour == b.request.budget_usd_per_hour && a.request.weight_dtypes == b.request.weight_dtypes;
+         a.request.budget_usd_per_hour == b.request.budget_usd_per_hour && a.request.weight_dtypes == b.request.weight_dtypes &&
+         a.request.risk_p90 == b.request.risk_p90;
 }
 
 void zero_counts(PlanReport& r) { r.units = r.layouts = r.timed = r.priced = 0; }

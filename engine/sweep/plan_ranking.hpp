@@ -2,14 +2,26 @@
 // What `perfcast plan` ranks its rows by (training and serving alike): the objective, and the
 // Pareto front of two or three metrics, lower better on each.
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "engine/spec/plan_space.hpp"
+#include "engine/spec/scenario.hpp"
 #include "engine/sweep/ranking.hpp"
 
 namespace perfcast {
+
+// A row's empirical band (docs/models.md F-UNC-2): P10/P50/P90 of ln(reality / prediction) for a
+// training step, or of ln(predicted / measured) rate for a serving replica, with the cases behind it;
+// given per scenario by a caller above sweep/ (calibrate's bands).
+struct StepSlowness {
+  double p10 = 0, p50 = 0, p90 = 0;
+  int cases = 0, sources = 0;
+};
+using SlownessOf = std::function<std::optional<StepSlowness>(const Scenario&)>;
 
 enum class PlanMetric { time, cost, co2 };
 std::string_view name_of(PlanMetric m);

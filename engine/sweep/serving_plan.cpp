@@ -214,7 +214,7 @@ std::string binding(const ServingPlanRow& row, const Target& t, const ServingPla
   std::pair<double, std::string> worst{0, "-"};
   if (t.slo.ttft_s) worst = std::max(worst, {row.point.ttft_p_s / *t.slo.ttft_s, "ttft"});
   if (t.slo.tpot_s) worst = std::max(worst, {row.point.tpot_p_s / *t.slo.tpot_s, "tpot"});
-  if (r.budget_usd_per_hour) worst = std::max(worst, {row.usd_per_hour / *r.budget_usd_per_hour, "budget"});
+  if (r.budget_usd_per_hour) worst = std::max(worst, {row.value(PlanMetric::cost) / *r.budget_usd_per_hour, "budget"});
   if (r.max_devices) worst = std::max(worst, {double(row.devices) / *r.max_devices, "device cap"});
   return fmt::format("{} {:.0f}%", worst.second, 100 * worst.first);
 }
@@ -224,8 +224,8 @@ std::string binding(const ServingPlanRow& row, const Target& t, const ServingPla
 double ServingPlanRow::value(PlanMetric m) const {
   switch (m) {
     case PlanMetric::time: return point.e2e_p_s;
-    case PlanMetric::cost: return usd_per_hour;
-    case PlanMetric::co2: return co2_known ? co2e_kg_per_hour : std::numeric_limits<double>::infinity();
+    case PlanMetric::cost: return at_p90 ? usd_per_hour_p90 : usd_per_hour;
+    case PlanMetric::co2: return co2_known ? co2e_kg_per_hour * units_share() : std::numeric_limits<double>::infinity();
   }
   return 0;
 }
@@ -273,6 +273,8 @@ ServingPlanReport serving_plan(const PlanCandidates& candidates, const std::stri
     ++out.simulated;
     if (out.engine.empty()) out.engine = z.engine;
     const PlanHardware& h = candidates.hardware[u.hardware];
+    const std::optional<StepSlowness> slowness = r.slowness ? r.slowness(u.replica) : std::nullopt;
+    const int replicas_p90 = slowness ? int(std::ceil(z.replicas * std::exp(slowness->p90) - 1e-9)) : 0;
     for (std::size_t pi = 0; pi < h.payments.size(); ++pi) {
       const PlanPayment& p = h.payments[pi];
       const bool rented = p.kind != Payment::purchase;
@@ -308,13 +310,24 @@ ServingPlanReport serving_plan(const PlanCandidates& candidates, const std::stri
         continue;
       }
       row.usd_per_hour = *e.usd;
+      if (slowness) {
+        row.slowness = slowness;
+        row.replicas_p90 = std::max(z.replicas, replicas_p90);
+        row.units_p90 = units_holding(row.replicas_p90, u.layout.devices, per_unit, joined);
+        row.usd_per_hour_p90 = row.usd_per_hour * row.units_p90 / held;
+      }
       row.usd_per_million_tokens = e.usd_per_million_tokens.value_or(0);
       row.capex_usd = e.capex_usd.value_or(0);
       row.co2e_kg_per_hour = e.co2e_kg.value_or(0) + e.embodied_kg.value_or(0);
       row.co2_known = e.co2e_kg.has_value();
       row.power_W = e.it_power_W * e.pue.value_or(1);
-      if (r.budget_usd_per_hour && row.usd_per_hour > *r.budget_usd_per_hour) {
-        funnel.drop(kBudget, "over the budget per hour");
+      if (r.risk_p90 && !slowness) {
+        funnel.drop(kBudget, "no empirical band to size at P90 (--risk p90)");
+        continue;
+      }
+      row.at_p90 = r.risk_p90;
+      if (r.budget_usd_per_hour && row.value(PlanMetric::cost) > *r.budget_usd_per_hour) {
+        funnel.drop(kBudget, r.risk_p90 ? "over the budget per hour at P90" : "over the budget per hour");
         continue;
       }
       row.binds = binding(row, t, r);

@@ -34,6 +34,8 @@ struct ServingPlanRequest {
   int shard = 0, shards = 1;  // replica layouts whose index mod shards is shard
   int threads = 0;            // 0: every core
   std::string calibration;    // the profile the options carry ("" none): written out, so shards of one plan agree
+  SlownessOf slowness;        // each replica's serving-rate band (none: rows carry no band)
+  bool risk_p90 = false;      // cost, CO2e and the budget at the band's P90 fleet
 };
 
 struct ServingPlanRow {
@@ -53,6 +55,13 @@ struct ServingPlanRow {
   double co2e_kg_per_hour = 0, power_W = 0;  // operational (location-based) plus embodied; facility power
   bool co2_known = true;       // false: no region, so no grid intensity (co2 then ranks last)
   std::string binds;           // the bound nearest to binding: "tpot 97%", "budget 40%"
+  // The replica's rate band and the fleet at its slow end: each replica sustaining e^-P90 of its
+  // predicted SLO rate, replicas x e^P90 rounded up, packed as the point's, the cost per hour with the units.
+  std::optional<StepSlowness> slowness;
+  int replicas_p90 = 0, units_p90 = 0;
+  double usd_per_hour_p90 = 0;
+  bool at_p90 = false;         // ranked and bounded as the P90 fleet (--risk p90)
+  double units_share() const { return at_p90 && units > 0 ? double(units_p90) / units : 1; }
   // time: the E2E latency at the SLO percentile; cost: USD per hour; co2: kg CO2e per hour.
   double value(PlanMetric m) const;
 };

@@ -29,11 +29,11 @@ PlanColumn<Row> emissions(std::string key, std::string unit, std::string descrip
 }
 
 // A member of the row's band (null: none); read back, a number makes the band.
-template <auto Member>
-PlanColumn<PlanRow> band_member(std::string key, std::string unit, std::string description) {
+template <class Row, auto Member>
+PlanColumn<Row> band_member(std::string key, std::string unit, std::string description) {
   return {std::move(key), std::move(unit), std::move(description),
-          [](const PlanRow& r) { return r.slowness ? json((*r.slowness).*Member) : json(nullptr); },
-          [](PlanRow& r, const json& v) {
+          [](const Row& r) { return r.slowness ? json((*r.slowness).*Member) : json(nullptr); },
+          [](Row& r, const json& v) {
             if (v.is_null()) return;
             if (!r.slowness) r.slowness = StepSlowness{};
             v.get_to((*r.slowness).*Member);
@@ -102,11 +102,11 @@ std::vector<PlanColumn<PlanRow>> training_columns() {
                    field<R, &R::memory_B>("memory_bytes", "B", "Memory of the busiest device"),
                    field<R, &R::binds>("binds", "", "The bound nearest to binding (deadline, budget, memory, device cap) and its share"),
                    field<R, &R::at_p90>("ranked_at_p90", "", "Ranked and bounded at the band's P90 (--risk p90)"),
-                   band_member<&StepSlowness::p10>("slowness_p10", "", "The step's empirical band: P10 of ln(reality / prediction) (F-UNC-2)"),
-                   band_member<&StepSlowness::p50>("slowness_p50", "", "Its P50"),
-                   band_member<&StepSlowness::p90>("slowness_p90", "", "Its P90"),
-                   band_member<&StepSlowness::cases>("band_cases", "cases", "Held-out validation cases behind the band"),
-                   band_member<&StepSlowness::sources>("band_sources", "sources", "Their sources"),
+                   band_member<R, &StepSlowness::p10>("slowness_p10", "", "The step's empirical band: P10 of ln(reality / prediction) (F-UNC-2)"),
+                   band_member<R, &StepSlowness::p50>("slowness_p50", "", "Its P50"),
+                   band_member<R, &StepSlowness::p90>("slowness_p90", "", "Its P90"),
+                   band_member<R, &StepSlowness::cases>("band_cases", "cases", "Held-out validation cases behind the band"),
+                   band_member<R, &StepSlowness::sources>("band_sources", "sources", "Their sources"),
                    at_band("wall_s_p10", "s", "Wall time at the band's P10", &R::wall_s, &StepSlowness::p10),
                    at_band("wall_s_p90", "s", "Wall time at the band's P90", &R::wall_s, &StepSlowness::p90),
                    at_band("usd_p10", "USD", "The job's cost at the band's P10", &R::usd, &StepSlowness::p10),
@@ -152,7 +152,16 @@ std::vector<PlanColumn<ServingPlanRow>> serving_columns() {
                    emissions<R, &R::co2e_kg_per_hour>("co2e_kg_per_hour", "kg CO2e/h",
                                                       "Operational (location-based) plus embodied, per hour (null: no region)"),
                    field<R, &R::power_W>("facility_power_W", "W", "The fleet's facility power at the load"),
-                   field<R, &R::binds>("binds", "", "The bound nearest to binding (ttft, tpot, budget, device cap) and its share")})
+                   field<R, &R::binds>("binds", "", "The bound nearest to binding (ttft, tpot, budget, device cap) and its share"),
+                   band_member<R, &StepSlowness::p10>("slowness_p10", "",
+                                                      "The replica's serving-rate band: P10 of ln(predicted / measured) (F-UNC-2)"),
+                   band_member<R, &StepSlowness::p90>("slowness_p90", "", "Its P90"),
+                   band_member<R, &StepSlowness::cases>("band_cases", "cases", "Held-out validation cases behind the band"),
+                   band_member<R, &StepSlowness::sources>("band_sources", "sources", "Their sources"),
+                   field<R, &R::replicas_p90>("replicas_p90", "", "Replicas if each sustains e^-P90 of its predicted rate (0: no band)"),
+                   field<R, &R::units_p90>("units_p90", "", "Instances or nodes holding them"),
+                   field<R, &R::usd_per_hour_p90>("usd_per_hour_p90", "USD/h", "That fleet's cost per hour"),
+                   field<R, &R::at_p90>("ranked_at_p90", "", "Ranked and bounded as the P90 fleet (--risk p90)")})
     c.push_back(x);
   return c;
 }

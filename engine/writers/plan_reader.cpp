@@ -44,6 +44,12 @@ struct Reader : JsonReader {
     }
     return s;
   }
+  // --risk as written: p50 or p90.
+  bool risk(const json& j) const {
+    const std::string r = get<std::string>(j, "risk");
+    if (r != "p50" && r != "p90") fail(fmt::format("'risk' is '{}', not p50 or p90", r));
+    return r == "p90";
+  }
   ReasonCounts dropped(const json& j) const {
     ReasonCounts out;
     for (const json& d : at(j, "dropped")) {
@@ -101,9 +107,7 @@ PlanReport training_plan(const Reader& in, const json& j) {
   r.timed = in.get<std::uint64_t>(j, "timed");
   r.request.deadline_s = in.maybe(j, "deadline_s");
   r.request.budget_usd = in.maybe(j, "budget_usd");
-  const std::string risk = in.get<std::string>(j, "risk");
-  if (risk != "p50" && risk != "p90") in.fail(fmt::format("'risk' is '{}', not p50 or p90", risk));
-  r.request.risk_p90 = risk == "p90";
+  r.request.risk_p90 = in.risk(j);
   r.best = in.rows(j, "best", training_plan_columns());
   r.front = in.rows(j, "front", training_plan_columns());
   return r;
@@ -127,6 +131,7 @@ ServingPlanReport serving_plan(const Reader& in, const json& j) {
   r.request.ttft_slo_s = r.slo.ttft_s, r.request.tpot_slo_s = r.slo.tpot_s;
   r.request.percentile = r.slo.percentile * 100;
   r.request.budget_usd_per_hour = in.maybe(j, "budget_usd_per_hour");
+  r.request.risk_p90 = in.risk(j);
   for (const std::string& d : in.get<std::vector<std::string>>(j, "dtypes")) {
     const auto p = precision_from(d);
     if (!p) in.fail(fmt::format("'dtypes' holds '{}'", d));

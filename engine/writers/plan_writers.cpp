@@ -1,5 +1,6 @@
 #include "engine/writers/plan_writers.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -85,7 +86,7 @@ std::string dropped_text(const ReasonCounts& dropped, std::string_view what) {
 std::string fleet_table(const std::vector<ServingPlanRow>& rows, const models::Slo& slo) {
   const std::string p = fmt::format("p{:g}", slo.percentile * 100);
   TextTable t({"#", "fleet", "replica", "paid as", "region", "$/h", "$/Mtok", "capex", "CO2e/h", "TTFT " + p, "TPOT " + p, "E2E " + p,
-               "binds"});
+               "binds", "at P90"});
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const ServingPlanRow& x = rows[i];
     const ServeLayout& l = x.replica;
@@ -96,7 +97,8 @@ std::string fleet_table(const std::vector<ServingPlanRow>& rows, const models::S
                            x.accelerator),
                replica, x.payment, x.region, usd_text(x.usd_per_hour), usd_text(x.usd_per_million_tokens),
                x.capex_usd > 0 ? usd_text(x.capex_usd) : "-", x.co2_known ? mass_text(x.co2e_kg_per_hour) : "-", duration_text(x.point.ttft_p_s),
-               duration_text(x.point.tpot_p_s), duration_text(x.point.e2e_p_s), x.binds});
+               duration_text(x.point.tpot_p_s), duration_text(x.point.e2e_p_s), x.binds,
+               x.slowness ? fmt::format("{} replicas, {}", x.replicas_p90, usd_text(x.usd_per_hour_p90)) : "-"});
   }
   return t.render();
 }
@@ -211,6 +213,13 @@ std::string plan_to_table(const ServingPlanReport& r) {
   }
   out += "\nAssumptions:\n";
   for (const std::string& a : r.assumptions) out += "  - " + a + "\n";
+  const auto banded = std::find_if(r.best.begin(), r.best.end(), [](const ServingPlanRow& x) { return x.slowness.has_value(); });
+  if (banded != r.best.end())
+    out += fmt::format("At P90: the fleet if each replica sustains only e^-P90 of its predicted SLO rate, the slow end of the empirical band of "
+                       "held-out serving throughput cases like it (docs/models.md F-UNC-2; e.g. {} cases from {} sources for row {}): replicas "
+                       "x e^P90 rounded up, packed alike, the cost per hour with the units.\n",
+                       banded->slowness->cases, banded->slowness->sources, banded - r.best.begin() + 1);
+  if (q.risk_p90) out += "--risk p90: ranked, and held to the budget, by the P90 fleet's cost and CO2e per hour.\n";
   out += fmt::format("Plan took {:.3g} s.\n", r.seconds);
   return out;
 }
@@ -226,6 +235,7 @@ nlohmann::json plan_to_json(const ServingPlanReport& r) {
               {"percentile", r.slo.percentile * 100}};
   add_search(j, r);
   j["budget_usd_per_hour"] = q.budget_usd_per_hour ? nlohmann::json(*q.budget_usd_per_hour) : nlohmann::json(nullptr);
+  j["risk"] = q.risk_p90 ? "p90" : "p50";
   j["dtypes"] = nlohmann::json::array();
   for (Precision p : q.weight_dtypes) j["dtypes"].push_back(name_of(p));
   add_outcome(j, serving_plan_columns(), r.dropped, r.last_removed_by, r.last_removed_stage, r.best, r.front);
