@@ -206,8 +206,9 @@ Eigen::VectorXd fit_with_noise(CaseSet& set, const Active& active, const Eigen::
     const double o = marginal_objective(set, active, u, dof, evaluations);
     if (best.size() == 0 || o < best_objective) best = u, best_objective = o, best_noise = set.noise;
   }
-  // With the priors all but silent (a scatter of 1 % of the tolerances), then re-estimated: a fit the priors
-  // held in a compromise escapes it when the data can be met much closer.
+  // Once more from the best with the priors all but silent (the cases at 1 % of their tolerances weigh the
+  // priors down 10^4-fold), then the scatter re-estimated: a fit the priors held in a compromise escapes it
+  // when the data can be met much closer (2 of the 18 synthetic curves of calibration_test need it).
   set.noise = 0.01;
   Eigen::VectorXd loose = fit(set, active, nullptr, best, evaluations);
   loose = fit_from(set, active, loose, dof, evaluations);
