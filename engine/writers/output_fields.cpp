@@ -468,7 +468,7 @@ std::vector<CommandFields> build() {
     j.add(p + "assumptions[]", "", "Serving: what the plan assumed");
     j.add(p + "pareto[]", "", "Metrics of the Pareto front").add(p + "deadline_s", "s", "--deadline (null: none)");
     j.add(p + "budget_usd", "USD", "--budget (null: none)").add(p + "max_devices", "devices", "--max-devices (null: none)");
-    j.add(p + "risk", "", "Training: --risk, p50 (the point prediction) or p90 (the band's slow end)");
+    j.add(p + "risk", "", "--risk: p50 (ranked at the point prediction) or p90 (at the band's slow end)");
     j.add(p + "nodes[]", "nodes", "Node counts searched").add(p + "systems[]", "", "Systems searched (the scenario rules accepted)");
     j.add(p + "units", "", "System x node-count units swept").add(p + "layouts", "", "Distinct layouts judged");
     j.add(p + "timed", "", "Layouts timed (passed the stack's rules and fit)").add(p + "priced", "", "Rows priced (unit x payment)");
