@@ -676,7 +676,8 @@ TEST_CASE("sweep: table, JSON and CSV, nothing on stderr when piped, and sweep-m
   CHECK(t.out.find("Bands: where reality fell on validated cases like this one") != std::string::npos);
   Run banded = run("sweep " + scenario + " --top 2 --format json");
   REQUIRE(banded.code == 0);
-  for (const nlohmann::json& row : nlohmann::json::parse(banded.out)["sweep"]["best"]) {
+  const nlohmann::json banded_doc = nlohmann::json::parse(banded.out);
+  for (const nlohmann::json& row : banded_doc["sweep"]["best"]) {
     const nlohmann::json& step = row["bands"]["figures"]["step_time"];
     CHECK(step["predicted"] == row["prediction"]["training"]["step_time_s"]);
     CHECK(step["p10"].get<double>() < step["p90"].get<double>());

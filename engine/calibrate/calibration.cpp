@@ -308,7 +308,7 @@ CalibrationResult calibrate(const CalibrationRequest& r, const HardwareDb& db) {
     const auto rows = Eigen::Index(set.baseline.size());
     Active numb{{}, ModelParams{}};
     std::vector<Eigen::Index> columns;
-    for (std::size_t j = 0; j < all.params.size(); ++j)
+    for (std::size_t j = 0; rows > 0 && j < all.params.size(); ++j)
       if (sense.col(Eigen::Index(j)).head(rows).cwiseAbs().maxCoeff() <= 1e-9)
         numb.params.push_back(all.params[j]), columns.push_back(Eigen::Index(j));
     const Eigen::MatrixXd far = log_jacobian(set, numb, numb.base, std::log(10.0), out.evaluations);
