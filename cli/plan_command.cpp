@@ -36,10 +36,6 @@ struct PlanOptions {
   std::optional<double> rate, percentile;
 };
 
-constexpr std::string_view kCalibratedRisk =
-    "--risk p90: the empirical bands describe the sourced defaults, not a calibration profile; drop --calibration, or see the profile's "
-    "spread with perfcast predict --uncertainty";
-
 std::vector<std::string> words(const std::string& text, std::string_view option) {
   std::vector<std::string> out;
   std::string word;
@@ -93,6 +89,18 @@ void set_ranking(Request& r, const PlanOptions& o) {
   if (!o.shard.empty()) std::tie(r.shard, r.shards) = parse_shard(o.shard);
 }
 
+// Each row's empirical band (`bands` of the shipped residuals) and --risk. The bands describe the sourced
+// defaults: a calibrated plan carries none, and --risk p90 is refused with a profile (its own spread is
+// predict --uncertainty's).
+template <class Request>
+void set_risk(Request& r, const PlanOptions& o, SlownessOf (*bands)(std::span<const Residual>)) {
+  if (o.calibration.empty()) r.slowness = bands(shipped_residuals().cases);
+  else if (o.risk == "p90")
+    throw InputError({}, "--risk p90: the empirical bands describe the sourced defaults, not a calibration profile; drop --calibration, "
+                         "or see the profile's spread with perfcast predict --uncertainty");
+  r.risk_p90 = o.risk == "p90";
+}
+
 // --budget: money for a training job (the rent or capex), money per hour for a serving fleet.
 std::optional<double> budget(const std::string& text, bool serving) {
   if (text.empty()) return std::nullopt;
@@ -117,9 +125,7 @@ int run_serving(const PlanOptions& o, const PlanCandidates& candidates) {
     }
   r.budget_usd_per_hour = budget(o.budget, true);
   set_ranking(r, o);
-  if (o.calibration.empty()) r.slowness = serving_rate_slowness(shipped_residuals().cases);
-  else if (o.risk == "p90") throw InputError({}, std::string(kCalibratedRisk));
-  r.risk_p90 = o.risk == "p90";
+  set_risk(r, o, serving_rate_slowness);
   const InferenceOptions options = with_params(InferenceOptions{}, profile_params(o.calibration));
   print(serving_plan(candidates, o.scenario, r, options), o.format);
   return 0;
@@ -133,10 +139,7 @@ int run_training(const PlanOptions& o, const PlanCandidates& candidates, const s
   if (!o.deadline.empty()) r.deadline_s = positive(o.deadline, units::dim::seconds, "--deadline", "60d or 1440h");
   r.budget_usd = budget(o.budget, false);
   set_ranking(r, o);
-  // The bands describe the sourced defaults: a calibrated plan carries none (the profile's own spread is predict --uncertainty's).
-  if (o.calibration.empty()) r.slowness = training_step_slowness(shipped_residuals().cases);
-  else if (o.risk == "p90") throw InputError({}, std::string(kCalibratedRisk));
-  r.risk_p90 = o.risk == "p90";
+  set_risk(r, o, training_step_slowness);
   const TrainingOptions options = with_params(TrainingOptions{}, profile_params(o.calibration));
   print(plan(candidates, o.scenario, nodes, r, options), o.format);
   return 0;

@@ -47,6 +47,11 @@ struct Active {
     return m;
   }
   static double value_of(const CalibrationParam& c, double u) { return c.low + (c.high - c.low) / (1 + std::exp(-u)); }
+  // Parameter j's prior residual at u: ln(value / default) in prior sds.
+  double prior_residual(const Eigen::VectorXd& u, std::size_t j) const {
+    const CalibrationParam& c = *params[j];
+    return std::log(value_of(c, u(Eigen::Index(j))) / c.default_value()) / c.prior_sd;
+  }
   static double u_of(const CalibrationParam& c, double v) {
     // Start a hair inside the bounds: a default on a bound (overlap_window = 1) has no finite u.
     const double span = c.high - c.low;
@@ -84,10 +89,7 @@ struct Residuals {
       const double e = log_error(scores[i]);
       r(k++) = std::isfinite(e) ? e * set->weight(scores[i]) : 1e3;  // a case the model cannot predict pushes away
     }
-    for (std::size_t j = 0; j < active->params.size(); ++j) {
-      const CalibrationParam& c = *active->params[j];
-      r(k++) = std::log(Active::value_of(c, u(Eigen::Index(j))) / c.default_value()) / c.prior_sd;
-    }
+    for (std::size_t j = 0; j < active->params.size(); ++j) r(k++) = active->prior_residual(u, j);
     return 0;
   }
 };
@@ -148,10 +150,7 @@ double marginal_objective(const CaseSet& set, const Active& active, const Eigen:
   ++evaluations;
   const double sigma = noise_of(chi2, dof);
   double prior = 0;
-  for (std::size_t j = 0; j < active.params.size(); ++j) {
-    const CalibrationParam& c = *active.params[j];
-    prior += std::pow(std::log(Active::value_of(c, u(Eigen::Index(j))) / c.default_value()) / c.prior_sd, 2);
-  }
+  for (std::size_t j = 0; j < active.params.size(); ++j) prior += std::pow(active.prior_residual(u, j), 2);
   return std::isfinite(chi2) ? chi2 / (2 * sigma * sigma) + dof * std::log(sigma) + prior / 2 : HUGE_VAL;
 }
 

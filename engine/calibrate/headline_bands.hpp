@@ -14,7 +14,7 @@
 #include "engine/sweep/compare.hpp"
 #include "engine/sweep/inference_sweep.hpp"
 #include "engine/sweep/training_sweep.hpp"
-#include "engine/sweep/plan.hpp"
+#include "engine/sweep/plan_ranking.hpp"
 
 namespace perfcast {
 

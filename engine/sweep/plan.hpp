@@ -10,7 +10,6 @@
 // also the cheapest; its energy, and so its CO2e, is taken at that layout.
 #include <cmath>
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
