@@ -145,10 +145,9 @@ Reply refusal(int status, std::string_view message) { return {status, error_body
 
 Reply route(const Site& site, std::string_view method, std::string_view path, const std::multimap<std::string, std::string>& query,
             std::string_view body) {
-  static const std::vector<std::string> posts{"/api/predict", "/api/memory", "/api/capacity", "/api/roofline", "/api/sweep", "/api/compare"};
-  const bool is_post = std::find(posts.begin(), posts.end(), path) != posts.end();
-  const bool is_get = path == "/api/site" || path == "/api/hw" || path.starts_with("/api/hw/") || path == "/api/validate";
-  if (!is_post && !is_get) return refusal(404, fmt::format("no endpoint {} (see GET /api/site and the README)", path));
+  const std::string_view takes = endpoint_method(path);
+  const bool is_post = takes == "POST", is_get = takes == "GET";
+  if (takes.empty()) return refusal(404, fmt::format("no endpoint {} (see GET /api/site and the README)", path));
   if (is_post != (method == "POST")) return refusal(405, fmt::format("{} takes {}", path, is_post ? "POST with a JSON body" : "GET"));
   if (is_get) {
     if (path == "/api/site") return {200, site.site_json()};
@@ -170,6 +169,13 @@ Reply route(const Site& site, std::string_view method, std::string_view path, co
 }
 
 }  // namespace
+
+std::string_view endpoint_method(std::string_view path) {
+  static const std::vector<std::string_view> posts{"/api/predict", "/api/memory", "/api/capacity", "/api/roofline", "/api/sweep", "/api/compare"};
+  if (std::find(posts.begin(), posts.end(), path) != posts.end()) return "POST";
+  if (path == "/api/site" || path == "/api/hw" || path.starts_with("/api/hw/") || path == "/api/validate") return "GET";
+  return "";
+}
 
 std::string error_body(std::string_view message) {
   // One line: a message never carries a newline into the reply.

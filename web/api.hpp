@@ -32,6 +32,9 @@ struct Reply {
 Reply answer(const Site& site, std::string_view method, std::string_view path, const std::multimap<std::string, std::string>& query,
              std::string_view body);
 
+// The method an endpoint takes: "POST", "GET", or "" for no such endpoint.
+std::string_view endpoint_method(std::string_view path);
+
 // {"error": message} as one line.
 std::string error_body(std::string_view message);
 
