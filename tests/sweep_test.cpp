@@ -313,7 +313,7 @@ TEST_CASE("Device counts for --devices: one count, a doubling range, a factor, a
   }
 }
 
-TEST_CASE("work spread over threads survives threads the system refuses: every item once, no abort") {
+TEST_CASE("work spread over threads refuses in one line threads the system cannot start: no abort, none left running") {
   // A starter that refuses every thread after the second, as a thread or memory limit does.
   const auto refuse_after_two = [] {
     return [left = 2](auto& f, int t) mutable -> std::optional<std::thread> {
@@ -324,13 +324,16 @@ TEST_CASE("work spread over threads survives threads the system refuses: every i
   for (bool with_progress : {false, true}) {
     CAPTURE(with_progress);
     std::vector<std::atomic<int>> seen(1000);
-    std::atomic<int> reported{0};
-    const Progress progress = [&](std::uint64_t, std::uint64_t) { ++reported; };
-    for_each_item(64, seen.size(), with_progress ? progress : Progress{}, [&](int, std::uint64_t k) { ++seen[k]; }, refuse_after_two());
-    for (const std::atomic<int>& s : seen) CHECK(s.load() == 1);
-    CHECK((reported.load() > 0) == with_progress);
+    const Progress progress = [&](std::uint64_t, std::uint64_t) {};
+    try {
+      for_each_item(64, seen.size(), with_progress ? progress : Progress{}, [&](int, std::uint64_t k) { ++seen[k]; }, refuse_after_two());
+      FAIL("the refused threads went unnoticed");
+    } catch (const InputError& e) {
+      CHECK(std::string(e.what()).find("64 worker threads: the system started only 3") != std::string::npos);
+    }
+    for (const std::atomic<int>& s : seen) CHECK(s.load() <= 1);  // no item twice, and the started threads joined
   }
-  // The default starter, with more threads than items, still does each item once.
+  // The default starter, with more threads than items, does each item once.
   std::vector<std::atomic<int>> seen(3);
   for_each_item(8, seen.size(), Progress{}, [&](int, std::uint64_t k) { ++seen[k]; });
   for (const std::atomic<int>& s : seen) CHECK(s.load() == 1);

@@ -3,7 +3,8 @@
 // takes the next item until none is left; the calling thread is one of them, and when a progress
 // callback is given it reports items done about ten times a second. The first exception stops
 // the other threads and is rethrown. A thread the system cannot start (std::system_error: a
-// thread or memory limit) leaves its share to the threads that did start, the caller at least.
+// thread or memory limit) stops the work: the threads that started are joined and an InputError
+// says how many did, so an asked-for count is never silently something else.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -14,6 +15,10 @@
 #include <system_error>
 #include <thread>
 #include <vector>
+
+#include <fmt/format.h>
+
+#include "engine/core/errors.hpp"
 
 namespace perfcast {
 
@@ -37,13 +42,27 @@ struct StartThread {
   }
 };
 
+// Whether this thread is running items of a for_each_item: one nested inside runs on its caller's
+// thread alone, so work spread at two levels (calibrate's refits, each scoring cases) never asks
+// for threads × threads.
+inline thread_local bool t_inside_parallel_work = false;
+
 // work(thread, item) for every item in [0, items), on up to `threads` threads (thread 0 is the
 // caller's unless progress is reported, when the caller only watches).
 template <class Work, class Start = StartThread>
 void for_each_item(int threads, std::uint64_t items, const Progress& progress, Work&& work, Start&& start = {}) {
+  if (t_inside_parallel_work) threads = 1;
   std::atomic<std::uint64_t> next{0}, done{0};
   std::vector<std::exception_ptr> errors(std::size_t(threads > 0 ? threads : 1));
   auto run = [&](int t) {
+    const bool outer = !t_inside_parallel_work;
+    t_inside_parallel_work = true;
+    struct Reset {
+      bool outer;
+      ~Reset() {
+        if (outer) t_inside_parallel_work = false;
+      }
+    } reset{outer};
     try {
       for (std::uint64_t k; (k = next.fetch_add(1)) < items; done.fetch_add(1)) work(t, k);
     } catch (...) {
@@ -53,12 +72,19 @@ void for_each_item(int threads, std::uint64_t items, const Progress& progress, W
   };
   std::vector<std::thread> pool;
   pool.reserve(std::size_t(std::max(0, threads - 1)));
+  auto refuse = [&] {
+    next = items;
+    for (std::thread& t : pool) t.join();
+    throw InputError({}, fmt::format("{} worker threads: the system started only {} (a thread or memory limit); ask for fewer with --threads",
+                                     threads, pool.size() + 1));
+  };
   for (int t = 1; t < threads; ++t) {
     std::optional<std::thread> thread = start(run, t);
-    if (!thread) break;
+    if (!thread) refuse();
     pool.push_back(std::move(*thread));
   }
   std::optional<std::thread> first = progress ? start(run, 0) : std::nullopt;
+  if (progress && !first) refuse();
   if (first) {
     while (done.load() < items && next.load() < items) {
       progress(done.load(), items);

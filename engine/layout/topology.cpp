@@ -76,8 +76,15 @@ Topology system_topology(const ResolvedHardware& hw) { return topology_of(hw, 0,
 models::Fabric fabric_for(const Topology& t, std::span<const int> members) {
   models::Fabric f;
   f.ranks = static_cast<int>(members.size());
-  // Distinct scale-up domains and nodes among the members (sorted, then counted once each).
+  // Distinct scale-up domains and nodes among the members: counted in one pass when the members are
+  // in order (place_groups' always are), else sorted first.
+  const bool ordered = std::is_sorted(members.begin(), members.end());
   auto distinct = [&](int per) {
+    if (ordered) {
+      std::size_t n = 0;
+      for (std::size_t i = 0; i < members.size(); ++i) n += i == 0 || members[i] / per != members[i - 1] / per;
+      return n;
+    }
     std::vector<int> ids(members.size());
     for (std::size_t i = 0; i < members.size(); ++i) ids[i] = members[i] / per;
     std::sort(ids.begin(), ids.end());

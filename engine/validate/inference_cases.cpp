@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "engine/core/errors.hpp"
+#include "engine/core/parallel.hpp"
 #include "engine/validate/case_features.hpp"
 #include "engine/predict/inference.hpp"
 
@@ -81,8 +82,10 @@ std::string_view inference_case_kind(const InferenceCase& c) {
 }
 
 std::vector<CaseScore> score_inference_cases(const std::vector<InferenceCase>& cases, const ModelParams& mp) {
-  std::vector<CaseScore> scores;
-  for (const InferenceCase& c : cases) {
+  // Each case apart, on every core: a serving case simulates its engine (most of validate's time).
+  std::vector<CaseScore> scores(cases.size());
+  for_each_item(thread_count(0, cases.size()), cases.size(), {}, [&](int, std::uint64_t k) {
+    const InferenceCase& c = cases[k];
     const InferenceMetric m = InferenceMetric(c.metric);
     CaseScore s = score_of(c, std::string(inference_case_kind(c)));
     const bool time = m == InferenceMetric::ttft || m == InferenceMetric::latency ||
@@ -107,8 +110,8 @@ std::vector<CaseScore> score_inference_cases(const std::vector<InferenceCase>& c
         s.detail += fmt::format(" · {} · batch {:g}{}", p.layout, p.batch, p.memory.fits ? "" : " · does not fit in the memory model");
       }
     }
-    scores.push_back(s);
-  }
+    scores[k] = std::move(s);
+  });
   return scores;
 }
 
