@@ -9,6 +9,7 @@
 #include "engine/core/errors.hpp"
 #include "engine/data/hardware_db.hpp"
 #include "engine/writers/calibration_writers.hpp"
+#include "engine/api/request_limits.hpp"
 
 namespace perfcast::cli {
 namespace {
@@ -73,7 +74,7 @@ void add_calibrate_command(CLI::App& app, const GlobalOptions& options, std::fun
   cmd->add_option("--select", o->select, "Of the chosen cases, positions i, i+N, i+2N, ... (i/N; 0/3 = a third)");
   cmd->add_option("--confidence", o->confidence, "Confidence of the intervals")->capture_default_str()->check(CLI::Range(0.5, 0.999));
   cmd->add_flag("--no-loo", o->no_loo, "Skip the leave-one-out refits");
-  cmd->add_option("--threads", o->threads, "Threads for the leave-one-out refits (0: every core)")->capture_default_str()->check(CLI::Range(0, 4096));
+  cmd->add_option("--threads", o->threads, "Threads for the leave-one-out refits (0: every core)")->capture_default_str()->check(CLI::Range(api::limits::threads.min, api::limits::threads.max));
   cmd->add_option("-o,--output", o->output, "Write the profile here (TOML)")->check(output_path());
   cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "json"}))->capture_default_str();
   cmd->callback([&action, &options, o] { action = [&options, o] { return run(options, *o); }; });

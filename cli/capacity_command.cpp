@@ -13,6 +13,7 @@
 #include "engine/core/units.hpp"
 #include "engine/writers/calibration_writers.hpp"
 #include "engine/writers/capacity_writers.hpp"
+#include "engine/api/request_limits.hpp"
 
 namespace perfcast::cli {
 namespace {
@@ -67,11 +68,11 @@ void add_capacity_command(CLI::App& app, const GlobalOptions& options, std::func
   cmd->add_option("--rate", o->rate, "Target requests/s in total (default: [serving] arrival_rate)")->check(positive_rate());
   cmd->add_option("--concurrency", o->concurrency,
                   "Closed loop of N clients (each sends its next request when the last finishes): the engine's steady state")
-      ->check(CLI::Range(1, 100000))
+      ->check(CLI::Range(api::limits::concurrency.min, api::limits::concurrency.max))
       ->excludes(cmd->get_option("--rate"));
   cmd->add_option("--ttft-slo", o->ttft_slo, "Bound on TTFT at the SLO percentile, e.g. 1s (default: [serving] ttft_slo_s)");
   cmd->add_option("--tpot-slo", o->tpot_slo, "Bound on TPOT at the SLO percentile, e.g. 50ms (default: [serving] tpot_slo_s)");
-  cmd->add_option("--percentile", o->percentile, "SLO percentile (default: [serving] slo_percentile, 99)")->check(CLI::Range(1.0, 99.999));
+  cmd->add_option("--percentile", o->percentile, "SLO percentile (default: [serving] slo_percentile, 99)")->check(CLI::Range(api::limits::percentile.min, api::limits::percentile.max));
   cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "json", "csv"}))->capture_default_str();
   cmd->add_flag("--disaggregated", o->disaggregated,
                 "Also size separate prefill and decode pools (needs a rate, both SLOs and a scale-out network for the KV hand-over)")

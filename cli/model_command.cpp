@@ -66,7 +66,7 @@ void add_model_command(CLI::App& app, const GlobalOptions&, std::function<int()>
   CLI::App* import = model->add_subcommand("import", "A Hugging Face config.json as a workload preset (scenarios/workloads format)");
   import->add_option("config", o->input, "config.json (a local file)")->required();
   import->add_option("-o,--output", o->output, "Write the preset here (its stem is the preset's name); default: print it")->check(output_path());
-  import->add_option("--name", o->name, "The preset's name (default: the output's stem, else the model's)");
+  import->add_option("--name", o->name, "The preset's name (default: the output's stem, else the model's)")->check(preset_name());
   import->callback([&action, o] { action = [o] { return run_import(*o); }; });
   CLI::App* show = model->add_subcommand("show", "A model's architecture, parameter counts and KV cache per token");
   show->add_option("model", o->input, "A preset name, a preset .toml or a config.json")->required();

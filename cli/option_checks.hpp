@@ -29,4 +29,17 @@ inline CLI::Validator output_path() {
                         "PATH");
 }
 
+// A workload preset's name: what `preset = "..."` can load from scenarios/workloads/<name>.toml:
+// letters, digits, '.', '_' and '-', not starting with '.', at most 100 characters.
+inline CLI::Validator preset_name() {
+  return CLI::Validator(
+      [](std::string& text) {
+        const bool ok = !text.empty() && text.size() <= 100 && text[0] != '.' &&
+                        text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == std::string::npos;
+        return ok ? std::string()
+                  : "'" + text + "': a preset name is 1 to 100 letters, digits, '.', '_' or '-' (not starting with '.'), as its file's stem";
+      },
+      "NAME");
+}
+
 }  // namespace perfcast::cli

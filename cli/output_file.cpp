@@ -2,7 +2,6 @@
 
 #include <filesystem>
 #include <fmt/format.h>
-#include <fstream>
 #include <system_error>
 #include <unistd.h>
 
@@ -11,37 +10,44 @@
 
 namespace perfcast::cli {
 
-void write_output_file(const std::string& path, std::string_view content, std::string_view what,
-                       const std::vector<std::string>& inputs) {
+OutputFile::OutputFile(std::string path, std::string_view what, const std::vector<std::string>& inputs)
+    : path_(std::move(path)), what_(what) {
   namespace fs = std::filesystem;
-  if (path.empty()) throw InputError({"-o", 0, 0}, fmt::format("an empty path for the {}", what));
+  if (path_.empty()) throw InputError({"-o", 0, 0}, fmt::format("an empty path for the {}", what_));
   std::error_code ec;
   for (const std::string& input : inputs)
-    if (fs::equivalent(path, input, ec))
-      throw InputError({path, 0, 0}, fmt::format("is this command's input: the {} would overwrite it", what));
-  const fs::file_status status = fs::status(path, ec);
-  // A device or pipe (/dev/stdout, /dev/full, a FIFO) is written in place; a regular file through a
-  // temporary beside it, renamed over it once every byte is written, so a failed write leaves the
-  // old file whole.
-  const bool in_place = fs::exists(status) && !fs::is_regular_file(status);
-  const std::string target = in_place ? path : path + fmt::format(".perfcast-{}.tmp", ::getpid());
-  {
-    std::ofstream out(target, std::ios::binary);
-    if (!out) throw InputError({path, 0, 0}, fmt::format("cannot write the {}", what));
-    out.write(content.data(), std::streamsize(content.size()));
-    out.close();
-    if (!out) {
-      if (!in_place) fs::remove(target, ec);
-      throw InputError({path, 0, 0}, fmt::format("cannot write the {}: the write failed (device full?)", what));
-    }
+    if (fs::equivalent(path_, input, ec))
+      throw InputError({path_, 0, 0}, fmt::format("is this command's input: the {} would overwrite it", what_));
+  const fs::file_status status = fs::status(path_, ec);
+  in_place_ = fs::exists(status) && !fs::is_regular_file(status);
+  target_ = in_place_ ? path_ : path_ + fmt::format(".perfcast-{}.tmp", ::getpid());
+  out_.open(target_, std::ios::binary);
+  if (!out_) throw InputError({path_, 0, 0}, fmt::format("cannot write the {}", what_));
+}
+
+OutputFile::~OutputFile() {
+  if (committed_ || in_place_) return;
+  out_.close();
+  std::error_code ec;
+  std::filesystem::remove(target_, ec);
+}
+
+void OutputFile::commit(std::string_view content) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  out_.write(content.data(), std::streamsize(content.size()));
+  out_.close();
+  if (!out_) throw InputError({path_, 0, 0}, fmt::format("cannot write the {}: the write failed (device full?)", what_));
+  if (!in_place_) {
+    fs::rename(target_, path_, ec);
+    if (ec) throw InputError({path_, 0, 0}, fmt::format("cannot write the {}: {}", what_, ec.message()));
   }
-  if (!in_place) {
-    fs::rename(target, path, ec);
-    if (ec) {
-      fs::remove(target, ec);
-      throw InputError({path, 0, 0}, fmt::format("cannot write the {}: {}", what, ec.message()));
-    }
-  }
+  committed_ = true;
+}
+
+void write_output_file(const std::string& path, std::string_view content, std::string_view what,
+                       const std::vector<std::string>& inputs) {
+  OutputFile(path, what, inputs).commit(content);
 }
 
 nlohmann::json read_shard_json(const std::string& path, std::string_view what, std::string_view hint) {

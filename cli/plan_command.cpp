@@ -23,6 +23,7 @@
 #include "engine/sweep/scaling.hpp"
 #include "engine/writers/plan_reader.hpp"
 #include "engine/writers/plan_writers.hpp"
+#include "engine/api/request_limits.hpp"
 
 namespace perfcast::cli {
 namespace {
@@ -217,13 +218,13 @@ void add_plan_command(CLI::App& app, const GlobalOptions& options, std::function
   cmd->add_option("--rate", o->rate, "Serving: requests/s over the fleet (default: [serving] arrival_rate)")->check(positive_rate());
   cmd->add_option("--ttft-slo", o->ttft_slo, "Serving: bound on TTFT at the SLO percentile, e.g. 1s (default: [serving] ttft_slo_s)");
   cmd->add_option("--tpot-slo", o->tpot_slo, "Serving: bound on TPOT at the SLO percentile, e.g. 50ms (default: [serving] tpot_slo_s)");
-  cmd->add_option("--percentile", o->percentile, "Serving: SLO percentile (default: [serving] slo_percentile, 99)")->check(CLI::Range(1.0, 99.999));
+  cmd->add_option("--percentile", o->percentile, "Serving: SLO percentile (default: [serving] slo_percentile, 99)")->check(CLI::Range(api::limits::percentile.min, api::limits::percentile.max));
   cmd->add_option("--dtypes", o->dtypes, "Serving: weight precisions to search, e.g. bf16,fp8 (default: the scenario's and each lower one "
                                          "the device computes in)");
   cmd->add_option("--pareto", o->pareto, "Metrics of the Pareto front (two or three of time, cost, co2), or none")->capture_default_str();
-  cmd->add_option("--top", o->top, "Best rows to show")->capture_default_str()->check(CLI::Range(0, 100000));
+  cmd->add_option("--top", o->top, "Best rows to show")->capture_default_str()->check(CLI::Range(api::limits::top.min, api::limits::top.max));
   cmd->add_option("--shard", o->shard, "Search shard i of N (i/N) of the system x node-count units (serving: replica layouts); merge the JSON outputs with plan-merge");
-  cmd->add_option("--threads", o->threads, "Worker threads per layout sweep (0: every core)")->capture_default_str()->check(CLI::Range(0, 4096));
+  cmd->add_option("--threads", o->threads, "Worker threads per layout sweep (0: every core)")->capture_default_str()->check(CLI::Range(api::limits::threads.min, api::limits::threads.max));
   cmd->add_option("--calibration", o->calibration, "A calibration profile (perfcast calibrate -o) to predict every layout with");
   cmd->add_option("--risk", o->risk, "Rank and bound by the point prediction (p50) or by each row's empirical P90, the slow end: a "
                                      "training job's deadline and budget, a serving fleet's replicas, cost and budget then hold when reality is slow")

@@ -15,13 +15,14 @@
 #include "engine/writers/calibration_writers.hpp"
 #include "engine/writers/inference_writers.hpp"
 #include "engine/writers/training_writers.hpp"
+#include "engine/api/request_limits.hpp"
 
 namespace perfcast::cli {
 namespace {
 
 struct PredictOptions {
   std::string scenario, order{default_order()}, format = "table", calibration;
-  bool detail = false, uncertainty = false;
+  bool detail = false, uncertainty = false, ignore_memory = false;
   int samples = 200;
 };
 
@@ -31,7 +32,8 @@ int run(const GlobalOptions& global, const PredictOptions& o) {
   HardwareDb db = HardwareDb::load(global.hardware_db);
   const Scenario s = load_scenario(o.scenario, default_workloads_dir(), db);
   const api::PredictAnswer a =
-      api::predict(s, {.calibration = o.calibration, .order = o.order, .uncertainty = o.uncertainty, .samples = o.samples});
+      api::predict(s, {.calibration = o.calibration, .order = o.order, .uncertainty = o.uncertainty, .samples = o.samples,
+                               .ignore_memory = o.ignore_memory});
   if (o.format == "json") {
     fmt::print("{}\n", api::to_json(a).dump(2));
     return 0;
@@ -85,7 +87,8 @@ void add_predict_command(CLI::App& app, const GlobalOptions& options, std::funct
   cmd->add_option("--calibration", o->calibration, "A calibration profile (perfcast calibrate -o) to predict with");
   cmd->add_flag("--uncertainty", o->uncertainty,
                 "P10/P50/P90 of the headline figures from the parameters' spread (the profile's, else each default's prior)");
-  cmd->add_option("--samples", o->samples, "Parameter draws for --uncertainty")->capture_default_str()->check(CLI::Range(10, 100000));
+  cmd->add_option("--samples", o->samples, "Parameter draws for --uncertainty")->capture_default_str()->check(CLI::Range(api::limits::samples.min, api::limits::samples.max));
+  cmd->add_flag("--ignore-memory", o->ignore_memory, "Training: time a layout even where the memory model says it does not fit");
   cmd->callback([&action, &options, o] { action = [&options, o] { return run(options, *o); }; });
 }
 

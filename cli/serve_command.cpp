@@ -31,9 +31,10 @@ int serve(const GlobalOptions& global, const web::ServeOptions& o) {
 }
 
 int report(const GlobalOptions& global, const ReportOptions& o) {
+  OutputFile out(o.output, "report file", {o.scenario});  // refused before the report is computed
   const HardwareDb db = HardwareDb::load(global.hardware_db);
   const Scenario s = load_scenario(o.scenario, default_workloads_dir(), db);
-  write_output_file(o.output, web::report_html(s, o.scenario, db), "report file", {o.scenario});
+  out.commit(web::report_html(s, o.scenario, db));
   fmt::print("wrote {}\n", o.output);
   return 0;
 }

@@ -18,6 +18,7 @@
 #include "engine/sweep/scaling.hpp"
 #include "engine/sweep/training_sweep.hpp"
 #include "engine/writers/sweep_writers.hpp"
+#include "engine/api/request_limits.hpp"
 
 namespace perfcast::cli {
 namespace {
@@ -147,10 +148,10 @@ void add_sweep_command(CLI::App& app, const GlobalOptions& options, std::functio
   cmd->add_option("--kv-dtypes", o->kv_dtypes, "Inference: KV-cache dtypes to search, e.g. bf16,fp8 (default the scenario's)");
   cmd->add_option("--constraint", o->constraints, "METRIC<=VALUE or METRIC>=VALUE, e.g. \"time_to_train<=60d\", \"usd<=5e6\", "
                                                   "\"memory<=70GiB\"; repeat");
-  cmd->add_option("--top", o->top, "Best layouts to show")->capture_default_str()->check(CLI::Range(0, 100000));
+  cmd->add_option("--top", o->top, "Best layouts to show")->capture_default_str()->check(CLI::Range(api::limits::top.min, api::limits::top.max));
   cmd->add_option("--pareto", o->pareto, "Metrics of a Pareto front, e.g. time,cost");
   cmd->add_option("--shard", o->shard, "Evaluate shard i of N (i/N) of the space; merge the JSON outputs with sweep-merge");
-  cmd->add_option("--threads", o->threads, "Worker threads (0: every core)")->capture_default_str()->check(CLI::Range(0, 4096));
+  cmd->add_option("--threads", o->threads, "Worker threads (0: every core)")->capture_default_str()->check(CLI::Range(api::limits::threads.min, api::limits::threads.max));
   cmd->add_flag("!--no-progress", o->progress, "No progress bar, even on a terminal");
   cmd->add_option("--calibration", o->calibration, "A calibration profile (perfcast calibrate -o) to predict every layout with; "
                   "shards of one sweep must all use the same one");

@@ -47,8 +47,9 @@ Scenario scenario_of(const py::object& given) {
   throw InputError({}, "scenario: give a file path or a dict of the scenario's tables");
 }
 
-py::object predict_answer(const py::object& scenario, const std::string& calibration, const std::string& order, bool uncertainty, int samples) {
-  return to_python(api::to_json(api::predict(scenario_of(scenario), {calibration, order, uncertainty, samples})));
+py::object predict_answer(const py::object& scenario, const std::string& calibration, const std::string& order, bool uncertainty, int samples,
+                          bool ignore_memory) {
+  return to_python(api::to_json(api::predict(scenario_of(scenario), {calibration, order, uncertainty, samples, ignore_memory})));
 }
 
 py::object memory_answer(const py::object& scenario) { return to_python(api::memory(scenario_of(scenario))); }
@@ -99,7 +100,7 @@ PYBIND11_MODULE(perfcast, m) {
   });
   using namespace pybind11::literals;
   m.def("predict", &predict_answer, "perfcast predict: a training or inference prediction", "scenario"_a, py::kw_only(), "calibration"_a = "",
-        "order"_a = "", "uncertainty"_a = false, "samples"_a = 200);
+        "order"_a = "", "uncertainty"_a = false, "samples"_a = 200, "ignore_memory"_a = false);
   m.def("memory", &memory_answer, "perfcast memory: memory per device by component", "scenario"_a);
   m.def("capacity", &capacity_answer, "perfcast capacity: serving capacity under SLOs (seconds for the SLOs)", "scenario"_a, py::kw_only(),
         "rate"_a = py::none(), "concurrency"_a = py::none(), "ttft_slo"_a = py::none(), "tpot_slo"_a = py::none(),

@@ -572,8 +572,7 @@ TEST_CASE("input files: only regular files under the size limit, a scenario stat
 TEST_CASE("validate: a --kind or --source that matches no case is refused, not scored as zero cases") {
   Run kind = run("validate --kind gem");
   CHECK(kind.code == 2);
-  CHECK(kind.err.find("perfcast: error: validate --kind 'gem': no case of that kind in the files scored (did you mean 'gemm'?); "
-                      "their kinds: ") != std::string::npos);
+  CHECK(kind.err.find("perfcast: error: validate --kind 'gem': not a kind of case (did you mean 'gemm'?); the kinds: ") != std::string::npos);
   CHECK(std::count(kind.err.begin(), kind.err.end(), '\n') == 1);
   Run source = run("validate --kind gemm --source 'no such source'");
   CHECK(source.code == 2);

@@ -387,7 +387,7 @@ TEST_CASE("AIPerf / GenAI-Perf export: what does not map is named, with the file
   CHECK_THROWS_WITH_AS(parse_aiperf_export(R"({"input_config": {"loadgen": {"concurrency": 4}}})", "p.json"),
                        doctest::Contains("no 'input_sequence_length'"), InputError);
   // Seconds and microseconds are read as such.
-  CHECK(parse_aiperf_export(with(clients + R"(, "time_to_first_token": {"unit": "s", "avg": 0.25})"), "p.json").ttft->mean_s == 0.25);
+  CHECK(parse_aiperf_export(with(clients + R"(, "time_to_first_token": {"unit": "s", "avg": 0.125})"), "p.json").ttft->mean_s == 0.125);
   CHECK(parse_aiperf_export(with(clients + R"(, "inter_token_latency": {"unit": "us", "avg": 2000})"), "p.json").itl->mean_s ==
         doctest::Approx(0.002));
 }

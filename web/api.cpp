@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/api/answers.hpp"
+#include "engine/api/request_limits.hpp"
 #include "engine/core/edit_distance.hpp"
 #include "engine/core/errors.hpp"
 #include "engine/data/scenario_json.hpp"
@@ -14,6 +15,8 @@
 
 namespace perfcast::web {
 namespace {
+
+namespace limits = api::limits;
 
 // What a request refuses: becomes a 400 with its one line.
 struct BadRequest {
@@ -101,26 +104,28 @@ Scenario scenario_of(const Site& site, const Options& o) {
 }
 
 nlohmann::json predict(const Site& site, const nlohmann::json& body) {
-  const Options o(body, {"scenario", "order", "uncertainty", "samples"});
-  const api::PredictRequest r{.order = o.text("order"), .uncertainty = o.flag("uncertainty"), .samples = o.integer("samples", 10, 2000).value_or(200)};
+  const Options o(body, {"scenario", "order", "uncertainty", "samples", "ignore_memory"});
+  const api::PredictRequest r{.order = o.text("order"), .uncertainty = o.flag("uncertainty"),
+                              .samples = o.integer("samples", int(limits::samples.min), int(limits::web_samples_max)).value_or(200),
+                              .ignore_memory = o.flag("ignore_memory")};
   return api::to_json(api::predict(scenario_of(site, o), r));
 }
 
 nlohmann::json capacity(const Site& site, const nlohmann::json& body) {
   const Options o(body, {"scenario", "rate", "concurrency", "ttft_slo", "tpot_slo", "percentile", "disaggregated"});
   CapacityRequest r;
-  r.rate = o.number("rate", 0, 1e9);
-  if (auto c = o.integer("concurrency", 1, 100000)) r.concurrency = *c;
-  r.ttft_slo_s = o.number("ttft_slo", 0, 1e6);
-  r.tpot_slo_s = o.number("tpot_slo", 0, 1e6);
-  r.percentile = o.number("percentile", 0, 99.999);
+  r.rate = o.number("rate", 0, limits::rate_max);
+  if (auto c = o.integer("concurrency", int(limits::concurrency.min), int(limits::concurrency.max))) r.concurrency = *c;
+  r.ttft_slo_s = o.number("ttft_slo", 0, limits::slo_max_s);
+  r.tpot_slo_s = o.number("tpot_slo", 0, limits::slo_max_s);
+  r.percentile = o.number("percentile", 0, limits::percentile.max);
   r.disaggregated = o.flag("disaggregated");
   return api::capacity(scenario_of(site, o), r);
 }
 
 nlohmann::json sweep(const Site& site, const nlohmann::json& body) {
   const Options o(body, {"scenario", "devices", "objective", "top", "pareto", "constraints"});
-  const api::SweepAsk a{.devices = o.integers("devices", 1, 10000000), .objective = o.text("objective", "time"),
+  const api::SweepAsk a{.devices = o.integers("devices", int(limits::sweep_devices.min), int(limits::web_sweep_devices_max)), .objective = o.text("objective", "time"),
                         .top = o.integer("top", 0, 1000).value_or(20), .pareto = o.texts("pareto"), .constraints = o.texts("constraints")};
   return api::sweep(scenario_of(site, o), a);
 }
@@ -128,7 +133,7 @@ nlohmann::json sweep(const Site& site, const nlohmann::json& body) {
 nlohmann::json compare(const Site& site, const nlohmann::json& body) {
   const Options o(body, {"scenario", "hardware", "cost", "region", "deadline_s"});
   CompareRequest r{.hardware = o.texts("hardware"), .cost = o.texts("cost"), .region = o.texts("region"), .paths = FilePaths::refused};
-  r.deadline_s = o.number("deadline_s", 0, 1e12);
+  r.deadline_s = o.number("deadline_s", 0, limits::deadline_max_s);
   const toml::table base = scenario_table_from_json(o.scenario(), kLabel, FilePaths::refused);
   if (r.hardware.size() * std::max<std::size_t>(1, r.cost.size()) * std::max<std::size_t>(1, r.region.size()) > 256)
     throw BadRequest{"hardware × cost × region: at most 256 variants in one request"};

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "engine/api/request_limits.hpp"
 #include "engine/calibrate/calibration.hpp"
 #include "engine/calibrate/empirical_bands.hpp"
 #include "engine/data/residual_table.hpp"
@@ -57,6 +58,7 @@ void with_uncertainty(PredictAnswer& a, UncertaintyReport draws) {
 }  // namespace
 
 PredictAnswer predict(const Scenario& s, const PredictRequest& r) {
+  check_request(r);
   const std::string order_text = r.order.empty() ? std::string(default_order()) : r.order;
   const auto order = parse_order(order_text);
   if (!order)
@@ -76,6 +78,12 @@ PredictAnswer predict(const Scenario& s, const PredictRequest& r) {
   }
   const TrainingOptions options = with_params(TrainingOptions{.order = *order}, params);
   TrainingPrediction p = predict_training(s, options);
+  // As inference refuses a batch that does not fit: a step time for a layout that cannot run is no answer.
+  if (!p.memory.fits && !r.ignore_memory)
+    throw InputError({s.file, 0, 0}, fmt::format("training: the layout does not fit in device memory: {} (perfcast memory shows each part; "
+                                                 "--ignore-memory times it anyway)",
+                                                 p.memory.verdict));
+  if (!p.memory.fits) p.assumptions.push_back("timed though it does not fit in device memory (--ignore-memory): " + p.memory.verdict);
   if (!r.calibration.empty()) p.assumptions.push_back(profile_assumption(profile, s.hardware.accelerator));
   if (r.calibration.empty()) a.bands = training_bands(s, p, shipped_residuals().cases);
   if (r.uncertainty) with_uncertainty(a, training_uncertainty(s, options, profile, r.samples));
@@ -95,6 +103,7 @@ nlohmann::json to_json(const PredictAnswer& a) {
 nlohmann::json memory(const Scenario& s) { return memory_to_json(memory_for_scenario(s)); }
 
 CapacityAnswer capacity_answer(const Scenario& s, const CapacityRequest& r, bool risk_p90) {
+  check_request(r);
   CapacityAnswer a{.report = capacity_for_scenario(s, r)};
   a.bands = capacity_bands(s, a.report, shipped_residuals().cases);
   if (risk_p90) a.risk_note = size_for_risk(a.report, a.bands);
@@ -112,6 +121,7 @@ nlohmann::json capacity(const Scenario& s, const CapacityRequest& r) { return to
 nlohmann::json roofline(const Scenario& s) { return roofline_to_json(roofline_for_scenario(s, nullptr, prior_profile().model_params().efficiency)); }
 
 nlohmann::json sweep(const Scenario& s, const SweepAsk& a) {
+  check_request(a);
   if (s.inference) {
     const ServeRequest r{.devices = a.devices, .objective = a.objective, .constraints = a.constraints, .pareto = a.pareto, .top = a.top,
                          .threads = a.threads};
@@ -127,6 +137,7 @@ nlohmann::json sweep(const Scenario& s, const SweepAsk& a) {
 }
 
 CompareAnswer compare_answer(const std::vector<ScenarioVariant>& variants, const std::string& label, std::optional<double> deadline_s) {
+  check_deadline(deadline_s);
   CompareAnswer a{.report = perfcast::compare(variants, label, deadline_s)};
   a.bands.resize(a.report.rows.size());
   for (std::size_t i = 0; i < a.report.rows.size() && i < variants.size(); ++i)
@@ -160,6 +171,15 @@ ValidationReport validation_report(const ValidateRequest& q, const HardwareDb& d
     r.profile = q.calibration, r.fitted = calibrated.fitted, r.other_device = calibrated.other_device;
     r.scores = std::move(calibrated.after), r.before = std::move(calibrated.before);
     return r;
+  }
+  // A kind no suite has is refused before any case is predicted.
+  if (!q.kind.empty()) {
+    std::vector<std::string> kinds;
+    for (const char* suite : {"microbenchmark", "memory", "collective", "training", "inference", "carbon"})
+      for (std::string_view k : suite_kinds(suite)) kinds.emplace_back(k);
+    if (std::find(kinds.begin(), kinds.end(), q.kind) == kinds.end())
+      throw InputError({}, fmt::format("validate --kind '{}': not a kind of case{}; the kinds: {}", q.kind, did_you_mean(q.kind, kinds),
+                                       fmt::join(kinds, ", ")));
   }
   // A kind filter predicts only the cases of that kind (`validate --kind training` predicts no serving
   // case); all of them when none is of it, for check_filters' message.

@@ -25,6 +25,7 @@ struct PredictRequest {
   std::string order;        // placement order of the parallel dimensions ("": the default)
   bool uncertainty = false; // P10/P50/P90 from the parameters' spread
   int samples = 200;
+  bool ignore_memory = false; // training: time a layout the memory model says does not fit (else an InputError)
 };
 
 struct PredictAnswer {

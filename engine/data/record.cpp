@@ -53,7 +53,10 @@ InputError::InputError(FilePosition where, std::string message)
     : std::runtime_error([&] {
         std::string prefix = where.file;
         if (where.line > 0) prefix += fmt::format(":{}:{}", where.line, where.column);
-        return prefix.empty() ? message : prefix + ": " + message;
+        std::string line = prefix.empty() ? message : prefix + ": " + message;
+        // A NUL from the input (a path, a field) would end the message wherever it is read as C text.
+        for (std::size_t at = line.find('\0'); at != std::string::npos; at = line.find('\0', at + 2)) line.replace(at, 1, "\\0");
+        return line;
       }()),
       where_(std::move(where)),
       message_(std::move(message)) {}

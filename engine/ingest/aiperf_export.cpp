@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/core/errors.hpp"
+#include "engine/validate/scenario_case.hpp"
 
 namespace perfcast {
 namespace {
@@ -40,6 +41,8 @@ class Reader {
     }
     if (!v->is_number() || !std::isfinite(v->get<double>()) || v->get<double>() < 0)
       fail(fmt::format("'{}.{}' is not a non-negative number", metric, which));
+    if (v->get<double>() != 0 && !std::isnormal(v->get<double>()))
+      fail(fmt::format("'{}.{}' is {:g}, a subnormal number, not a measurement", metric, which, v->get<double>()));
     return v->get<double>();
   }
 
@@ -133,7 +136,11 @@ AiperfRun parse_aiperf_export(std::string_view text, const std::string& file) {
   if (run.concurrency && run.request_rate)
     r.fail("the run sent requests at a rate capped by a concurrency; perfcast models a closed loop or a rate, not both");
   if (!run.concurrency && !run.request_rate) r.fail("input_config gives neither a concurrency nor a request_rate");
-  run.constant_rate = r.load_text("request_rate_mode") == "constant";
+  // AIPerf's RequestRateMode (aiperf/common/enums/timing_enums.py); perfcast models constant and Poisson arrivals.
+  const std::string mode = r.load_text("request_rate_mode");
+  if (!mode.empty() && mode != "constant" && mode != "poisson" && mode != "concurrency_burst")
+    r.fail(fmt::format("request_rate_mode '{}': not one perfcast models (constant, poisson, concurrency_burst)", mode));
+  run.constant_rate = mode == "constant";
 
   // Requests measured: AIPerf's summary request_count; GenAI-Perf's --request-count when one was given.
   if (auto n = r.stat("request_count", "avg", false)) run.requests = *n;
@@ -147,11 +154,16 @@ AiperfRun parse_aiperf_export(std::string_view text, const std::string& file) {
   if (run.input_tokens < 1 || run.output_tokens < 1 || run.input_tokens > 1e7 || run.output_tokens > 1e7)
     r.fail("input_sequence_length and output_sequence_length must average 1 to 1e7 tokens");
   if (run.output_tokens_per_s <= 0) r.fail("'output_token_throughput.avg' must be positive");
+  if (run.output_tokens_per_s > kMaxMeasured)
+    r.fail(fmt::format("'output_token_throughput.avg' {:g} tokens/s is beyond any measurement (at most {:g})", run.output_tokens_per_s, kMaxMeasured));
   run.latency = *r.latency("request_latency", true);
   run.ttft = r.latency("time_to_first_token", false);
   run.itl = r.latency("inter_token_latency", false);
   if (run.latency.mean_s <= 0 || (run.ttft && run.ttft->mean_s <= 0))
     r.fail("request_latency and time_to_first_token must be positive");
+  if (run.ttft && run.ttft->mean_s > run.latency.mean_s)
+    r.fail(fmt::format("time_to_first_token.avg ({:g} s) is longer than request_latency.avg ({:g} s): a first token cannot come after "
+                       "the request's end", run.ttft->mean_s, run.latency.mean_s));
   return run;
 }
 

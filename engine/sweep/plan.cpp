@@ -43,6 +43,14 @@ std::string_view name_of(PlanMetric m) {
   return "?";
 }
 
+void check_pareto(const std::vector<PlanMetric>& pareto) {
+  if (pareto.size() == 1) throw InputError({}, "--pareto: give two or more of time, cost, co2");
+  for (std::size_t i = 0; i < pareto.size(); ++i)
+    for (std::size_t k = 0; k < i; ++k)
+      if (pareto[i] == pareto[k])
+        throw InputError({}, fmt::format("--pareto: '{}' twice; a front is of two or more different metrics", name_of(pareto[i])));
+}
+
 PlanMetric plan_metric(std::string_view word, std::string_view option) {
   for (PlanMetric m : {PlanMetric::time, PlanMetric::cost, PlanMetric::co2})
     if (word == name_of(m)) return m;
@@ -63,7 +71,7 @@ PlanReport plan(const PlanCandidates& candidates, const std::string& scenario_fi
   const auto start = std::chrono::steady_clock::now();
   if (r.shards < 1 || r.shard < 0 || r.shard >= r.shards) throw InputError({}, fmt::format("--shard {}/{}: give i/N with 0 <= i < N", r.shard, r.shards));
   if (r.top < 0) throw InputError({}, "--top: must not be negative");
-  if (r.pareto.size() == 1) throw InputError({}, "--pareto: give two or more of time, cost, co2");
+  check_pareto(r.pareto);
   PlanReport out{.scenario_file = scenario_file, .request = r, .space = candidates.space,
                  .without_system = candidates.without_system, .nodes = nodes};
   const bool counts_candidates = r.shard == 0;

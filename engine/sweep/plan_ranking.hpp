@@ -27,6 +27,8 @@ enum class PlanMetric { time, cost, co2 };
 std::string_view name_of(PlanMetric m);
 // "time", "cost", "co2"; InputError naming `option` otherwise.
 PlanMetric plan_metric(std::string_view word, std::string_view option);
+// --pareto: none, or two or three different metrics; InputError otherwise.
+void check_pareto(const std::vector<PlanMetric>& pareto);
 
 // The rows a plan keeps, through the sweep's streaming TopK and ParetoFront: the best `top` by the
 // objective and the front of the Pareto metrics, lower better on each (a row type has

@@ -235,7 +235,7 @@ ServingPlanReport serving_plan(const PlanCandidates& candidates, const std::stri
   const auto start = std::chrono::steady_clock::now();
   if (r.shards < 1 || r.shard < 0 || r.shard >= r.shards) throw InputError({}, fmt::format("--shard {}/{}: give i/N with 0 <= i < N", r.shard, r.shards));
   if (r.top < 0) throw InputError({}, "--top: must not be negative");
-  if (r.pareto.size() == 1) throw InputError({}, "--pareto: give two or more of time, cost, co2");
+  check_pareto(r.pareto);
   const Scenario* first = nullptr;
   for (const PlanHardware& h : candidates.hardware)
     if (h.scenario && !first) first = &*h.scenario;

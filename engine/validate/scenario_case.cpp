@@ -1,6 +1,7 @@
 #include "engine/validate/scenario_case.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
 
@@ -16,7 +17,8 @@ ScenarioCase read_scenario_case(TomlSection& t, std::span<const std::string_view
   auto metric = t.choice("metric", metrics);
   if (!metric) t.fail_here(fmt::format("missing required key '{}metric'", t.path()));
   c.metric = std::size_t(std::find(metrics.begin(), metrics.end(), std::string_view(*metric)) - metrics.begin());
-  c.measured = t.require_number("measured", 0, false, 1e12);
+  c.measured = t.require_number("measured", 0, false, kMaxMeasured);
+  if (!std::isnormal(c.measured)) t.fail("measured", fmt::format("{:g} is a subnormal number, not a measurement", c.measured));
   read_shared_keys(t, c, 0.15);
   if (const auto profile = t.string("calibration")) {
     const std::filesystem::path at = std::filesystem::path(t.file()).parent_path() / *profile;

@@ -13,6 +13,10 @@
 
 namespace perfcast {
 
+// A measured figure beyond this, in the metric's SI unit, is no measurement (1e12 tokens/s, 1e12 s):
+// the case reader and ingest refuse it alike.
+inline constexpr double kMaxMeasured = 1e12;
+
 struct ScenarioCase {
   std::string id, source, notes, used_for, skip;
   std::size_t metric = 0;             // index into the suite's metric names

@@ -44,6 +44,22 @@ struct JsonReader {
       if (names[i] == v) return int(i);
     fail(fmt::format("'{}' = '{}' is unknown", key, v));
   }
+  // The figures of a row perfcast wrote (a plan's or a sweep's, nested tables included): none is
+  // negative but a band's slowness (slowness_p10/p50/p90, ln of measured over predicted), and a
+  // utilization (mfu) is at most 1, and a row has a device and a replica or more; `where` names the
+  // row in the message.
+  void check_figures(const nlohmann::json& row, std::string_view where) const {
+    if (!row.is_object()) fail(fmt::format("{} is not an object", where));
+    for (const auto& [key, v] : row.items()) {
+      if (v.is_object()) check_figures(v, where);
+      if (!v.is_number() || key.starts_with("slowness_")) continue;
+      const double x = v.get<double>();
+      if (x < 0) fail(fmt::format("{}: '{}' is {:g}; no figure perfcast writes is negative", where, key, x));
+      if (key == "mfu" && x > 1) fail(fmt::format("{}: 'mfu' is {:g}; a utilization is at most 1", where, x));
+      if ((key == "devices" || key == "replicas" || key == "replica_devices") && x < 1)
+        fail(fmt::format("{}: '{}' is {:g}; a row runs on one device or more", where, key, x));
+    }
+  }
   // Sets a field through a column's setter, naming the key when the value is wrong.
   template <class Set, class Target>
   void set(const Set& setter, Target& target, const nlohmann::json& j, const std::string& key) const {

@@ -44,8 +44,9 @@ struct Reader : JsonReader {
     }
     return s;
   }
-  // --risk as written: p50 or p90.
+  // --risk as written: p50 or p90 (p50 in a shard written before plans had --risk).
   bool risk(const json& j) const {
+    if (j.is_object() && !j.contains("risk")) return false;
     const std::string r = get<std::string>(j, "risk");
     if (r != "p50" && r != "p90") fail(fmt::format("'risk' is '{}', not p50 or p90", r));
     return r == "p90";
@@ -53,8 +54,9 @@ struct Reader : JsonReader {
   ReasonCounts dropped(const json& j) const {
     ReasonCounts out;
     for (const json& d : at(j, "dropped")) {
-      out.emplace_back(get<std::string>(d, "reason"), get<long>(d, "count"));
-      if (out.back().second < 0) fail("a 'dropped' count is negative");
+      const json& count = at(d, "count");
+      if (!count.is_number_integer() || count.get<std::int64_t>() < 0) fail("a 'dropped' count is not a whole number of 0 or more");
+      out.emplace_back(get<std::string>(d, "reason"), count.get<long>());
     }
     return out;
   }
@@ -62,6 +64,7 @@ struct Reader : JsonReader {
   std::vector<Row> rows(const json& j, const char* key, const std::vector<PlanColumn<Row>>& columns) const {
     std::vector<Row> out;
     for (const json& x : at(j, key)) {
+      check_figures(x, fmt::format("a row of '{}'", key));
       Row row;
       for (const PlanColumn<Row>& c : columns)
         if (c.set) set(c.set, row, x, c.key);
@@ -118,6 +121,7 @@ ServingPlanReport serving_plan(const Reader& in, const json& j) {
   in.search(j, r);
   r.engine = in.get<std::string>(j, "engine");
   r.rate = in.number(j, "rate");
+  if (!(r.rate > 0)) in.fail(fmt::format("'rate' is {:g}, not a request rate", r.rate));
   r.input_len = in.number(j, "input_len");
   r.output_len = in.number(j, "output_len");
   r.layouts = in.get<std::uint64_t>(j, "layouts");

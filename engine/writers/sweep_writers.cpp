@@ -126,6 +126,7 @@ struct Reader : JsonReader {
     return l;
   }
   SweepRow row(const json& j) const {
+    check_figures(j, "a row");
     SweepRow x;
     x.id = get<std::uint64_t>(j, "id");
     x.layout = layout(at(j, "layout"));
