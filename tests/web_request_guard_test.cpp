@@ -3,6 +3,8 @@
 // this server's own name and page. tests/web/test_server_limits.py sends the same over HTTP.
 #include <doctest/doctest.h>
 
+#include <initializer_list>
+#include <optional>
 #include <string>
 
 #include "web/request_guard.hpp"
@@ -44,23 +46,25 @@ TEST_CASE("a plain JSON POST from a loopback client passes both checks") {
 }
 
 TEST_CASE("a body's framing and declared size are refused before it is read") {
-  RequestHead h = json_post();
-  h.content_length = "-5";
-  CHECK(head_status(h) == 400);
-  h.content_length = "12abc";
-  CHECK(head_status(h) == 400);
-  h.content_length = "99999999999999999999999";
-  CHECK(head_status(h) == 400);
-  h.content_length = "1048577";
-  CHECK(head_status(h) == 413);
-  h.content_length = "1048576";
-  CHECK(head_status(h) == 0);
-  h.content_encoding = "gzip";
-  CHECK(head_status(h) == 415);
-  h.content_encoding = "identity";
-  CHECK(head_status(h) == 0);
-  h.transfer_encoding = "gzip, chunked";
-  CHECK(head_status(h) == 501);
+  // Each head differs from a plain JSON POST in one field.
+  struct Variant {
+    std::optional<std::string> RequestHead::*field;
+    const char* value;
+    int status;
+  };
+  for (const Variant& v : std::initializer_list<Variant>{{&RequestHead::content_length, "-5", 400},
+                                                         {&RequestHead::content_length, "12abc", 400},
+                                                         {&RequestHead::content_length, "99999999999999999999999", 400},
+                                                         {&RequestHead::content_length, "1048577", 413},
+                                                         {&RequestHead::content_length, "1048576", 0},
+                                                         {&RequestHead::content_encoding, "gzip", 415},
+                                                         {&RequestHead::content_encoding, "identity", 0},
+                                                         {&RequestHead::transfer_encoding, "gzip, chunked", 501}}) {
+    CAPTURE(v.value);
+    RequestHead h = json_post();
+    h.*v.field = v.value;
+    CHECK(head_status(h) == v.status);
+  }
   RequestHead unbounded = json_post();
   unbounded.content_length.reset();
   CHECK(head_status(unbounded) == 411);

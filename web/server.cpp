@@ -186,7 +186,7 @@ void serve(const Site& site, const ServeOptions& o, const std::function<void(int
   auto page = [&names](const httplib::Request& req, httplib::Response& res) {
     if (const std::optional<Refusal> r = check_sender(head_of(req), names)) return set_refusal(res, *r);
     const std::optional<Asset> a = asset(req.path == "/" ? "index.html" : req.path.substr(1));
-    if (!a) return set_refusal(res, {404, fmt::format("no page {}", req.path)});
+    if (!a) return set_refusal(res, {.status = 404, .message = fmt::format("no page {}", req.path)});
     res.set_content(std::string(a->bytes), std::string(a->content_type));
     res.set_header("Cache-Control", "no-cache");
   };
