@@ -139,6 +139,7 @@ TEST_CASE("web API: bad requests are refused with their status and one line") {
   refused(post("capacity", with_scenario(preset("llama3-70b-h100-serving"), {{"rate", -1}})), 400, "rate: give a number above 0");
   refused(post("capacity", with_scenario(preset("llama3-70b-h100-serving"), {{"rate", 1e300}})), 400, "rate:");
   refused(post("sweep", with_scenario(s, {{"devices", {0}}})), 400, "devices: give whole numbers");
+  refused(post("sweep", with_scenario(s, {{"devices", {600000, 600000}}})), 400, "devices: at most 1000000 summed");
   refused(post("memory", with_scenario(s, {{"order", "tp-dp"}})), 400, "unknown key 'order'");
 
   nlohmann::json bad = s;

@@ -1,6 +1,7 @@
 #include "web/api.hpp"
 
 #include <cmath>
+#include <numeric>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <optional>
@@ -127,6 +128,9 @@ nlohmann::json sweep(const Site& site, const nlohmann::json& body) {
   const Options o(body, {"scenario", "devices", "objective", "top", "pareto", "constraints"});
   const api::SweepAsk a{.devices = o.integers("devices", int(limits::sweep_devices.min), int(limits::web_sweep_devices_max)), .objective = o.text("objective", "time"),
                         .top = o.integer("top", 0, 1000).value_or(20), .pareto = o.texts("pareto"), .constraints = o.texts("constraints")};
+  // The work budget of one request: a sweep's time grows with the devices it places, so they are bounded summed.
+  if (std::accumulate(a.devices.begin(), a.devices.end(), 0.0) > limits::web_sweep_devices_max)
+    throw BadRequest{fmt::format("devices: at most {:.0f} summed over the counts of one request", limits::web_sweep_devices_max)};
   return api::sweep(scenario_of(site, o), a);
 }
 
