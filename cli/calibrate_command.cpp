@@ -5,11 +5,11 @@
 
 #include "cli/option_checks.hpp"
 #include "cli/output_file.hpp"
+#include "engine/api/request_limits.hpp"
 #include "engine/calibrate/calibration.hpp"
 #include "engine/core/errors.hpp"
 #include "engine/data/hardware_db.hpp"
 #include "engine/writers/calibration_writers.hpp"
-#include "engine/api/request_limits.hpp"
 
 namespace perfcast::cli {
 namespace {

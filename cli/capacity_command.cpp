@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "engine/api/answers.hpp"
+#include "engine/api/request_limits.hpp"
 #include "engine/predict/capacity.hpp"
 #include "cli/option_checks.hpp"
 #include "engine/core/errors.hpp"
@@ -13,7 +14,6 @@
 #include "engine/core/units.hpp"
 #include "engine/writers/calibration_writers.hpp"
 #include "engine/writers/capacity_writers.hpp"
-#include "engine/api/request_limits.hpp"
 
 namespace perfcast::cli {
 namespace {

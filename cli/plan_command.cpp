@@ -10,6 +10,7 @@
 
 #include "cli/option_checks.hpp"
 #include "cli/output_file.hpp"
+#include "engine/api/request_limits.hpp"
 #include "engine/calibrate/headline_bands.hpp"
 #include "engine/core/errors.hpp"
 #include "engine/core/units.hpp"
@@ -23,7 +24,6 @@
 #include "engine/sweep/scaling.hpp"
 #include "engine/writers/plan_reader.hpp"
 #include "engine/writers/plan_writers.hpp"
-#include "engine/api/request_limits.hpp"
 
 namespace perfcast::cli {
 namespace {

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "engine/api/answers.hpp"
+#include "engine/api/request_limits.hpp"
 #include "engine/core/errors.hpp"
 #include "engine/data/hardware_db.hpp"
 #include "engine/predict/inference.hpp"
@@ -15,7 +16,6 @@
 #include "engine/writers/calibration_writers.hpp"
 #include "engine/writers/inference_writers.hpp"
 #include "engine/writers/training_writers.hpp"
-#include "engine/api/request_limits.hpp"
 
 namespace perfcast::cli {
 namespace {

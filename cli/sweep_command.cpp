@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/output_file.hpp"
+#include "engine/api/request_limits.hpp"
 #include "engine/data/calibration_profile.hpp"
 #include "engine/calibrate/headline_bands.hpp"
 #include "engine/core/errors.hpp"
@@ -18,7 +19,6 @@
 #include "engine/sweep/scaling.hpp"
 #include "engine/sweep/training_sweep.hpp"
 #include "engine/writers/sweep_writers.hpp"
-#include "engine/api/request_limits.hpp"
 
 namespace perfcast::cli {
 namespace {

@@ -163,6 +163,15 @@ ValidationReport validation_report(const ValidateRequest& q, const HardwareDb& d
   auto wanted = [&](const CaseScore& s) {
     return (q.kind.empty() || s.kind == q.kind) && (q.source.empty() || s.source.find(q.source) != std::string::npos);
   };
+  // A kind no suite has is refused before any case is predicted, with a profile or without.
+  if (!q.kind.empty()) {
+    const std::vector<std::string_view> known = case_kinds();
+    if (std::find(known.begin(), known.end(), q.kind) == known.end()) {
+      const std::vector<std::string> kinds(known.begin(), known.end());
+      throw InputError({}, fmt::format("validate --kind '{}': not a kind of case{}; the kinds: {}", q.kind, did_you_mean(q.kind, kinds),
+                                       fmt::join(kinds, ", ")));
+    }
+  }
   // With a profile: `before` holds the defaults' scores of the same cases, fitted ones not held-out.
   if (!q.calibration.empty()) {
     const CalibratedScores all = score_with_profile(r.files, db, load_calibration_profile(q.calibration));
@@ -171,15 +180,6 @@ ValidationReport validation_report(const ValidateRequest& q, const HardwareDb& d
     r.profile = q.calibration, r.fitted = calibrated.fitted, r.other_device = calibrated.other_device;
     r.scores = std::move(calibrated.after), r.before = std::move(calibrated.before);
     return r;
-  }
-  // A kind no suite has is refused before any case is predicted.
-  if (!q.kind.empty()) {
-    std::vector<std::string> kinds;
-    for (const char* suite : {"microbenchmark", "memory", "collective", "training", "inference", "carbon"})
-      for (std::string_view k : suite_kinds(suite)) kinds.emplace_back(k);
-    if (std::find(kinds.begin(), kinds.end(), q.kind) == kinds.end())
-      throw InputError({}, fmt::format("validate --kind '{}': not a kind of case{}; the kinds: {}", q.kind, did_you_mean(q.kind, kinds),
-                                       fmt::join(kinds, ", ")));
   }
   // A kind filter predicts only the cases of that kind (`validate --kind training` predicts no serving
   // case); all of them when none is of it, for check_filters' message.

@@ -277,6 +277,13 @@ std::span<const std::string_view> suite_kinds(std::string_view suite) {
   return {};
 }
 
+std::vector<std::string_view> case_kinds() {
+  std::vector<std::string_view> kinds;
+  for (std::string_view suite : {"microbenchmark", "memory", "collective", "training", "inference", "carbon"})
+    for (std::string_view k : suite_kinds(suite)) kinds.push_back(k);
+  return kinds;
+}
+
 CaseScorer case_scorer(const std::filesystem::path& file, const HardwareDb& db, const std::function<bool(std::string_view id)>& keep,
                        std::string_view kind) {
   CaseFile f = open_case_file(file);

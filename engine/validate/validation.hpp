@@ -145,5 +145,7 @@ std::string_view name_of(MicrobenchKind k);
 // The kinds a suite's cases score as (each suite's scorer names them), so that a kind filter skips
 // the files that hold none without predicting their cases; empty for an unknown suite.
 std::span<const std::string_view> suite_kinds(std::string_view suite);
+// Every kind of every suite: what `validate --kind` can name.
+std::vector<std::string_view> case_kinds();
 
 }  // namespace perfcast
